@@ -1,0 +1,84 @@
+import HCI
+
+/// What a beacon is known by, whatever frame it sent: the key of ranging state, catalogs and regions.
+///
+/// `description` is the id printed in NDJSON and matched by exhibit catalogs:
+/// - iBeacon: `UUID:major:minor`, UUID upper-case (`E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1`)
+/// - AltBeacon: the 20-byte id as `UUID:id2:id3` (16-byte id1 upper-case, then two 16-bit decimals),
+///   as the Android Beacon Library prints it
+/// - Eddystone-UID: `namespace:instance` in lower-case hex (`12345678901234678901:000000000001`)
+/// - Eddystone-URL: the expanded URL itself
+/// - Eddystone-EID: `eid:` and the 8-byte ephemeral id in lower-case hex
+/// - Eddystone-TLM: `tlm:` and the sender's address (telemetry names no beacon of its own)
+public enum BeaconIdentity: Hashable, Sendable, Comparable, CustomStringConvertible {
+    case iBeacon(uuid: UUIDBytes, major: UInt16, minor: UInt16)
+    case altBeacon(id1: UUIDBytes, id2: UInt16, id3: UInt16)
+    case eddystoneUID(namespace: [UInt8], instance: [UInt8])
+    case eddystoneURL(String)
+    case eddystoneEID([UInt8])
+    case eddystoneTLM(BDAddress)
+
+    public init(frame: BeaconFrame, address: BDAddress) {
+        switch frame {
+        case .iBeacon(let f):
+            self = .iBeacon(uuid: f.uuid, major: f.major, minor: f.minor)
+        case .altBeacon(let f):
+            let id = f.beaconID
+            self = .altBeacon(
+                id1: UUIDBytes(bigEndian: id.prefix(16)),
+                id2: UInt16(id[16]) << 8 | UInt16(id[17]),
+                id3: UInt16(id[18]) << 8 | UInt16(id[19])
+            )
+        case .eddystoneUID(let f): self = .eddystoneUID(namespace: f.namespace, instance: f.instance)
+        case .eddystoneURL(let f): self = .eddystoneURL(f.url)
+        case .eddystoneEID(let f): self = .eddystoneEID(f.ephemeralID)
+        case .eddystoneTLM: self = .eddystoneTLM(address)
+        }
+    }
+
+    public var kind: BeaconKind {
+        switch self {
+        case .iBeacon: .iBeacon
+        case .altBeacon: .altBeacon
+        case .eddystoneUID: .eddystoneUID
+        case .eddystoneURL: .eddystoneURL
+        case .eddystoneEID: .eddystoneEID
+        case .eddystoneTLM: .eddystoneTLM
+        }
+    }
+
+    /// The proximity UUID for region matching (iBeacon UUID, or AltBeacon id1); nil for Eddystone.
+    public var proximityUUID: UUIDBytes? {
+        switch self {
+        case .iBeacon(let uuid, _, _), .altBeacon(let uuid, _, _): uuid
+        default: nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .iBeacon(let uuid, let major, let minor), .altBeacon(let uuid, let major, let minor):
+            "\(uuid):\(major):\(minor)"
+        case .eddystoneUID(let namespace, let instance):
+            "\(Self.hex(namespace)):\(Self.hex(instance))"
+        case .eddystoneURL(let url): url
+        case .eddystoneEID(let id): "eid:\(Self.hex(id))"
+        case .eddystoneTLM(let address): "tlm:\(address)"
+        }
+    }
+
+    public static func < (lhs: BeaconIdentity, rhs: BeaconIdentity) -> Bool {
+        lhs.description < rhs.description
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            utf8.append(digits[Int(byte >> 4)])
+            utf8.append(digits[Int(byte & 0xF)])
+        }
+        return String(decoding: utf8, as: UTF8.self)
+    }
+}

@@ -1,0 +1,62 @@
+/// A 128-bit identifier as two big-endian halves: hashable and comparable without allocating,
+/// which matters when a million reports a second each carry one.
+public struct UUIDBytes: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var high: UInt64
+    public var low: UInt64
+
+    public init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    /// Reads 16 bytes in transmission order (big-endian, as iBeacon and AltBeacon send them).
+    public init<C: Collection>(bigEndian bytes: C) where C.Element == UInt8 {
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        var index = 0
+        for byte in bytes.prefix(16) {
+            if index < 8 { high = high << 8 | UInt64(byte) } else { low = low << 8 | UInt64(byte) }
+            index += 1
+        }
+        self.init(high: high, low: low)
+    }
+
+    /// Parses `E2C56DB5-DFFB-48D2-B060-D0F5A71096E4` (dashes optional, any case).
+    public init?(_ text: some StringProtocol) {
+        let hex = String(text.filter { $0 != "-" })
+        guard hex.count == 32 else { return nil }
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        self.init(bigEndian: bytes)
+    }
+
+    public var bytes: [UInt8] {
+        (0..<16).map { index in
+            let half = index < 8 ? high : low
+            return UInt8(truncatingIfNeeded: half >> UInt64(8 * (7 - index % 8)))
+        }
+    }
+
+    /// Upper-case 8-4-4-4-12 form, as CoreLocation prints a proximity UUID.
+    public var description: String {
+        let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { utf8.append(UInt8(ascii: "-")) }
+            utf8.append(hex[Int(byte >> 4)])
+            utf8.append(hex[Int(byte & 0xF)])
+        }
+        return String(decoding: utf8, as: UTF8.self)
+    }
+
+    public static func < (lhs: UUIDBytes, rhs: UUIDBytes) -> Bool {
+        (lhs.high, lhs.low) < (rhs.high, rhs.low)
+    }
+}

@@ -1,0 +1,1 @@
+// The Captures layer; see README "Architecture".

@@ -1,0 +1,1 @@
+// The Monitor layer; see README "Architecture".

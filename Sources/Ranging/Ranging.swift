@@ -1,0 +1,1 @@
+// The Ranging layer; see README "Architecture".

@@ -1,0 +1,1 @@
+// The Sources layer; see README "Architecture".

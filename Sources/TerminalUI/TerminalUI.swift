@@ -1,0 +1,1 @@
+// The TerminalUI layer; see README "Architecture".

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `beacontop` command line: argument parsing and wiring, nothing else.
+@main
+struct BeacontopCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "beacontop",
+        abstract: "A terminal beacon ranging monitor: iBeacon, AltBeacon and Eddystone, live or replayed.",
+        subcommands: [DecodeCommand.self]
+    )
+}

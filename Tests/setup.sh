@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what the tests need on a fresh Debian machine; safe to run again.
+#  - Debian: ncurses headers (the monitor), tmux (real-terminal tests), tshark (recordings must
+#    read back in Wireshark), python3-venv (Bumble's virtual environment).
+#  - PyPI: Bumble, the virtual Bluetooth controller the scan/advertise tests run against,
+#    into .build/venv so nothing touches the system Python.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(libncurses-dev tmux tshark python3-venv)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}"
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+venv=.build/venv
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import bumble' 2>/dev/null; then
+    echo "setup: creating $venv with bumble"
+    mkdir -p .build
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check 'bumble==0.0.236'
+fi
+echo "setup: ready"
