@@ -43,6 +43,7 @@ let package = Package(
         .testTarget(name: "BeaconFormatsTests", dependencies: ["BeaconFormats", "HCI", "TestFixtures"]),
         .testTarget(name: "CapturesTests", dependencies: ["Captures", "HCI", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "RangingTests", dependencies: ["Ranging", "BeaconFormats", "Simulation", "TestFixtures"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Ranging", "BeaconFormats", "HCI", "Captures", "TestFixtures"]),
         .testTarget(name: "SourcesTests", dependencies: ["Sources", "HCI", "Captures", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "MonitorTests", dependencies: ["Monitor", "Ranging", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Monitor", "Ranging", "BeaconFormats", "TestFixtures"]),
