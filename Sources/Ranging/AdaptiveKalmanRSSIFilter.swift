@@ -19,7 +19,7 @@
 public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
     public struct Parameters: Sendable, Equatable {
         /// Random-walk variance growth of the true RSSI, dB² per second (steadiness vs drift tracking).
-        public var processNoisePerSecond: Double = 0.015
+        public var processNoisePerSecond: Double = 0.002
         /// Initial per-packet noise standard deviation, dB, until it is learnt.
         public var initialNoise: Double = 4
         public var noiseFloor: Double = 1
@@ -29,7 +29,7 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
         /// CUSUM slack, in standard deviations: drifts smaller than this never trigger.
         public var cusumSlack: Double = 0.75
         /// CUSUM threshold, in standard deviations: higher means fewer false restarts, slower reaction.
-        public var cusumThreshold: Double = 7
+        public var cusumThreshold: Double = 8
         /// Innovations beyond this many standard deviations are clipped (update and CUSUM).
         public var innovationClip: Double = 3
         /// At most this many of the latest samples re-seed the estimate after a detected change.

@@ -49,8 +49,9 @@ public enum LogDistanceModel {
 /// ibeacon-ble and room-assistant compute.
 ///
 /// Edge rules of bluetooth-data-tools' `calculate_distance_meters`, kept so its test vectors hold:
-/// rssi 0 means unknown (nil), a positive measured power is taken as its negative, results are
-/// capped at `cap` (400 m).
+/// rssi 0 means unknown (nil); a positive measured power makes the ratio negative, so the
+/// `ratio^10` branch applies (in effect `(rssi / |P1m|)^10`, the "positive power treated as
+/// negative" of its tests); results are capped at `cap` (400 m).
 public struct CurveFitDistanceModel: Sendable, Equatable {
     public var coefficient1: Double
     public var coefficient2: Double
@@ -73,8 +74,9 @@ public struct CurveFitDistanceModel: Sendable, Equatable {
 
     public func distance(rssi: Double, measuredPower: Double) -> Double? {
         guard rssi != 0, measuredPower != 0, rssi.isFinite, measuredPower.isFinite else { return nil }
-        let reference = measuredPower > 0 ? -measuredPower : measuredPower
-        let ratio = rssi / reference
+        // No sign fix-up: a positive power gives a negative ratio, which takes the ratio^10 branch
+        // (an even power), exactly as bluetooth-data-tools computes it (its power=59 vector).
+        let ratio = rssi / measuredPower
         let metres = ratio < 1 ? pow(ratio, 10) : coefficient1 * pow(ratio, coefficient2) + coefficient3
         return min(metres, cap)
     }
