@@ -5,6 +5,8 @@ import HCI
 /// counters and the proximity classifier. Owned by `RangingEngine`.
 struct BeaconTrack: Sendable {
     let identity: BeaconIdentity
+    /// `identity.description`, once: it is printed every tick.
+    let id: String
     var address: BDAddress
     var lastRSSI: Int = 0
     var frameMeasuredPower: Int?
@@ -29,6 +31,7 @@ struct BeaconTrack: Sendable {
         pathLossExponent: Double, regionIndices: [Int], arrivalHistory: Int
     ) {
         self.identity = identity
+        id = identity.description
         self.address = address
         self.filter = filter
         self.classifier = classifier
@@ -60,36 +63,44 @@ struct BeaconTrack: Sendable {
         arrivalCount = min(arrivalCount + 1, arrivals.count)
     }
 
-    /// Arrival times, oldest first.
-    private var orderedArrivals: [Double] {
-        let start = (arrivalHead - arrivalCount + arrivals.count) % arrivals.count
-        return (0..<arrivalCount).map { arrivals[(start + $0) % arrivals.count] }
+    /// The arrival `back` packets ago (0 = newest); `back < arrivalCount`.
+    private func arrival(_ back: Int) -> Double {
+        arrivals[(arrivalHead - 1 - back + 2 * arrivals.count) % arrivals.count]
     }
 
     /// Packets per second over the last `window` seconds (or since first heard, or over the ring
-    /// when the ring does not reach back that far).
+    /// when the ring does not reach back that far). Allocation-free: it runs per beacon per tick.
     func packetsPerSecond(at time: Double, window: Double = 10) -> Double {
-        let times = orderedArrivals
-        let recent = times.filter { $0 > time - window }
-        guard !recent.isEmpty else { return 0 }
-        if recent.count == times.count, times.count == arrivals.count, let first = times.first, let last = times.last, last > first {
-            return Double(times.count - 1) / (last - first)
+        var recent = 0
+        while recent < arrivalCount, arrival(recent) > time - window { recent += 1 }
+        guard recent > 0 else { return 0 }
+        if recent == arrivals.count, recent >= 2 {
+            let span = arrival(0) - arrival(recent - 1)
+            return span > 0 ? Double(recent - 1) / span : 0
         }
         let span = min(window, max(time - firstSeen, 0))
-        return span > 0 ? Double(recent.count) / span : 0
+        return span > 0 ? Double(recent) / span : 0
     }
 
-    /// The median gap between consecutive arrivals in the ring (missed packets included).
+    /// The median of the last (up to) 16 gaps between arrivals: the advertising interval as
+    /// received, missed packets included. Insertion sort in a stack buffer: no allocation per tick.
     var advertisingInterval: Double? {
-        let times = orderedArrivals
-        guard times.count >= 2 else { return nil }
-        var gaps: [Double] = []
-        gaps.reserveCapacity(times.count - 1)
-        for index in 1..<times.count where times[index] > times[index - 1] {
-            gaps.append(times[index] - times[index - 1])
+        let gapCount = min(arrivalCount - 1, 16)
+        guard gapCount >= 1 else { return nil }
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 16) { gaps -> Double? in
+            var filled = 0
+            for back in 0..<gapCount {
+                let gap = arrival(back) - arrival(back + 1)
+                guard gap > 0 else { continue }
+                var slot = filled
+                while slot > 0, gaps[slot - 1] > gap {
+                    gaps[slot] = gaps[slot - 1]
+                    slot -= 1
+                }
+                gaps[slot] = gap
+                filled += 1
+            }
+            return filled == 0 ? nil : gaps[filled / 2]
         }
-        guard !gaps.isEmpty else { return nil }
-        gaps.sort()
-        return gaps[gaps.count / 2]
     }
 }

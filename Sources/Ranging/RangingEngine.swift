@@ -12,6 +12,9 @@ import HCI
 public struct RangingEngine: Sendable {
     public let configuration: RangingConfiguration
     public let catalog: ExhibitCatalog?
+    /// iBeacon and AltBeacon tracks by a flat key in an open-addressing table (this lookup runs for
+    /// every sighting; see `FlatBeaconTable`); other kinds by identity.
+    private var flatIndex = FlatBeaconTable()
     private var index: [BeaconIdentity: Int] = [:]
     private var tracks: [BeaconTrack] = []
     private var selector: NearestExhibitSelector
@@ -39,14 +42,14 @@ public struct RangingEngine: Sendable {
 
     /// Feeds one sighting.
     public mutating func record(_ sighting: Sighting) {
-        if let position = index[sighting.identity] {
+        if let position = position(of: sighting.identity) {
             tracks[position].record(sighting, staleAfter: configuration.staleAfter)
             return
         }
         if tracks.count >= configuration.maxBeacons { evictLeastRecentlyHeard() }
         var track = makeTrack(for: sighting)
         track.record(sighting, staleAfter: configuration.staleAfter)
-        index[sighting.identity] = tracks.count
+        setPosition(tracks.count, of: sighting.identity)
         tracks.append(track)
     }
 
@@ -137,7 +140,7 @@ public struct RangingEngine: Sendable {
         let proximity = tracks[position].classifier.update(distance: accuracy >= 0 ? accuracy : nil, at: time)
         let track = tracks[position]
         return BeaconReading(
-            identity: track.identity, address: track.address, rssi: track.lastRSSI, filteredRSSI: filtered,
+            identity: track.identity, id: track.id, address: track.address, rssi: track.lastRSSI, filteredRSSI: filtered,
             accuracy: accuracy, accuracyRange: range, proximity: proximity, measuredPower: power,
             pathLossExponent: exponent, packets: track.packetsSinceTick, totalPackets: track.totalPackets,
             packetsPerSecond: track.packetsPerSecond(at: time), advertisingInterval: track.advertisingInterval,
@@ -174,11 +177,20 @@ public struct RangingEngine: Sendable {
     /// Swap-remove, keeping the index consistent.
     private mutating func remove(at position: Int) {
         let last = tracks.count - 1
-        index[tracks[position].identity] = nil
+        setPosition(nil, of: tracks[position].identity)
         if position != last {
             tracks.swapAt(position, last)
-            index[tracks[position].identity] = position
+            setPosition(position, of: tracks[position].identity)
         }
         tracks.removeLast()
+    }
+
+    private func position(of identity: BeaconIdentity) -> Int? {
+        if let key = FlatBeaconKey(identity) { return flatIndex[key] }
+        return index[identity]
+    }
+
+    private mutating func setPosition(_ position: Int?, of identity: BeaconIdentity) {
+        if let key = FlatBeaconKey(identity) { flatIndex[key] = position } else { index[identity] = position }
     }
 }

@@ -4,6 +4,8 @@ import HCI
 /// One beacon as the engine sees it at a tick: what CoreLocation's `CLBeacon` gives, and more.
 public struct BeaconReading: Sendable, Equatable {
     public var identity: BeaconIdentity
+    /// `identity.description`, computed once per beacon rather than once per tick.
+    public var id: String
     public var address: BDAddress
     /// The last raw RSSI heard (dBm).
     public var rssi: Int
@@ -32,6 +34,33 @@ public struct BeaconReading: Sendable, Equatable {
     public var exhibit: Exhibit?
 
     public var kind: BeaconKind { identity.kind }
+
+    public init(
+        identity: BeaconIdentity, id: String? = nil, address: BDAddress, rssi: Int, filteredRSSI: Double?,
+        accuracy: Double, accuracyRange: ClosedRange<Double>?, proximity: Proximity,
+        measuredPower: ResolvedMeasuredPower, pathLossExponent: Double, packets: Int, totalPackets: Int,
+        packetsPerSecond: Double, advertisingInterval: Double?, firstSeen: Double, lastSeen: Double,
+        isStale: Bool, exhibit: Exhibit?
+    ) {
+        self.identity = identity
+        self.id = id ?? identity.description
+        self.address = address
+        self.rssi = rssi
+        self.filteredRSSI = filteredRSSI
+        self.accuracy = accuracy
+        self.accuracyRange = accuracyRange
+        self.proximity = proximity
+        self.measuredPower = measuredPower
+        self.pathLossExponent = pathLossExponent
+        self.packets = packets
+        self.totalPackets = totalPackets
+        self.packetsPerSecond = packetsPerSecond
+        self.advertisingInterval = advertisingInterval
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
+        self.isStale = isStale
+        self.exhibit = exhibit
+    }
 }
 
 /// A region enter or exit (CoreLocation's `didEnterRegion` / `didExitRegion`).
@@ -60,6 +89,14 @@ public struct RangingSnapshot: Sendable, Equatable {
     public var events: [RegionEvent]
     /// Beacons evicted so far because more than `maxBeacons` were tracked.
     public var evictedBeacons: Int
+
+    public init(time: Double, beacons: [BeaconReading], nearest: BeaconIdentity?, events: [RegionEvent], evictedBeacons: Int = 0) {
+        self.time = time
+        self.beacons = beacons
+        self.nearest = nearest
+        self.events = events
+        self.evictedBeacons = evictedBeacons
+    }
 
     public var nearestReading: BeaconReading? {
         guard let nearest else { return nil }

@@ -30,7 +30,7 @@ public enum TickLineEncoder {
             appendBeacon(beacon, to: &w)
         }
         w.raw("],\"nearest\":")
-        if let nearest = snapshot.nearest { w.string(nearest.description) } else { w.null() }
+        if let nearest = snapshot.nearestReading { w.string(nearest.id) } else if let nearest = snapshot.nearest { w.string(nearest.description) } else { w.null() }
         w.raw(",\"events\":[")
         for (position, event) in snapshot.events.enumerated() {
             if position > 0 { w.byte(UInt8(ascii: ",")) }
@@ -47,7 +47,7 @@ public enum TickLineEncoder {
 
     private static func appendBeacon(_ b: BeaconReading, to w: inout JSONWriter) {
         w.raw("{\"id\":")
-        w.string(b.identity.description)
+        w.string(b.id)
         w.raw(",\"kind\":")
         w.string(b.kind.rawValue)
         w.raw(",\"address\":")

@@ -1,1 +1,7 @@
-print("no benchmarks yet")
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case "ranging": RangingBenchmark.run(arguments: Array(arguments.dropFirst()))
+default: print("usage: beacontop-bench ranging [SIGHTINGS]")
+}

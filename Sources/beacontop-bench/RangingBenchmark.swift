@@ -1,0 +1,90 @@
+import BeaconFormats
+import HCI
+import Ranging
+
+/// `beacontop-bench ranging`: 1,000,000 sightings of 50 beacons (10 adverts/s each, noisy RSSI)
+/// through the ranging engine with a tick every second of capture time; then the same reports as
+/// HCI LE Advertising Report packets through `BeaconPipeline` (decode, range, NDJSON into memory).
+/// Prints sightings or reports per second. Build in release: `swift run -c release beacontop-bench ranging`.
+enum RangingBenchmark {
+    static func run(arguments: [String]) {
+        let count = arguments.first.flatMap(Int.init) ?? 1_000_000
+        let beacons = 50
+        let uuid = UUIDBytes("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4")!
+        let identities = (0..<beacons).map { BeaconIdentity.iBeacon(uuid: uuid, major: 1, minor: UInt16($0)) }
+        var random: UInt64 = 0x1234_5678
+        func nextNoise() -> Int {
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((random >> 33) % 9) - 4
+        }
+        let start = 1_700_000_000.0
+        var sightings: [Sighting] = []
+        sightings.reserveCapacity(count)
+        for index in 0..<count {
+            let beacon = index % beacons
+            let time = start + Double(index) / Double(beacons * 10)
+            sightings.append(Sighting(
+                time: time, identity: identities[beacon], measuredPower: -59,
+                address: BDAddress(rawValue: 0xC0FFEE000000 + UInt64(beacon)), rssi: -60 - beacon / 5 + nextNoise()
+            ))
+        }
+
+        for kind in RSSIFilterKind.allCases {
+            var configuration = RangingConfiguration()
+            configuration.filter = kind
+            var engine = RangingEngine(configuration: configuration)
+            var nextTick = start + 1
+            var ticks = 0
+            var checksum = 0.0
+            let clock = ContinuousClock()
+            let elapsed = clock.measure {
+                for sighting in sightings {
+                    if sighting.time >= nextTick {
+                        let snapshot = engine.tick(at: nextTick)
+                        checksum += snapshot.beacons.first?.accuracy ?? 0
+                        ticks += 1
+                        nextTick += 1
+                    }
+                    engine.record(sighting)
+                }
+            }
+            report("engine (\(kind.rawValue))", count: count, ticks: ticks, elapsed: elapsed, unit: "sightings", checksum: checksum)
+        }
+
+        // Whole pipeline minus file I/O: one LE Advertising Report per packet, as replays see them.
+        var packets: [HCIPacket] = []
+        packets.reserveCapacity(count)
+        for sighting in sightings {
+            guard case .iBeacon(let uuid, let major, let minor) = sighting.identity else { continue }
+            let frame = IBeaconFrame(uuid: uuid, major: major, minor: minor, measuredPower: -59)
+            let advert = Advertisement(
+                timestamp: sighting.time, address: sighting.address, addressType: .publicDevice,
+                eventKind: .advNonconnInd, rssi: Int8(sighting.rssi), data: frame.advertisingData[...]
+            )
+            packets.append(AdvertisingReportEncoder.legacyReportPacket([advert], at: sighting.time))
+        }
+        var pipeline = BeaconPipeline(engine: RangingEngine(), tickInterval: 1)
+        var writer = JSONWriter(capacity: 1 << 16)
+        var bytes = 0
+        var ticks = 0
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            for packet in packets {
+                pipeline.feed(packet) { snapshot in
+                    TickLineEncoder.appendLine(snapshot, to: &writer)
+                    bytes += writer.bytes.count
+                    writer.removeAll()
+                    ticks += 1
+                }
+            }
+            pipeline.finish { snapshot in TickLineEncoder.appendLine(snapshot, to: &writer) }
+        }
+        report("pipeline (decode + range + NDJSON)", count: pipeline.reports, ticks: ticks, elapsed: elapsed, unit: "reports", checksum: Double(bytes))
+    }
+
+    static func report(_ name: String, count: Int, ticks: Int, elapsed: Duration, unit: String, checksum: Double) {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let rate = Double(count) / seconds
+        print("\(name): \(count) \(unit), \(ticks) ticks in \(String(format: "%.3f", seconds)) s = \(String(format: "%.2f", rate / 1e6)) M \(unit)/s (checksum \(Int(checksum)))")
+    }
+}
