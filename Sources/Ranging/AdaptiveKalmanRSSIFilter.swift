@@ -8,7 +8,9 @@
 /// random walk whose process noise is tiny gives the first; the change detector gives the second:
 /// persistently one-sided innovations (not single deep fades, which are clipped) push the CUSUM over
 /// its threshold within a few packets of a real move, and the estimate is re-seeded from the mean of
-/// the samples since the change began (the CUSUM run), after which it averages as 1/n again.
+/// the samples since the change began (the CUSUM run; once a run is longer than `restartSamples`
+/// the mean weights its latest samples more, so a slow ramp is not followed with a lag), after
+/// which it averages as 1/n again. The filter is a handful of numbers: no buffers, no allocation.
 ///
 /// - Innovations are clipped to `innovationClip` standard deviations (Huber) so deep fades and
 ///   body-blocking blips pull the estimate little.
@@ -35,7 +37,7 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
         public var cusumThreshold: Double = 8
         /// Innovations beyond this many standard deviations are clipped (update and CUSUM).
         public var innovationClip: Double = 3
-        /// At most this many of the latest samples re-seed the estimate after a detected change.
+        /// The re-seeding mean remembers about this many of the run's latest samples.
         public var restartSamples: Int = 10
 
         public init() {}
@@ -52,15 +54,13 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
     private var downward = 0.0
     private var upwardRun = 0
     private var downwardRun = 0
-    private var recent: [Double]
-    private var recentHead = 0
-    private var recentCount = 0
+    private var upwardMean = 0.0
+    private var downwardMean = 0.0
 
     public init(parameters: Parameters = Parameters()) {
         self.parameters = parameters
         noise = parameters.initialNoise
         meanAbsoluteInnovation = parameters.initialNoise / 1.2533
-        recent = Array(repeating: 0, count: max(1, parameters.restartSamples))
     }
 
     public var estimateVariance: Double? { started ? variance : nil }
@@ -69,7 +69,6 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
     public var learntNoise: Double { noise }
 
     public mutating func add(_ rssi: Double, at time: Double) {
-        remember(rssi)
         guard started else {
             started = true
             level = rssi
@@ -91,11 +90,13 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
         downward = max(0, downward - normalised - parameters.cusumSlack)
         upwardRun = upward > 0 ? upwardRun + 1 : 0
         downwardRun = downward > 0 ? downwardRun + 1 : 0
+        upwardMean = Self.runMean(upwardMean, adding: rssi, run: upwardRun, memory: parameters.restartSamples)
+        downwardMean = Self.runMean(downwardMean, adding: rssi, run: downwardRun, memory: parameters.restartSamples)
 
         if upward > parameters.cusumThreshold || downward > parameters.cusumThreshold {
-            let run = upward > parameters.cusumThreshold ? upwardRun : downwardRun
-            let count = min(max(run, 1), recentCount)
-            level = meanOfLatest(count)
+            let up = upward > parameters.cusumThreshold
+            let count = min(max(up ? upwardRun : downwardRun, 1), max(1, parameters.restartSamples))
+            level = up ? upwardMean : downwardMean
             variance = noiseVariance / Double(count)
             upward = 0
             downward = 0
@@ -120,17 +121,10 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
         self = AdaptiveKalmanRSSIFilter(parameters: parameters)
     }
 
-    private mutating func remember(_ rssi: Double) {
-        recent[recentHead] = rssi
-        recentHead = (recentHead + 1) % recent.count
-        recentCount = min(recentCount + 1, recent.count)
-    }
-
-    private func meanOfLatest(_ count: Int) -> Double {
-        var sum = 0.0
-        for back in 1...count {
-            sum += recent[(recentHead - back + recent.count) % recent.count]
-        }
-        return sum / Double(count)
+    /// The mean of a CUSUM run's samples: exact for the first `memory` samples, then exponentially
+    /// weighted with weight 1/memory. A run of 0 means the CUSUM is at zero: no run.
+    private static func runMean(_ mean: Double, adding sample: Double, run: Int, memory: Int) -> Double {
+        guard run > 0 else { return 0 }
+        return mean + (sample - mean) / Double(min(run, max(1, memory)))
     }
 }

@@ -10,7 +10,10 @@ struct BeaconTrack: Sendable {
     var address: BDAddress
     var lastRSSI: Int = 0
     var frameMeasuredPower: Int?
-    var filter: any RSSIFilter
+    /// The default filter is stored concretely (no existential dispatch on the hot path); any
+    /// other selected filter is in `otherFilter`.
+    var adaptiveFilter: AdaptiveKalmanRSSIFilter?
+    var otherFilter: (any RSSIFilter)?
     var classifier: ProximityClassifier
     var firstSeen: Double
     var lastSeen: Double
@@ -33,7 +36,11 @@ struct BeaconTrack: Sendable {
         self.identity = identity
         id = identity.description
         self.address = address
-        self.filter = filter
+        if let adaptive = filter as? AdaptiveKalmanRSSIFilter {
+            adaptiveFilter = adaptive
+        } else {
+            otherFilter = filter
+        }
         self.classifier = classifier
         firstSeen = time
         lastSeen = time
@@ -48,10 +55,16 @@ struct BeaconTrack: Sendable {
     /// afresh: the old level says nothing about where the beacon is now.
     mutating func record(_ sighting: Sighting, staleAfter: Double) {
         if sighting.time - lastSeen > staleAfter {
-            filter.reset()
+            adaptiveFilter?.reset()
+            otherFilter?.reset()
             classifier.reset()
         }
-        filter.add(Double(sighting.rssi), at: sighting.time)
+        let rssi = Double(sighting.rssi)
+        if adaptiveFilter != nil {
+            adaptiveFilter!.add(rssi, at: sighting.time)
+        } else {
+            otherFilter?.add(rssi, at: sighting.time)
+        }
         lastRSSI = sighting.rssi
         frameMeasuredPower = sighting.measuredPower
         address = sighting.address
@@ -61,6 +74,16 @@ struct BeaconTrack: Sendable {
         arrivals[arrivalHead] = sighting.time
         arrivalHead = (arrivalHead + 1) % arrivals.count
         arrivalCount = min(arrivalCount + 1, arrivals.count)
+    }
+
+    /// The filter's estimate at `time`, and its variance.
+    mutating func estimate(at time: Double) -> (value: Double, variance: Double?)? {
+        if adaptiveFilter != nil {
+            guard let value = adaptiveFilter!.estimate(at: time) else { return nil }
+            return (value, adaptiveFilter!.estimateVariance)
+        }
+        guard let value = otherFilter?.estimate(at: time) else { return nil }
+        return (value, otherFilter?.estimateVariance)
     }
 
     /// The arrival `back` packets ago (0 = newest); `back < arrivalCount`.

@@ -22,24 +22,36 @@ public struct JSONWriter: Sendable {
 
     public mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        for unit in text.utf8 {
-            switch unit {
-            case UInt8(ascii: "\""): raw("\\\"")
-            case UInt8(ascii: "\\"): raw("\\\\")
-            case 0x0A: raw("\\n")
-            case 0x0D: raw("\\r")
-            case 0x09: raw("\\t")
-            case 0x08: raw("\\b")
-            case 0x0C: raw("\\f")
-            case 0x00..<0x20:
-                raw("\\u00")
-                bytes.append(Self.hexDigit(unit >> 4))
-                bytes.append(Self.hexDigit(unit & 0xF))
-            default:
-                bytes.append(unit)
+        var text = text
+        text.withUTF8 { utf8 in
+            // Copy runs of bytes that need no escape in one go; most ids and names are one run.
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let unit = utf8[index]
+                guard unit < 0x20 || unit == UInt8(ascii: "\"") || unit == UInt8(ascii: "\\") else { continue }
+                if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+                escape(unit)
+                runStart = index + 1
             }
+            if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count])) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func escape(_ unit: UInt8) {
+        switch unit {
+        case UInt8(ascii: "\""): raw("\\\"")
+        case UInt8(ascii: "\\"): raw("\\\\")
+        case 0x0A: raw("\\n")
+        case 0x0D: raw("\\r")
+        case 0x09: raw("\\t")
+        case 0x08: raw("\\b")
+        case 0x0C: raw("\\f")
+        default:
+            raw("\\u00")
+            bytes.append(Self.hexDigit(unit >> 4))
+            bytes.append(Self.hexDigit(unit & 0xF))
+        }
     }
 
     public mutating func integer(_ value: Int) {

@@ -125,12 +125,12 @@ public struct RangingEngine: Sendable {
         var filtered: Double?
         var accuracy = -1.0
         var range: ClosedRange<Double>?
-        if !stale, let estimate = tracks[position].filter.estimate(at: time) {
+        if !stale, let (estimate, variance) = tracks[position].estimate(at: time) {
             filtered = estimate
             let model = configuration.distanceModel
             if let metres = model.distance(rssi: estimate, measuredPower: power.dBm, pathLossExponent: exponent) {
                 accuracy = metres
-                let deviation = ((tracks[position].filter.estimateVariance ?? 0) + configuration.shadowingDeviation * configuration.shadowingDeviation).squareRoot()
+                let deviation = ((variance ?? 0) + configuration.shadowingDeviation * configuration.shadowingDeviation).squareRoot()
                 if let low = model.distance(rssi: estimate + deviation, measuredPower: power.dBm, pathLossExponent: exponent),
                    let high = model.distance(rssi: estimate - deviation, measuredPower: power.dBm, pathLossExponent: exponent) {
                     range = min(low, high)...max(low, high)
