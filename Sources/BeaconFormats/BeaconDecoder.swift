@@ -20,14 +20,33 @@ public enum BeaconDecoder {
         return nil
     }
 
+    /// Every beacon frame in `data`, in order: one advertisement may carry several (an iBeacon and
+    /// an Eddystone-TLM, say). Stops, like `decode`, where a structure overruns the data.
+    public static func forEachFrame(in data: ArraySlice<UInt8>, _ body: (BeaconFrame) -> Void) {
+        var walker = ADStructures(data)
+        while let structure = walker.next() {
+            switch structure.type {
+            case ADType.manufacturerSpecificData:
+                if let frame = decodeManufacturerData(structure.value) { body(frame) }
+            case ADType.serviceData16:
+                if let frame = decodeServiceData(structure.value) { body(frame) }
+            default:
+                continue
+            }
+        }
+    }
+
     /// iBeacon or AltBeacon from a manufacturer-specific data value (company id first, little-endian).
+    /// iBeacon is tried first: it is the hot path and allocates nothing.
     public static func decodeManufacturerData(_ value: ArraySlice<UInt8>) -> BeaconFrame? {
         if let frame = IBeaconParser.parse(value) { return .iBeacon(frame) }
+        if let frame = AltBeaconParser.parse(value) { return .altBeacon(frame) }
         return nil
     }
 
-    /// Eddystone from a 16-bit service data value (service UUID first, little-endian).
+    /// Eddystone from a 16-bit service data value (service UUID first, little-endian). Only the
+    /// structure's own bytes are examined, so "aa fe" inside manufacturer data is never Eddystone.
     public static func decodeServiceData(_ value: ArraySlice<UInt8>) -> BeaconFrame? {
-        return nil
+        EddystoneParser.parse(value)
     }
 }
