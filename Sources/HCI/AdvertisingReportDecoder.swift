@@ -66,7 +66,7 @@ public struct AdvertisingReportDecoder: Sendable {
             let rssiByte = Int8(bitPattern: params[dataStart + length])
             body(Advertisement(
                 timestamp: time,
-                address: BDAddress(littleEndian: params[(i + 2)..<(i + 8)]),
+                address: BDAddress(littleEndian: params, at: i + 2),
                 addressType: AddressType(code: params[i + 1]),
                 eventKind: AdvertisingEventKind(rawValue: params[i]) ?? .advInd,
                 rssi: rssiByte == 127 ? nil : rssiByte,
@@ -103,7 +103,7 @@ public struct AdvertisingReportDecoder: Sendable {
             let tx = Int8(bitPattern: params[i + 12])
             let rssi = Int8(bitPattern: params[i + 13])
             let sid = params[i + 11]
-            let address = BDAddress(littleEndian: params[(i + 3)..<(i + 9)])
+            let address = BDAddress(littleEndian: params, at: i + 3)
             let key = FragmentReassembler.Key(address: address, addressType: params[i + 2], setID: sid)
             var advertisement = Advertisement(
                 timestamp: time,
