@@ -72,6 +72,8 @@ public struct FragmentReassembler: Sendable {
         if let index = pending.firstIndex(where: { $0.key == key }) {
             sequence = pending.remove(at: index)
         } else {
+            // A lone final fragment (a one-report truncated advertisement) needs no slot.
+            guard status == .moreToCome else { return .joined(Array(fragment), status: status) }
             if pending.count >= maximumPendingSequences {
                 pending.removeFirst()
                 evictedSequences += 1

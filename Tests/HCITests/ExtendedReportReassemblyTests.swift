@@ -180,3 +180,16 @@ import Testing
         #expect(seen.first?.rssi == -68)
     }
 }
+
+extension ExtendedReportReassemblyTests {
+    @Test func aLoneTruncatedReportIsDeliveredWithoutTakingASlot() throws {
+        var decoder = AdvertisingReportDecoder(maximumPendingSequences: 1)
+        let waiting = Self.extendedAdvertisement(Self.adData(length: 300), address: "C0:00:00:00:00:01")
+        let firstOfWaiting = AdvertisingReportEncoder.extendedReportPackets(fragmenting: waiting, at: 0, maximumFragmentLength: 200)
+        try decoder.decode(firstOfWaiting[0]) { _ in }
+        let lone = Self.extendedAdvertisement([0x02, 0x01, 0x06, 0x05, 0xFF], address: "C0:00:00:00:00:02", status: .truncated)
+        let seen = try Self.decodeAll(AdvertisingReportEncoder.extendedReportPackets(fragmenting: lone, at: 0), with: &decoder)
+        #expect(seen.count == 1 && seen.first?.dataStatus == .truncated && seen.first?.data.count == 5)
+        #expect(decoder.reassembler.evictedSequences == 0 && decoder.reassembler.pendingSequenceCount == 1)
+    }
+}
