@@ -22,6 +22,8 @@ public struct CaptureScanTotals: Sendable {
     public var skippedRecords: [UInt32: Int] = [:]
     /// The error that stopped reading before the end of the file (a corrupt header field).
     public var stoppedBy: CaptureError?
+
+    public init() {}
 }
 
 /// Reads a capture from start to end through `CaptureReader` and `BeaconSightingDecoder`,
