@@ -5,6 +5,11 @@ import HCI
 public struct MeasuredPowerCount: Sendable, Equatable {
     public var dBm: Int
     public var frames: Int
+
+    public init(dBm: Int, frames: Int) {
+        self.dBm = dBm
+        self.frames = frames
+    }
 }
 
 /// Running statistics of one beacon over a capture, in constant memory per beacon: RSSI goes into

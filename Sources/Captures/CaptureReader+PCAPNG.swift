@@ -5,7 +5,7 @@ struct PCAPNGInterface: Sendable {
     var linkType: UInt32
     var snapLength: UInt32
     /// Timestamp units per second (`if_tsresol`: 10^n, or 2^n when the top bit is set; default 10^6).
-    var ticksPerSecond: Double = 1e6
+    var ticksPerSecond: UInt64 = 1_000_000
     /// `if_tsoffset`: seconds to add to every timestamp of this interface.
     var offsetSeconds: Double = 0
 }
@@ -99,7 +99,9 @@ extension CaptureReader {
                     throw malformed(at: blockOffset + 8, "interface \(interface) was never described (\(interfaces.count) interfaces)")
                 }
                 let description = interfaces[interface]
-                let timestamp = Double(ticks) / description.ticksPerSecond + description.offsetSeconds
+                // Whole seconds and the remainder apart: nanosecond ticks since 1970 exceed a Double's 53 bits.
+                let perSecond = description.ticksPerSecond
+                let timestamp = Double(ticks / perSecond) + Double(ticks % perSecond) / Double(perSecond) + description.offsetSeconds
                 lastTimestamp = timestamp
                 let data = input.buffer[(s + 28)..<(s + 28 + captured)]
                 if let packet = try packet(linkType: description.linkType, data: data, timestamp: timestamp) { return packet }
@@ -136,25 +138,18 @@ extension CaptureReader {
             guard code != 0, value + length <= end else { break }
             if code == 9, length >= 1 {
                 let resolution = input.buffer[value]
-                let exponent = Double(resolution & 0x7F)
-                interface.ticksPerSecond = resolution & 0x80 == 0 ? pow10(exponent) : pow2(exponent)
+                // 10^19 and 2^63 are the largest that fit in 64 bits; larger is nonsense, keep the default.
+                let exponent = Int(resolution & 0x7F)
+                if resolution & 0x80 == 0, exponent <= 19 {
+                    interface.ticksPerSecond = (0..<exponent).reduce(UInt64(1)) { value, _ in value * 10 }
+                } else if resolution & 0x80 != 0, exponent <= 63 {
+                    interface.ticksPerSecond = UInt64(1) << UInt64(exponent)
+                }
             } else if code == 14, length >= 8 {
                 interface.offsetSeconds = Double(Int64(bitPattern: input.uint64(at: value, bigEndian: sectionBigEndian)))
             }
             option = value + (length + 3) & ~3
         }
         return interface
-    }
-
-    private func pow10(_ exponent: Double) -> Double {
-        var result = 1.0
-        for _ in 0..<Int(exponent) { result *= 10 }
-        return result
-    }
-
-    private func pow2(_ exponent: Double) -> Double {
-        var result = 1.0
-        for _ in 0..<Int(exponent) { result *= 2 }
-        return result
     }
 }
