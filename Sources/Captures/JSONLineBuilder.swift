@@ -4,7 +4,7 @@
 /// Strings are escaped per RFC 8259 section 7: quote, backslash and every control character
 /// (U+0000 to U+001F) are escaped; everything else is copied as UTF-8.
 public struct JSONLineBuilder: Sendable {
-    public private(set) var bytes: [UInt8] = []
+    public internal(set) var bytes: [UInt8] = []
     private var needsComma = false
 
     public init() { bytes.reserveCapacity(256) }
