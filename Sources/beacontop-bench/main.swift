@@ -1,7 +1,10 @@
-import Foundation
-
+// beacontop-bench NAME [ARGS]: release-build benchmarks (README "Benchmarks").
+// Run with `swift build -c release --product beacontop-bench && .build/release/beacontop-bench NAME`.
 let arguments = Array(CommandLine.arguments.dropFirst())
+let rest = Array(arguments.dropFirst())
 switch arguments.first {
-case "ranging": RangingBenchmark.run(arguments: Array(arguments.dropFirst()))
-default: print("usage: beacontop-bench ranging [SIGHTINGS [FILTER...]]")
+case "decode-events": DecodeEventsBenchmark.run(rest)
+case "decode-file": try DecodeFileBenchmark.run(rest[...])
+case "ranging": RangingBenchmark.run(arguments: rest)
+default: print("usage: beacontop-bench decode-events|decode-file|ranging [N]")
 }
