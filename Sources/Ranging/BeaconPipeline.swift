@@ -45,9 +45,12 @@ public struct BeaconPipeline: Sendable {
         do {
             try decoder.decode(packet) { advertisement in
                 reports += 1
-                guard let rssi = advertisement.rssi, let frame = BeaconDecoder.decode(advertisement.data) else { return }
-                if case .eddystoneTLM = frame { return }
-                pending.append(Sighting(time: advertisement.timestamp, frame: frame, address: advertisement.address, rssi: Int(rssi)))
+                guard let rssi = advertisement.rssi else { return }
+                // Every frame: one advertisement may carry an iBeacon and an Eddystone frame.
+                BeaconDecoder.forEachFrame(in: advertisement.data) { frame in
+                    if case .eddystoneTLM = frame { return }
+                    pending.append(Sighting(time: advertisement.timestamp, frame: frame, address: advertisement.address, rssi: Int(rssi)))
+                }
             }
         } catch {
             malformedPackets += 1

@@ -92,7 +92,7 @@ struct BeaconTrack: Sendable {
     }
 
     /// Packets per second over the last `window` seconds (or since first heard, or over the ring
-    /// when the ring does not reach back that far). Allocation-free: it runs per beacon per tick.
+    /// when the ring does not reach back that far; at least 1 s). Allocation-free: it runs per beacon per tick.
     func packetsPerSecond(at time: Double, window: Double = 10) -> Double {
         var recent = 0
         while recent < arrivalCount, arrival(recent) > time - window { recent += 1 }
@@ -101,8 +101,9 @@ struct BeaconTrack: Sendable {
             let span = arrival(0) - arrival(recent - 1)
             return span > 0 ? Double(recent - 1) / span : 0
         }
-        let span = min(window, max(time - firstSeen, 0))
-        return span > 0 ? Double(recent) / span : 0
+        // A beacon heard for less than a second has no meaningful rate yet: count over 1 s.
+        let span = min(window, max(time - firstSeen, 1))
+        return Double(recent) / span
     }
 
     /// The median of the last (up to) 16 gaps between arrivals: the advertising interval as

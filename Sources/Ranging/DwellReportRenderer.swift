@@ -3,10 +3,17 @@
 public enum DwellReportRenderer {
     /// An aligned plain-text table; durations as `m:ss`.
     public static func text(_ report: DwellReport) -> String {
-        let header = ["exhibit", "name", "visits", "total", "mean", "longest"]
-        let rows = report.rows.map { row in
+        // Without a catalog every name is the id: print it once.
+        let named = report.rows.contains { $0.name != $0.id }
+        var header = ["exhibit", "name", "visits", "total", "mean", "longest"]
+        var rows = report.rows.map { row in
             [row.id, row.name, String(row.visits), duration(row.total), duration(row.mean), duration(row.longest)]
         }
+        if !named {
+            header.remove(at: 1)
+            rows = rows.map { row in var copy = row; copy.remove(at: 1); return copy }
+        }
+        let firstNumeric = named ? 2 : 1
         var widths = header.map(\.count)
         for row in rows {
             for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
@@ -14,7 +21,7 @@ public enum DwellReportRenderer {
         func format(_ cells: [String]) -> String {
             cells.enumerated().map { column, cell in
                 let pad = String(repeating: " ", count: widths[column] - cell.count)
-                return column >= 2 ? pad + cell : cell + pad
+                return column >= firstNumeric ? pad + cell : cell + pad
             }.joined(separator: "  ").replacing(/\s+$/, with: "")
         }
         var lines: [String] = []
