@@ -63,6 +63,21 @@ public struct BeaconPipeline: Sendable {
         self.reports += reports
     }
 
+    /// For callers with their own decoder (the capture replay uses `Captures`' fast
+    /// `BeaconSightingDecoder`): emits the ticks due before a packet at `time`. Call it before
+    /// `record` for every packet, in capture order.
+    public mutating func advance(to time: Double, onTick: (RangingSnapshot) -> Void) {
+        packets += 1
+        emitTicks(through: time, onTick: onTick)
+        lastPacketTime = max(lastPacketTime ?? time, time)
+    }
+
+    /// For callers with their own decoder: ranges one sighting (after `advance(to:)`).
+    public mutating func record(_ sighting: Sighting) {
+        beaconReports += 1
+        engine.record(sighting)
+    }
+
     /// Emits the tick at the end of the capture (the next tick boundary after the last packet).
     public mutating func finish(onTick: (RangingSnapshot) -> Void) {
         guard let next = nextTick else { return }

@@ -8,6 +8,9 @@ struct BeaconTrack: Sendable {
     /// `identity.description`, once: it is printed every tick.
     let id: String
     var address: BDAddress
+    /// `address.description`, rebuilt only when the address changes (printed every tick).
+    private(set) var addressText: String
+    private var addressTextFor: BDAddress
     var lastRSSI: Int = 0
     var frameMeasuredPower: Int?
     /// The default filter is stored concretely (no existential dispatch on the hot path); any
@@ -36,6 +39,8 @@ struct BeaconTrack: Sendable {
         self.identity = identity
         id = identity.description
         self.address = address
+        addressText = address.description
+        addressTextFor = address
         if let adaptive = filter as? AdaptiveKalmanRSSIFilter {
             adaptiveFilter = adaptive
         } else {
@@ -74,6 +79,14 @@ struct BeaconTrack: Sendable {
         arrivals[arrivalHead] = sighting.time
         arrivalHead = (arrivalHead + 1) % arrivals.count
         arrivalCount = min(arrivalCount + 1, arrivals.count)
+    }
+
+    /// Brings `addressText` up to date (at tick time, not per sighting).
+    mutating func refreshAddressText() {
+        if addressTextFor != address {
+            addressText = address.description
+            addressTextFor = address
+        }
     }
 
     /// The filter's estimate at `time`, and its variance.

@@ -7,6 +7,8 @@ public struct BeaconReading: Sendable, Equatable {
     /// `identity.description`, computed once per beacon rather than once per tick.
     public var id: String
     public var address: BDAddress
+    /// `address.description`, cached per beacon.
+    public var addressText: String
     /// The last raw RSSI heard (dBm).
     public var rssi: Int
     /// The filter's estimate (dBm); nil when the beacon is stale or the filter is empty.
@@ -36,7 +38,7 @@ public struct BeaconReading: Sendable, Equatable {
     public var kind: BeaconKind { identity.kind }
 
     public init(
-        identity: BeaconIdentity, id: String? = nil, address: BDAddress, rssi: Int, filteredRSSI: Double?,
+        identity: BeaconIdentity, id: String? = nil, address: BDAddress, addressText: String? = nil, rssi: Int, filteredRSSI: Double?,
         accuracy: Double, accuracyRange: ClosedRange<Double>?, proximity: Proximity,
         measuredPower: ResolvedMeasuredPower, pathLossExponent: Double, packets: Int, totalPackets: Int,
         packetsPerSecond: Double, advertisingInterval: Double?, firstSeen: Double, lastSeen: Double,
@@ -45,6 +47,7 @@ public struct BeaconReading: Sendable, Equatable {
         self.identity = identity
         self.id = id ?? identity.description
         self.address = address
+        self.addressText = addressText ?? address.description
         self.rssi = rssi
         self.filteredRSSI = filteredRSSI
         self.accuracy = accuracy

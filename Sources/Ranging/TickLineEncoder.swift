@@ -51,7 +51,7 @@ public enum TickLineEncoder {
         w.raw(",\"kind\":")
         w.string(b.kind.rawValue)
         w.raw(",\"address\":")
-        w.string(b.address.description)
+        w.string(b.addressText)
         w.raw(",\"rssi\":")
         w.integer(b.rssi)
         w.raw(",\"filteredRssi\":")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Captures
+import BeaconFormats
 import Foundation
 import HCI
 import Ranging
@@ -73,7 +74,8 @@ struct RangingOptions: ParsableArguments {
     }
 }
 
-/// Reads a capture through `CaptureReader` into a `BeaconPipeline`: malformed records and packets
+/// Reads a capture through `CaptureReader` and `BeaconSightingDecoder` (the decode command's fast
+/// path) into a `BeaconPipeline`: malformed records and packets
 /// are counted (the first few printed), a torn final record ends the file quietly, a corrupt
 /// header stops with exit status 2 after what came before.
 enum CaptureReplay {
@@ -102,10 +104,24 @@ enum CaptureReplay {
         }
         var status = Status()
         var malformedRecords = 0
+        var malformedPackets = 0
+        var firstPacketError: DecodeError?
+        var decoder = BeaconSightingDecoder()
         while true {
             do {
                 guard let packet = try reader.next() else { break }
-                pipeline.feed(packet, onTick: onTick)
+                pipeline.advance(to: packet.timestamp, onTick: onTick)
+                do {
+                    try decoder.decode(packet) { sighting in
+                        // Telemetry names no beacon; reports without RSSI cannot be ranged.
+                        guard let rssi = sighting.rssi else { return }
+                        if case .eddystoneTLM = sighting.frame { return }
+                        pipeline.record(Sighting(time: sighting.timestamp, frame: sighting.frame, address: sighting.address, rssi: Int(rssi)))
+                    }
+                } catch {
+                    malformedPackets += 1
+                    if firstPacketError == nil { firstPacketError = error }
+                }
             } catch {
                 if error.isRecoverable {
                     malformedRecords += 1
@@ -120,10 +136,10 @@ enum CaptureReplay {
         if let truncation = reader.truncation {
             NDJSONOutput.error("warning: \(path): \(truncation); replayed up to there")
         }
-        if let first = pipeline.firstError {
+        if let first = firstPacketError {
             NDJSONOutput.error("warning: first malformed HCI packet: \(first)")
         }
-        NDJSONOutput.error("\(reader.recordCount) records, \(pipeline.reports) advertising reports, \(pipeline.beaconReports) beacon frames ranged, \(pipeline.malformedPackets + malformedRecords) malformed packets")
+        NDJSONOutput.error("\(reader.recordCount) records, \(pipeline.beaconReports) beacon frames ranged, \(malformedPackets + malformedRecords) malformed packets")
         return status
     }
 }

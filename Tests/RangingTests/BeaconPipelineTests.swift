@@ -68,4 +68,24 @@ import Testing
         #expect(reading.accuracy > 3 && reading.accuracy < 4, "-70 dBm at -59: 3.5 m, not kilometres")
         #expect(TickLineEncoder.line(ticks.last!).contains(#""frameMeasuredPower":12"#))
     }
+
+    /// A caller with its own decoder (advance + record) gets exactly the ticks `feed` gives.
+    @Test func advanceAndRecordMatchFeed() {
+        var viaFeed = BeaconPipeline(engine: RangingEngine())
+        var viaRecord = BeaconPipeline(engine: RangingEngine())
+        var a: [RangingSnapshot] = []
+        var b: [RangingSnapshot] = []
+        for step in 0..<40 {
+            let time = 50.3 + Double(step) / 7
+            let rssi = Int8(-60 - step % 5)
+            viaFeed.feed(Self.packet(minor: UInt16(step % 3), rssi: rssi, at: time)) { a.append($0) }
+            viaRecord.advance(to: time) { b.append($0) }
+            let frame = BeaconFrame.iBeacon(IBeaconFrame(uuid: Self.uuid, major: 1, minor: UInt16(step % 3), measuredPower: -59))
+            viaRecord.record(Sighting(time: time, frame: frame, address: BDAddress(rawValue: 0xA0 + UInt64(step % 3)), rssi: Int(rssi)))
+        }
+        viaFeed.finish { a.append($0) }
+        viaRecord.finish { b.append($0) }
+        #expect(a == b)
+        #expect(a.count == 6, "ticks at 51...55 s, then 56 s at the end")
+    }
 }
