@@ -68,8 +68,7 @@ public struct JSONWriter: Sendable {
     public mutating func number(_ value: Double, decimals: Int, keepPoint: Bool = false) {
         guard value.isFinite else { raw("null"); return }
         let places = min(max(decimals, 0), 9)
-        var scale: UInt64 = 1
-        for _ in 0..<places { scale *= 10 }
+        let scale = Self.powersOfTen[places]
         let magnitude = abs(value)
         // Beyond 2^53 / scale fixed point loses precision; such values are nonsense here anyway.
         guard magnitude * Double(scale) < 9.0e15 else { raw("null"); return }
@@ -89,8 +88,7 @@ public struct JSONWriter: Sendable {
             return
         }
         bytes.append(UInt8(ascii: "."))
-        var divisor: UInt64 = 1
-        for _ in 1..<digits { divisor *= 10 }
+        var divisor = Self.powersOfTen[digits - 1]
         while divisor > 0 {
             bytes.append(UInt8(ascii: "0") + UInt8((fraction / divisor) % 10))
             divisor /= 10
@@ -120,6 +118,8 @@ public struct JSONWriter: Sendable {
             }
         }
     }
+
+    private static let powersOfTen: [UInt64] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
 
     private static func hexDigit(_ value: UInt8) -> UInt8 {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10

@@ -75,7 +75,10 @@ public struct RangingEngine: Sendable {
         }
         // Sort small keys, not the readings: a reading is a few hundred bytes and the sort's moves
         // were a tenth of a replay's time.
-        let order = readings.indices.sorted { Self.nearestFirst(readings[$0], readings[$1]) }
+        let keys = readings.map { $0.accuracy < 0 ? Double.infinity : $0.accuracy }
+        let order = readings.indices.sorted { a, b in
+            keys[a] != keys[b] ? keys[a] < keys[b] : readings[a].identity < readings[b].identity
+        }
         readings = order.map { readings[$0] }
 
         let candidates = readings.compactMap { reading -> NearestExhibitSelector.Candidate? in
