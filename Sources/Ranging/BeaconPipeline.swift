@@ -36,7 +36,7 @@ public struct BeaconPipeline: Sendable {
         packets += 1
         let time = packet.timestamp
         emitTicks(through: time, onTick: onTick)
-        lastPacketTime = max(lastPacketTime ?? time, time)
+        if time.isFinite { lastPacketTime = max(lastPacketTime ?? time, time) }
         // Decode into a reused buffer, then range: the decoder's closure cannot mutate `self`, and
         // copying the engine into it would copy its tables on every packet.
         var pending = self.pending
@@ -69,7 +69,7 @@ public struct BeaconPipeline: Sendable {
     public mutating func advance(to time: Double, onTick: (RangingSnapshot) -> Void) {
         packets += 1
         emitTicks(through: time, onTick: onTick)
-        lastPacketTime = max(lastPacketTime ?? time, time)
+        if time.isFinite { lastPacketTime = max(lastPacketTime ?? time, time) }
     }
 
     /// For callers with their own decoder: ranges one sighting (after `advance(to:)`).
@@ -91,6 +91,7 @@ public struct BeaconPipeline: Sendable {
     }
 
     private mutating func emitTicks(through time: Double, onTick: (RangingSnapshot) -> Void) {
+        guard time.isFinite else { return }
         guard var next = nextTick else {
             nextTick = ((time / tickInterval).rounded(.down) + 1) * tickInterval
             return

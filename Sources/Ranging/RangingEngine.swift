@@ -42,6 +42,8 @@ public struct RangingEngine: Sendable {
 
     /// Feeds one sighting.
     public mutating func record(_ sighting: Sighting) {
+        // A corrupt timestamp would poison the filter for good; such a sighting is dropped.
+        guard sighting.time.isFinite else { return }
         if let position = position(of: sighting.identity) {
             tracks[position].record(sighting, staleAfter: configuration.staleAfter)
             return

@@ -125,4 +125,22 @@ import Testing
         #expect(throws: RangingConfigurationError(field: "forgetAfter", reason: "must be at least staleAfter")) { try configuration.validate() }
         #expect(throws: Never.self) { try RangingConfiguration().validate() }
     }
+
+    @Test func aCorruptTimestampDoesNotPoisonTheBeacon() {
+        let beacon = ScriptedBeacon.iBeacon(minor: 12)
+        var engine = RangingEngine()
+        for step in 0..<20 {
+            let time = step == 10 ? Double.nan : Double(step) / 10
+            engine.record(Sighting(time: time, identity: beacon.identity, measuredPower: -59, address: beacon.address, rssi: -65))
+        }
+        let reading = engine.tick(at: 2).beacons[0]
+        #expect(reading.totalPackets == 19)
+        #expect(abs(reading.accuracy - 2) < 0.01)
+        var pipeline = BeaconPipeline(engine: RangingEngine())
+        var ticks = 0
+        pipeline.advance(to: .infinity) { _ in ticks += 1 }
+        pipeline.advance(to: 5) { _ in ticks += 1 }
+        pipeline.advance(to: 7) { _ in ticks += 1 }
+        #expect(ticks == 1)
+    }
 }
