@@ -22,7 +22,8 @@ public enum Proximity: String, Sendable, CaseIterable, Comparable, Codable {
 ///
 /// Two guards, both configurable: to leave its class a distance must cross the boundary by
 /// `margin` (a fraction: with 0.15, near -> far needs d > 3.45 m and far -> near d < 2.61 m), and
-/// the new class must then hold for `dwell` seconds of capture time. From `unknown` the first
+/// the new class must then hold for `dwell` seconds of capture time (1 s: the margin does most of
+/// the work, and a visitor arriving at an exhibit should see it `near` within about 2 s). From `unknown` the first
 /// classification is immediate. Pure state: time is an argument.
 public struct ProximityClassifier: Sendable, Equatable {
     public var immediateBelow: Double
@@ -33,7 +34,7 @@ public struct ProximityClassifier: Sendable, Equatable {
     private var candidate: Proximity = .unknown
     private var candidateSince: Double = 0
 
-    public init(immediateBelow: Double = 0.5, nearBelow: Double = 3.0, margin: Double = 0.15, dwell: Double = 2.0) {
+    public init(immediateBelow: Double = 0.5, nearBelow: Double = 3.0, margin: Double = 0.15, dwell: Double = 1.0) {
         self.immediateBelow = immediateBelow
         self.nearBelow = nearBelow
         self.margin = margin

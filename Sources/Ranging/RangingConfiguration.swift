@@ -22,7 +22,7 @@ public struct RangingConfiguration: Sendable, Equatable {
     public var immediateBelow: Double = 0.5
     public var nearBelow: Double = 3.0
     public var proximityMargin: Double = 0.15
-    public var proximityDwell: Double = 2.0
+    public var proximityDwell: Double = 1.0
     /// Nearest-exhibit hysteresis.
     public var nearestMargin: Double = 0.2
     public var nearestChallengeTime: Double = 1.0

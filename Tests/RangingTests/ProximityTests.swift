@@ -28,7 +28,7 @@ import Testing
 
     /// A beacon sitting on the near/far boundary (3 m), 10 adverts/s, 4 dB noise, through the default
     /// engine: the class changes at most once in 30 s.
-    @Test(arguments: 0..<8)
+    @Test(arguments: 0..<16)
     func aBeaconOnABoundaryDoesNotFlap(seed: Int) {
         for boundary in [0.5, 3.0] {
             var noise = SeededNoise(seed: UInt64(seed) + 100)
