@@ -1,4 +1,5 @@
 import BeaconFormats
+import Foundation
 import HCI
 
 /// The ranging engine: fed sightings with their capture times, it keeps per-beacon state in
@@ -139,8 +140,12 @@ public struct RangingEngine: Sendable {
             if let metres = model.distance(rssi: estimate, measuredPower: power.dBm, pathLossExponent: exponent) {
                 accuracy = metres
                 let deviation = ((variance ?? 0) + configuration.shadowingDeviation * configuration.shadowingDeviation).squareRoot()
-                if let low = model.distance(rssi: estimate + deviation, measuredPower: power.dBm, pathLossExponent: exponent),
-                   let high = model.distance(rssi: estimate - deviation, measuredPower: power.dBm, pathLossExponent: exponent) {
+                if case .logDistance = model {
+                    // +-deviation dB is a constant factor in log-distance: one pow, not two.
+                    let factor = pow(10, deviation / (10 * exponent))
+                    range = (metres / factor)...(metres * factor)
+                } else if let low = model.distance(rssi: estimate + deviation, measuredPower: power.dBm, pathLossExponent: exponent),
+                          let high = model.distance(rssi: estimate - deviation, measuredPower: power.dBm, pathLossExponent: exponent) {
                     range = min(low, high)...max(low, high)
                 }
             }

@@ -21,6 +21,9 @@ import Testing
         #expect(abs((reading.advertisingInterval ?? 0) - 0.1) < 0.01)
         let range = try! #require(reading.accuracyRange)
         #expect(range.lowerBound < reading.accuracy && reading.accuracy < range.upperBound)
+        // The range is the filtered RSSI +- sqrt(P + 3 dB²) through the model: at least +-3 dB.
+        let expectedLow = LogDistanceModel.distance(rssi: reading.filteredRSSI! + 3, measuredPower: -59, exponent: 2)!
+        #expect(range.lowerBound < expectedLow && range.lowerBound > expectedLow * 0.95)
     }
 
     @Test func beaconsAreSortedNearestFirst() {
