@@ -1,0 +1,48 @@
+/// Sparklines and bar charts from block elements (U+2581...U+2588), or an ASCII ramp.
+enum Chart {
+    /// RSSI range the sparkline spans: below -100 dBm nothing is heard, above -30 the phone is touching.
+    static let rssiFloor = -100.0
+    static let rssiCeiling = -30.0
+
+    /// One character per sample, newest on the right, the last `width` samples.
+    static func sparkline(_ samples: [Int], width: Int, charset: Charset) -> String {
+        guard width > 0 else { return "" }
+        let levels = charset.levels
+        var text = ""
+        for sample in samples.suffix(width) {
+            let fraction = (Double(sample) - rssiFloor) / (rssiCeiling - rssiFloor)
+            let level = Int((min(max(fraction, 0), 1) * Double(levels.count - 1)).rounded())
+            text.append(levels[level])
+        }
+        return text
+    }
+
+    /// A bar chart `height` lines tall, one column per sample (newest right), scaled between `low` and
+    /// `high`. Line 0 is the top. Each line has at most `width` characters.
+    static func bars(_ samples: [Double], width: Int, height: Int, low: Double, high: Double, charset: Charset) -> [String] {
+        guard width > 0, height > 0 else { return [] }
+        let levels = charset.levels
+        let shown = samples.suffix(width)
+        let span = high - low
+        let eighths: [Int] = shown.map { value in
+            let fraction = span > 0 ? (value - low) / span : 0.5
+            // At least one eighth so a sample at the floor is still visible.
+            return max(1, Int((min(max(fraction, 0), 1) * Double(height * 8)).rounded()))
+        }
+        return (0..<height).map { line in
+            let rowFromBottom = height - 1 - line
+            var text = ""
+            for filled in eighths {
+                let inRow = filled - rowFromBottom * 8
+                if inRow <= 0 {
+                    text.append(" ")
+                } else if charset == .ascii {
+                    text.append(inRow >= 8 ? "#" : (inRow >= 4 ? "+" : "."))
+                } else {
+                    text.append(levels[min(inRow, 8) - 1])
+                }
+            }
+            return text
+        }
+    }
+}
