@@ -2,7 +2,7 @@
 ///
 /// Drop order (first dropped first): measured power, accuracy range, packets/s, sparkline, age. The
 /// name, RSSI, accuracy and proximity class always stay: they are what a technician tunes by and what
-/// a visitor reads. At the 40-column minimum the table is name, RSSI, accuracy, proximity, age.
+/// a visitor reads. At the 40-column minimum the table is name (10 columns), RSSI, accuracy, proximity and age.
 enum TableColumn: CaseIterable {
     case name, rssi, history, accuracy, range, proximity, measuredPower, packets, age
 
@@ -23,7 +23,7 @@ enum TableColumn: CaseIterable {
     /// Fixed width; `name` and `history` have minimums and grow.
     var width: Int {
         switch self {
-        case .name: 12
+        case .name: 10
         case .rssi: 4
         case .history: 10
         case .accuracy: 6
