@@ -78,7 +78,7 @@ public enum StyleTable {
         case .header: (Style(.white, on: .indexed(24), .bold), Style(.white, on: .blue, .bold), Style(nil, on: nil, [.reverse, .bold]))
         case .columnHeader: (Style(.indexed(81), .bold), Style(.cyan, .bold), Style(nil, on: nil, [.bold, .underline]))
         case .selected: (Style(.black, on: .indexed(117)), Style(.black, on: .cyan), Style(nil, on: nil, .reverse))
-        case .nearest: (Style(.indexed(214), .bold), Style(.yellow, .bold), Style(nil, on: nil, [.bold, .underline]))
+        case .nearest: (Style(.indexed(214), .bold), Style(.yellow, .bold), Style(nil, on: nil, .bold))
         case .stale: (Style(.indexed(242)), Style(.white, .dim), Style(nil, on: nil, .dim))
         case .immediate: (Style(.indexed(46), .bold), Style(.green, .bold), Style(nil, on: nil, .bold))
         case .near: (Style(.indexed(148)), Style(.green), Style())
