@@ -4,7 +4,10 @@ import Monitor
 enum EventLogView {
     static func draw(_ model: MonitorViewModel, into buffer: inout ScreenBuffer) {
         buffer.fill(y: 1, role: .columnHeader)
-        buffer.write(" Events (\(model.events.count))    TIME     KIND     WHAT", x: 0, y: 1, role: .columnHeader)
+        buffer.write(" Events (\(model.events.count))", x: 0, y: 1, role: .columnHeader)
+        buffer.writeRight("TIME", end: 22, y: 1, role: .columnHeader)
+        buffer.write("KIND", x: 23, y: 1, role: .columnHeader)
+        buffer.write("WHAT", x: 32, y: 1, role: .columnHeader)
         let capacity = max(0, buffer.height - 3)
         if model.events.isEmpty {
             buffer.write("  No region events yet.", x: 0, y: 2, role: .muted)

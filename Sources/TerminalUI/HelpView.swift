@@ -16,7 +16,13 @@ enum HelpView {
             let y = 2 + index % available
             let labels = binding.keys.map { buffer.charset == .unicode ? $0.label : $0.asciiLabel }
             buffer.write(labels.joined(separator: " "), x: x, y: y, role: .nearest, limit: keyWidth - 1)
-            buffer.write(binding.summary, x: x + keyWidth, y: y, role: .plain, limit: columnWidth - keyWidth - 1)
+            let room = columnWidth - keyWidth - 1
+            if binding.summary.count > room {
+                let written = buffer.write(binding.summary, x: x + keyWidth, y: y, role: .plain, limit: room - 1)
+                buffer.write(String(buffer.charset.ellipsis), x: x + keyWidth + written, y: y, role: .plain)
+            } else {
+                buffer.write(binding.summary, x: x + keyWidth, y: y, role: .plain)
+            }
         }
     }
 }

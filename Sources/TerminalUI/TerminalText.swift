@@ -7,6 +7,7 @@
 /// (general category Cf: the bidi embeddings, overrides and isolates U+202A–U+202E, U+2066–U+2069,
 /// marks U+200E/U+200F/U+061C, zero-width joiners and spaces), line and paragraph separators
 /// (U+2028/U+2029), private-use and unassigned code points, and a combining mark with no base.
+/// Under ASCII every non-ASCII character becomes `?`, except the ellipsis, which becomes `~`.
 enum TerminalText {
     /// The character to draw for `character` and its width in cells (1 or 2).
     @inline(__always)
@@ -14,7 +15,7 @@ enum TerminalText {
         if let ascii = character.asciiValue {
             return ascii >= 0x20 && ascii < 0x7F ? (character, 1) : (charset.replacement, 1)
         }
-        guard charset == .unicode else { return (charset.replacement, 1) }
+        guard charset == .unicode else { return (character == "…" ? charset.ellipsis : charset.replacement, 1) }
         var width = 1
         for (offset, scalar) in character.unicodeScalars.enumerated() {
             if !isDrawable(scalar, first: offset == 0) { return (charset.replacement, 1) }
