@@ -1,6 +1,7 @@
 #include "CNcursesw.h"
 
 #include <curses.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <termios.h>
@@ -143,6 +144,14 @@ void cnc_install_signal_handlers(int wake_fd) {
     action.sa_handler = on_quit_signal;
     for (size_t i = 0; i < sizeof quit_signals / sizeof quit_signals[0]; i++)
         sigaction(quit_signals[i], &action, &previous[quit_signals[i]]);
+    // The loop may run on a thread that inherited a blocked mask (libdispatch workers block async
+    // signals): unblock the ones the monitor relies on, SIGWINCH included for ncurses' KEY_RESIZE.
+    sigset_t wanted;
+    sigemptyset(&wanted);
+    sigaddset(&wanted, SIGINT);
+    sigaddset(&wanted, SIGTERM);
+    sigaddset(&wanted, SIGWINCH);
+    pthread_sigmask(SIG_UNBLOCK, &wanted, NULL);
     action.sa_handler = on_crash_signal;
     action.sa_flags = SA_RESETHAND;
     for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++)

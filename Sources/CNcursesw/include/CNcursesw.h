@@ -68,7 +68,8 @@ int cnc_read_click(int *y, int *x);
 /// loop's poll wakes and quits cleanly through endwin); SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT and
 /// SIGFPE (a Swift trap is SIGILL or SIGTRAP) restore the saved terminal modes, leave the alternate
 /// screen, show the cursor, then re-raise with the default action so the crash is still reported.
-/// Call before cnc_start so ncurses keeps our handlers.
+/// Also unblocks SIGINT, SIGTERM and SIGWINCH on the calling thread. Call before cnc_start so ncurses
+/// keeps our handlers.
 void cnc_install_signal_handlers(int wake_fd);
 /// Restores the handlers that were in place before cnc_install_signal_handlers.
 void cnc_remove_signal_handlers(void);
