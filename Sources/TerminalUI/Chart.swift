@@ -4,13 +4,25 @@ enum Chart {
     static let rssiFloor = -100.0
     static let rssiCeiling = -30.0
 
-    /// One character per sample, newest on the right, the last `width` samples.
+    /// The least RSSI span a sparkline is scaled to: narrower and a 1 dB wobble would fill the height.
+    static let sparklineMinimumSpan = 12
+
+    /// One character per sample, newest on the right, the last `width` samples. Scaled to the samples'
+    /// own range (at least `sparklineMinimumSpan` dB, centred), so a beacon's trend shows whatever its
+    /// level; the absolute level is in the RSSI column beside it.
     static func sparkline(_ samples: [Int], width: Int, charset: Charset) -> String {
         guard width > 0 else { return "" }
         let levels = charset.levels
+        let shown = samples.suffix(width)
+        guard var low = shown.min(), var high = shown.max() else { return "" }
+        if high - low < sparklineMinimumSpan {
+            let middle = (low + high) / 2
+            low = middle - sparklineMinimumSpan / 2
+            high = low + sparklineMinimumSpan
+        }
         var text = ""
-        for sample in samples.suffix(width) {
-            let fraction = (Double(sample) - rssiFloor) / (rssiCeiling - rssiFloor)
+        for sample in shown {
+            let fraction = Double(sample - low) / Double(high - low)
             let level = Int((min(max(fraction, 0), 1) * Double(levels.count - 1)).rounded())
             text.append(levels[level])
         }

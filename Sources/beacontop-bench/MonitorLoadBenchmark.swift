@@ -14,6 +14,7 @@ enum MonitorLoadBenchmark {
         let seconds = arguments.dropFirst().first.flatMap(Double.init)
         let inbox = MonitorInbox()
         let running = Atomic<Bool>(true)
+        let finished = DispatchSemaphore(value: 0)
         let source = SourceStatus(name: "synthetic", state: .scanning, advertsPerSecond: Double(count * 10))
         let initial = MonitorSnapshot(title: "monitor benchmark", source: source, filterNames: ["kalman", "median"], activeFilter: "kalman")
         let producer = Thread {
@@ -30,6 +31,7 @@ enum MonitorLoadBenchmark {
                 if let seconds, Date().timeIntervalSince(start) >= seconds { inbox.requestStop() }
                 Thread.sleep(forTimeInterval: 0.01)
             }
+            finished.signal()
         }
         producer.start()
         let wallStart = Date()
@@ -39,6 +41,8 @@ enum MonitorLoadBenchmark {
         let exit = try loop.run { _ in commands += 1 }
         let loopCPU = threadCPUSeconds() - loopStart
         running.store(false, ordering: .relaxed)
+        // Join the producer: exiting while it is mid-way through the runtime can hang the process.
+        finished.wait()
         let wall = Date().timeIntervalSince(wallStart)
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)

@@ -32,8 +32,8 @@ import Testing
         #expect(screens[0].text == """
              beacontop · The Little Museum   2 beacons · sort: distance
              NAME           RSSI HISTORY    DIST m PROXIMITY PKT/s   AGE
-             Lewis Chessmen  -80 ▃▃▃          6.00 far         9.8  0.2s
-            >Rosetta Stone…  -86 ▂            9.50 far         9.8  0.2s
+             Lewis Chessmen  -80 ▅▄▅          6.00 far         9.8  0.2s
+            >Rosetta Stone…  -86 ▅            9.50 far         9.8  0.2s
 
 
 
@@ -49,8 +49,8 @@ import Testing
         #expect(screens[2].text == """
              beacontop · The Little Museum   2 beacons · sort: distance
              NAME           RSSI HISTORY    DIST m PROXIMITY PKT/s   AGE
-            >Rosetta Stone…  -55 ▂▄▆          0.40 immediate   9.8  0.2s
-             Lewis Chessmen  -80 ▃▃▃          6.00 far         9.8  0.2s
+            >Rosetta Stone…  -55 ▁▄█          0.40 immediate   9.8  0.2s
+             Lewis Chessmen  -80 ▅▄▅          6.00 far         9.8  0.2s
 
 
 
@@ -151,7 +151,7 @@ import Testing
         #expect(after.text == """
              beacontop             2 beacons · sort: distance
              NAME       RSSI HISTORY    DIST m PROXIMITY   AGE
-             Rosetta S…  -61 ▅▅           1.10 near       0.2s
+             Rosetta S…  -61 ▄▅           1.10 near       0.2s
              Sutton Ho…  -88              12.0 unknown     21s
 
 

@@ -72,7 +72,7 @@ import Testing
             #expect(screen.text.unicodeScalars.allSatisfy { $0.isASCII })
         }
         #expect(table.line(2).contains(" 41424344~:1:2 "))
-        #expect(table.line(2).contains(" :::::--:: "))
+        #expect(table.line(2).contains(" ,,:--==-- "))
         #expect(detail.line(5) == "       ...+.+++.                                            ")
         #expect(detail.line(6).hasPrefix("  -100 #########"))
     }

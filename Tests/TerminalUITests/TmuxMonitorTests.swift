@@ -13,8 +13,12 @@ let benchExecutable = SharedData.repositoryRoot.appendingPathComponent(".build/d
 struct TmuxMonitorTests {
     static let bench = benchExecutable
 
-    /// `command` runs through `sh -c`; by default the monitor itself (so the pane's pid is the monitor's).
-    func start(_ command: String = "\(benchExecutable) monitor 20 60") throws -> TmuxSession {
+    /// The monitor under a shell that reports its exit status, then prints the terminal modes (they
+    /// must be the cooked ones again). The shell traps SIGINT so that C-c, which the terminal sends to
+    /// the whole foreground group, does not end the shell too; the monitor starts with the default action.
+    static let wrapped = "sh -c 'trap : INT; \(benchExecutable) monitor 20 60; echo EXIT=$?; stty -a; sleep 60'"
+
+    func start(_ command: String = wrapped) throws -> TmuxSession {
         let session = try TmuxSession(command: command, columns: 100, lines: 30,
                                       environment: ["LANG": "C.UTF-8", "TERM": "screen-256color"])
         try session.waitFor("monitor benchmark")
@@ -23,8 +27,7 @@ struct TmuxMonitorTests {
     }
 
     @Test func keysDriveTheScreenAndQRestoresTheTerminal() throws {
-        // After the monitor, the same shell prints the terminal modes: they must be the cooked ones.
-        let session = try start("sh -c '\(benchExecutable) monitor 20 60; echo EXIT=$?; stty -a; sleep 30'")
+        let session = try start()
         defer { session.kill() }
         try session.send("s")
         try session.waitFor("sort: rssi")
@@ -54,17 +57,21 @@ struct TmuxMonitorTests {
         let interrupted = try start()
         defer { interrupted.kill() }
         try interrupted.send("C-c")
-        #expect(try interrupted.waitForExit() == 0)
+        try interrupted.waitFor("EXIT=0")
         #expect(try interrupted.capture(history: true).contains("exit signal(2)"))
         #expect(try interrupted.format("#{alternate_on}") == "0")
+        #expect(try interrupted.format("#{cursor_flag}") == "1")
 
         let terminated = try start()
         defer { terminated.kill() }
-        let pid = try #require(Int32(try terminated.format("#{pane_pid}")))
-        #expect(Glibc.kill(pid, SIGTERM) == 0)
-        #expect(try terminated.waitForExit() == 0)
-        #expect(try terminated.capture(history: true).contains("exit signal(15)"))
+        let monitor = try #require(try terminated.childProcessIDs().first)
+        #expect(Glibc.kill(monitor, SIGTERM) == 0)
+        try terminated.waitFor("EXIT=0")
+        let after = try terminated.capture(history: true)
+        #expect(after.contains("exit signal(15)"))
+        #expect(after.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).contains("icanon"))
         #expect(try terminated.format("#{alternate_on}") == "0")
+        #expect(try terminated.format("#{cursor_flag}") == "1")
     }
 
     @Test func aTerminalResizeRedrawsWithFewerColumns() throws {
@@ -79,6 +86,6 @@ struct TmuxMonitorTests {
         try session.resize(columns: 30, lines: 8)
         try session.waitFor("Terminal too small: 30x8")
         try session.send("q")
-        #expect(try session.waitForExit() == 0)
+        try session.waitFor("EXIT=0")
     }
 }
