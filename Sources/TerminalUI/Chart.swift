@@ -7,26 +7,23 @@ enum Chart {
     /// The least RSSI span a sparkline is scaled to: narrower and a 1 dB wobble would fill the height.
     static let sparklineMinimumSpan = 12
 
-    /// One character per sample, newest on the right, the last `width` samples. Scaled to the samples'
-    /// own range (at least `sparklineMinimumSpan` dB, centred), so a beacon's trend shows whatever its
-    /// level; the absolute level is in the RSSI column beside it.
-    static func sparkline(_ samples: [Int], width: Int, charset: Charset) -> String {
-        guard width > 0 else { return "" }
-        let levels = charset.levels
+    /// One level per sample (0 lowest), newest on the right, the last `width` samples. Scaled to the
+    /// samples' own range (at least `sparklineMinimumSpan` dB, centred), so a beacon's trend shows
+    /// whatever its level; the absolute level is in the RSSI column beside it. The table draws the
+    /// levels straight into cells, which skips building and grapheme-breaking a string per row.
+    static func sparklineLevels(_ samples: [Int], width: Int, levelCount: Int) -> [Int] {
+        guard width > 0 else { return [] }
         let shown = samples.suffix(width)
-        guard var low = shown.min(), var high = shown.max() else { return "" }
+        guard var low = shown.min(), var high = shown.max() else { return [] }
         if high - low < sparklineMinimumSpan {
             let middle = (low + high) / 2
             low = middle - sparklineMinimumSpan / 2
             high = low + sparklineMinimumSpan
         }
-        var text = ""
-        for sample in shown {
+        return shown.map { sample in
             let fraction = Double(sample - low) / Double(high - low)
-            let level = Int((min(max(fraction, 0), 1) * Double(levels.count - 1)).rounded())
-            text.append(levels[level])
+            return Int((min(max(fraction, 0), 1) * Double(levelCount - 1)).rounded())
         }
-        return text
     }
 
     /// A bar chart `height` lines tall, one column per sample (newest right), scaled between `low` and

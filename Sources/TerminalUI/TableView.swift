@@ -45,8 +45,12 @@ enum TableView {
             case .rssi:
                 text = row.rssi.map(String.init) ?? "-"
             case .history:
-                text = Chart.sparkline(row.rssiHistory, width: placed.width, charset: charset)
-                if rowRole == .plain { role = .chart }
+                let levels = charset.levels
+                let glyphRole: StyleRole = rowRole == .plain ? .chart : rowRole
+                for (offset, level) in Chart.sparklineLevels(row.rssiHistory, width: placed.width, levelCount: levels.count).enumerated() {
+                    buffer.put(levels[level], x: placed.x + offset, y: y, role: glyphRole)
+                }
+                continue
             case .accuracy:
                 text = row.accuracy.map(CellFormat.metres) ?? "?"
             case .range:

@@ -12,16 +12,32 @@ enum TerminalText {
     /// The character to draw for `character` and its width in cells (1 or 2).
     @inline(__always)
     static func cell(for character: Character, charset: Charset) -> (Character, width: Int) {
-        if let ascii = character.asciiValue {
-            return ascii >= 0x20 && ascii < 0x7F ? (character, 1) : (charset.replacement, 1)
+        // Not `asciiValue`: it compares against "\r\n" as a string on every call.
+        let scalars = character.unicodeScalars
+        let first = scalars.first!
+        let single = scalars.index(after: scalars.startIndex) == scalars.endIndex
+        if first.value < 0x80 && single {
+            return first.value >= 0x20 && first.value < 0x7F ? (character, 1) : (charset.replacement, 1)
         }
         guard charset == .unicode else { return (character == "…" ? charset.ellipsis : charset.replacement, 1) }
+        // The characters the renderer itself draws (separators, ellipsis, rules, blocks, sparklines)
+        // and Latin text are known narrow and drawable: skip the Unicode property lookups, which
+        // otherwise dominate a 500-beacon frame.
+        if single && isKnownNarrow(first.value) { return (character, 1) }
         var width = 1
-        for (offset, scalar) in character.unicodeScalars.enumerated() {
+        for (offset, scalar) in scalars.enumerated() {
             if !isDrawable(scalar, first: offset == 0) { return (charset.replacement, 1) }
             if offset == 0 && isWide(scalar) { width = 2 }
         }
         return (character, width)
+    }
+
+    /// Latin-1 and Latin Extended letters (U+00A1–U+02FF without the soft hyphen U+00AD), general
+    /// punctuation U+2010–U+2027 (dashes, quotes, the ellipsis), box drawing, block elements and
+    /// geometric shapes (U+2500–U+25FF).
+    @inline(__always)
+    static func isKnownNarrow(_ value: UInt32) -> Bool {
+        (0xA1...0x2FF).contains(value) && value != 0xAD || (0x2010...0x2027).contains(value) || (0x2500...0x25FF).contains(value)
     }
 
     static func isDrawable(_ scalar: Unicode.Scalar, first: Bool) -> Bool {
@@ -56,6 +72,10 @@ enum TerminalText {
 
     /// Columns `text` takes once sanitised.
     static func width(_ text: String, charset: Charset) -> Int {
+        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? bytes.count : nil
+        }
+        if let ascii, let count = ascii { return count }
         var total = 0
         for character in text { total += cell(for: character, charset: charset).width }
         return total
