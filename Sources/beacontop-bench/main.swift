@@ -1,10 +1,19 @@
 // beacontop-bench NAME [ARGS]: release-build benchmarks (README "Benchmarks").
 // Run with `swift build -c release --product beacontop-bench && .build/release/beacontop-bench NAME`.
+import Glibc
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 let rest = Array(arguments.dropFirst())
-switch arguments.first {
-case "decode-events": DecodeEventsBenchmark.run(rest)
-case "decode-file": try DecodeFileBenchmark.run(rest[...])
-case "ranging": RangingBenchmark.run(arguments: rest)
-default: print("usage: beacontop-bench decode-events|decode-file|ranging [N]")
+do {
+    switch arguments.first {
+    case "decode-events": DecodeEventsBenchmark.run(rest)
+    case "decode-file": try DecodeFileBenchmark.run(rest[...])
+    case "ranging": RangingBenchmark.run(arguments: rest)
+    case "render": RenderBenchmark.run()
+    case "monitor": try MonitorLoadBenchmark.run(arguments: rest)
+    default: print("usage: beacontop-bench decode-events|decode-file|ranging|render|monitor [ARGS]")
+    }
+} catch {
+    print("\(arguments.first ?? ""): \(error)")
+    exit(1)
 }
