@@ -2,14 +2,13 @@ import BeaconFormats
 
 /// The museum of issue 3's "museum walk" and of `beacontop demo`: ten exhibits around a 16 m x
 /// 10 m hall (three pairs only 2 m apart, one on a pedestal in the middle), a visitor entering
-/// at the south door, standing 0.6-1.2 m in front of each exhibit in turn for 10-25 s, walking
+/// at the south door (8, 0), standing 0.6-1.2 m in front of each exhibit in turn for 10-25 s, walking
 /// 1.0-1.4 m/s between them, and leaving by the same door. `demo/museum.yaml` holds the same
 /// exhibits (a test keeps them in step).
 public enum MuseumScenario {
     public static let title = "The Little Museum of Clever Things"
     /// One iBeacon UUID for the whole venue; major 1, minor = exhibit number.
     public static let uuid = UUIDBytes("8F3A2C61-5B7E-4D19-A0C4-2E6B9F1D7A35")!
-    public static let entrance = Point2D(8, 0)
 
     /// (name, minor, measured power, x, y)
     static let exhibits: [(String, UInt16, Int8, Double, Double)] = [
@@ -34,11 +33,12 @@ public enum MuseumScenario {
     }
 
     /// A visit of every exhibit in the given beacons' order (catalog order), entering and leaving
-    /// at `entrance`; stays, standing spots and speeds are drawn from `seed`.
-    public static func make(beacons: [SimulatedBeacon] = beacons, seed: UInt64, entrance: Point2D = entrance,
+    /// at `entrance` (default: `TourPlanner.defaultEntrance`); stays, standing spots and speeds are drawn from `seed`.
+    public static func make(beacons: [SimulatedBeacon] = beacons, seed: UInt64, entrance: Point2D? = nil,
                             radio: RadioParameters = .museum, title: String = title) -> Scenario {
         var rng = SplitMix64.stream(seed, purpose: 1)
-        let plan = TourPlanner.plan(beacons: beacons, visits: Array(beacons.indices), entrance: entrance,
+        let door = entrance ?? TourPlanner.defaultEntrance(for: beacons)
+        let plan = TourPlanner.plan(beacons: beacons, visits: Array(beacons.indices), entrance: door,
                                     style: .museum, rng: &rng)
         return Scenario(title: title, beacons: beacons, plan: plan, radio: radio)
     }

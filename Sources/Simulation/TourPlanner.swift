@@ -69,6 +69,14 @@ public enum TourPlanner {
         return fallback
     }
 
+    /// Where a visitor comes in when the venue does not say: the middle of the south side, 2 m
+    /// below the southernmost beacon (catalogs have positions but no doors).
+    public static func defaultEntrance(for beacons: [SimulatedBeacon]) -> Point2D {
+        let xs = beacons.map(\.position.x), ys = beacons.map(\.position.y)
+        guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min() else { return .zero }
+        return Point2D((minX + maxX) / 2, minY - 2)
+    }
+
     /// A visitor standing at an exhibit stands in front of it, not halfway to the next one: every
     /// other beacon is at least `clearance` times further away than the visited one.
     static let clearance = 1.6

@@ -1,14 +1,13 @@
 import BeaconFormats
 
 /// An exhibition hall for the dwell-time report: eight booths in two rows 6 m apart either side
-/// of an aisle, one visitor entering from the west, visiting most booths in a seeded order with
+/// of an aisle, one visitor entering from the south door (13, 1), visiting most booths in a seeded order with
 /// stays from a glance (8 s) to a long chat (2 min), skipping some and coming back to one.
 /// `demo/tradeshow.yaml` holds the same booths.
 public enum TradeShowScenario {
     public static let title = "BLE Expo 2026, Hall B"
     /// One iBeacon UUID for the venue; major 2026, minor = booth number.
     public static let uuid = UUIDBytes("3D1E9B47-72A5-4C8E-9F06-B5C2A8E41D73")!
-    public static let entrance = Point2D(0, 7)
 
     /// (name, minor, measured power, x, y)
     static let booths: [(String, UInt16, Int8, Double, Double)] = [
@@ -39,11 +38,12 @@ public enum TradeShowScenario {
         return kept.count > 2 ? kept + [kept[0]] : kept
     }
 
-    public static func make(beacons: [SimulatedBeacon] = beacons, seed: UInt64, entrance: Point2D = entrance,
+    public static func make(beacons: [SimulatedBeacon] = beacons, seed: UInt64, entrance: Point2D? = nil,
                             radio: RadioParameters = .tradeShow, title: String = title) -> Scenario {
         var rng = SplitMix64.stream(seed, purpose: 1)
         let order = visits(boothCount: beacons.count, rng: &rng)
-        let plan = TourPlanner.plan(beacons: beacons, visits: order, entrance: entrance, style: .tradeShow, rng: &rng)
+        let door = entrance ?? TourPlanner.defaultEntrance(for: beacons)
+        let plan = TourPlanner.plan(beacons: beacons, visits: order, entrance: door, style: .tradeShow, rng: &rng)
         return Scenario(title: title, beacons: beacons, plan: plan, radio: radio)
     }
 }
