@@ -41,6 +41,7 @@ public struct SimulatedBeacon: Sendable, Hashable {
                                         UInt8(frame.minor >> 8), UInt8(frame.minor & 0xFF)] {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
         }
-        return BDAddress(rawValue: (hash & 0x3FFF_FFFF_FFFF) | 0xC000_0000_0000)
+        var mixer = SplitMix64(seed: hash) // spread neighbouring ids over the whole address
+        return BDAddress(rawValue: (mixer.next() & 0x3FFF_FFFF_FFFF) | 0xC000_0000_0000)
     }
 }
