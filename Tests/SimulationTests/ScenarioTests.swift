@@ -98,3 +98,21 @@ import Testing
         }
     }
 }
+
+@Suite struct VenueStyleTests {
+    @Test func eachStyleBuildsItsBuiltInVenue() {
+        #expect(VenueStyle.museum.scenario(seed: 4) == MuseumScenario.make(seed: 4))
+        #expect(VenueStyle.tradeshow.scenario(seed: 4) == TradeShowScenario.make(seed: 4))
+        #expect(VenueStyle.museum.builtInBeacons.allSatisfy { $0.advertisingInterval == VenueStyle.museum.advertisingInterval })
+        #expect(VenueStyle.tradeshow.builtInBeacons.allSatisfy { $0.advertisingInterval == VenueStyle.tradeshow.advertisingInterval })
+        #expect(VenueStyle.tradeshow.scenario(seed: 4).radio == .tradeShow)
+        #expect(VenueStyle(rawValue: "tradeshow") == .tradeshow && VenueStyle(rawValue: "fair") == nil)
+    }
+
+    @Test func aCustomTitleAndBeaconListAreKept() {
+        let beacons = Array(MuseumScenario.beacons.prefix(3))
+        let scenario = VenueStyle.museum.scenario(beacons: beacons, title: "Side room", seed: 2)
+        #expect(scenario.title == "Side room" && scenario.beacons == beacons)
+        #expect(scenario.plan.stays.map(\.beaconIndex) == [0, 1, 2])
+    }
+}
