@@ -1,7 +1,10 @@
-// beacontop-bench SUBCOMMAND [ARGS]: release-build benchmarks (README "Benchmarks").
+// beacontop-bench NAME [ARGS]: release-build benchmarks (README "Benchmarks").
+// Run with `swift build -c release --product beacontop-bench && .build/release/beacontop-bench NAME`.
 let arguments = Array(CommandLine.arguments.dropFirst())
+let rest = Array(arguments.dropFirst())
 switch arguments.first {
-case "decode-events": DecodeEventsBenchmark.run(Array(arguments.dropFirst()))
-case "simulate": SimulateBenchmark.run(Array(arguments.dropFirst()))
-default: print("usage: beacontop-bench decode-events [N] | simulate [N]")
+case "decode-events": DecodeEventsBenchmark.run(rest)
+case "decode-file": try DecodeFileBenchmark.run(rest[...])
+case "simulate": SimulateBenchmark.run(rest)
+default: print("usage: beacontop-bench decode-events|decode-file|simulate [N]")
 }

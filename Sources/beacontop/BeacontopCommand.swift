@@ -6,6 +6,6 @@ struct BeacontopCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "beacontop",
         abstract: "A terminal beacon ranging monitor: iBeacon, AltBeacon and Eddystone, live or replayed.",
-        subcommands: [DecodeCommand.self]
+        subcommands: [DecodeCommand.self, SimulateCommand.self]
     )
 }
