@@ -11,7 +11,8 @@ do {
     case "ranging": RangingBenchmark.run(arguments: rest)
     case "render": RenderBenchmark.run()
     case "monitor": try MonitorLoadBenchmark.run(arguments: rest)
-    default: print("usage: beacontop-bench decode-events|decode-file|ranging|render|monitor [ARGS]")
+    case "simulate": SimulateBenchmark.run(rest)
+    default: print("usage: beacontop-bench decode-events|decode-file|ranging|render|monitor|simulate [ARGS]")
     }
 } catch {
     print("\(arguments.first ?? ""): \(error)")

@@ -6,6 +6,6 @@ struct BeacontopCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "beacontop",
         abstract: "A terminal beacon ranging monitor: iBeacon, AltBeacon and Eddystone, live or replayed.",
-        subcommands: [DecodeCommand.self, ReplayCommand.self, ReportCommand.self]
+        subcommands: [DecodeCommand.self, ReplayCommand.self, ReportCommand.self, SimulateCommand.self]
     )
 }
