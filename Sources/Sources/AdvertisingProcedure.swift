@@ -22,7 +22,10 @@ public enum AdvertisingProcedure {
         if resetFirst { try await controller.run(.reset) }
         let commands = try HCISupportedCommands(
             returnParameters: try await controller.run(.readLocalSupportedCommands).returnParameters)
-        if commands.extendedAdvertising {
+        let features = try LEFeatures(
+            returnParameters: try await controller.run(.leReadLocalSupportedFeatures).returnParameters)
+        // The feature bit makes the extended commands mandatory (Part E 3.1), see `ScanMode`.
+        if commands.extendedAdvertising || features.extendedAdvertising {
             try await controller.run(.leSetExtendedAdvertisingParameters(
                 handle: handle, properties: LEAdvertisingProperties.legacyNonConnectable, interval: interval))
             try await controller.run(.leSetExtendedAdvertisingData(handle: handle, data: data))

@@ -16,7 +16,9 @@ public struct ScanOptions: Sendable, Equatable {
 }
 
 /// Which scanning commands a controller got: LE Set Extended Scan Parameters/Enable (Core 5.4
-/// Vol 4 Part E 7.8.64-65) when it lists them in its supported commands, legacy otherwise.
+/// Vol 4 Part E 7.8.64-65) when it lists them in its supported commands or reports the LE
+/// Extended Advertising feature (which makes them mandatory, Part E 3.1; Bumble's emulation
+/// reports the feature but leaves the commands out of its mask), legacy otherwise.
 /// A controller that supports the extended commands may refuse the legacy ones once it has
 /// seen an extended one, and the other way round (Part E 3.1.1), so one procedure sticks to one.
 public enum ScanMode: String, Sendable, Equatable {
@@ -36,7 +38,9 @@ public enum ScanProcedure {
         }
         let commands = try HCISupportedCommands(
             returnParameters: try await controller.run(.readLocalSupportedCommands).returnParameters)
-        let mode: ScanMode = commands.extendedScanning ? .extended : .legacy
+        let features = try LEFeatures(
+            returnParameters: try await controller.run(.leReadLocalSupportedFeatures).returnParameters)
+        let mode: ScanMode = commands.extendedScanning || features.extendedAdvertising ? .extended : .legacy
         if options.resetFirst {
             try await controller.run(.leSetEventMask(HCICommand.leEventMaskForScanning))
         }

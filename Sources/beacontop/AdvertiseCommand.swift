@@ -14,7 +14,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
 
     @Argument(help: "The source spec of the controller to advertise with.") var source: String
     @Option(help: "Advertise an iBeacon: UUID:MAJOR:MINOR.") var ibeacon: String
-    @Option(help: "Measured power at 1 m in dBm.") var measuredPower: Int = -59
+    @Option(parsing: .unconditional, help: "Measured power at 1 m in dBm (a negative number).") var measuredPower: Int = -59
     @Option(help: "Advertising interval: 100ms, 1s or plain milliseconds (20 ms to 10.24 s).") var interval: String = "100ms"
     @Option(help: "Stop after this many seconds.") var duration: Double?
 
