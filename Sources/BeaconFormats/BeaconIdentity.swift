@@ -23,7 +23,8 @@ public enum BeaconIdentity: Hashable, Sendable, Comparable, CustomStringConverti
         case .iBeacon(let f):
             self = .iBeacon(uuid: f.uuid, major: f.major, minor: f.minor)
         case .altBeacon(let f):
-            let id = f.beaconID
+            // Padded so a hand-built frame with a short id cannot trap; parsed frames hold 20 bytes.
+            let id = f.beaconID + [UInt8](repeating: 0, count: max(0, 20 - f.beaconID.count))
             self = .altBeacon(
                 id1: UUIDBytes(bigEndian: id.prefix(16)),
                 id2: UInt16(id[16]) << 8 | UInt16(id[17]),

@@ -6,13 +6,20 @@ enum IBeaconParser {
     static let bodyLength = 2 + 2 + 21
 
     static func parse(_ value: ArraySlice<UInt8>) -> IBeaconFrame? {
-        guard value.count >= bodyLength else { return nil }
-        let s = value.startIndex
+        parse(value, valueStart: value.startIndex, valueEnd: value.endIndex)
+    }
+
+    /// The value is `data[valueStart..<valueEnd]`, read in place: no sub-slice, no retain.
+    static func parse(_ value: ArraySlice<UInt8>, valueStart s: Int, valueEnd: Int) -> IBeaconFrame? {
+        guard valueEnd - s >= bodyLength, s >= value.startIndex, valueEnd <= value.endIndex else { return nil }
         guard value[s] == 0x4C, value[s + 1] == 0x00, value[s + 2] == 0x02, value[s + 3] == 0x15 else { return nil }
-        var high: UInt64 = 0
-        var low: UInt64 = 0
-        for i in 0..<8 { high = high << 8 | UInt64(value[s + 4 + i]) }
-        for i in 8..<16 { low = low << 8 | UInt64(value[s + 4 + i]) }
+        // The UUID as two unaligned big-endian loads: a per-byte loop with bounds checks was the
+        // slowest part of the hot path. The bounds were checked above.
+        let uuidOffset = s + 4 - value.startIndex
+        let (high, low) = value.withUnsafeBytes { raw in
+            (UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: uuidOffset, as: UInt64.self)),
+             UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: uuidOffset + 8, as: UInt64.self)))
+        }
         let major = UInt16(value[s + 20]) << 8 | UInt16(value[s + 21])
         let minor = UInt16(value[s + 22]) << 8 | UInt16(value[s + 23])
         let power = Int8(bitPattern: value[s + 24])

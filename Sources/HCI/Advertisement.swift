@@ -42,6 +42,10 @@ public struct Advertisement: Sendable, Equatable {
     public var setID: UInt8?
     /// The advertising or scan-response data: a sequence of AD structures.
     public var data: ArraySlice<UInt8>
+    /// `.truncated` when an extended advertiser's controller gave up before the data was whole:
+    /// `data` is then the prefix that arrived (its last AD structure may be cut; `ADStructures`
+    /// stops there). Never `.moreToCome`: fragments are joined before delivery.
+    public var dataStatus: AdvertisingDataStatus = .complete
 
     public init(
         timestamp: Double, address: BDAddress, addressType: AddressType, eventKind: AdvertisingEventKind,

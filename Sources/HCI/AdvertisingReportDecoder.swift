@@ -1,11 +1,27 @@
 /// Turns HCI event packets into received advertisements.
 ///
 /// Stateful only for LE Extended Advertising Reports, whose data may arrive in fragments
-/// ("incomplete, more data to come") that are joined per advertiser and advertising set.
+/// ("incomplete, more data to come") that are joined per advertiser (address and address type)
+/// and advertising set (SID) before delivery. The joined advertisement carries the header fields
+/// (RSSI, TX power, Event_Type bits, time) of its last fragment. A sequence the controller ends as
+/// "incomplete, data truncated" is delivered with the data that arrived and
+/// `dataStatus == .truncated`: AD structures that arrived whole are still good (a beacon frame
+/// lives inside one structure), and a structure cut short stops the `ADStructures` walk.
 /// Handles LE Advertising Report (Core 5.4 Vol 4 Part E 7.7.65.2) and LE Extended Advertising
 /// Report (7.7.65.13); every other packet yields nothing.
 public struct AdvertisingReportDecoder: Sendable {
-    public init() {}
+    /// Pending extended-report fragments; bounded (see `FragmentReassembler`). Legacy reports never
+    /// touch it, which keeps their path free of allocation.
+    public private(set) var reassembler: FragmentReassembler
+
+    public init() {
+        reassembler = FragmentReassembler()
+    }
+
+    /// A decoder whose reassembler keeps at most `maximumPendingSequences` advertisers' fragments.
+    public init(maximumPendingSequences: Int) {
+        reassembler = FragmentReassembler(maximumPendingSequences: maximumPendingSequences)
+    }
 
     /// Calls `body` for each advertisement in `packet`. Host-to-controller packets (a phone's own
     /// commands or advertising data in an Android log) are never received advertisements.
@@ -50,7 +66,7 @@ public struct AdvertisingReportDecoder: Sendable {
             let rssiByte = Int8(bitPattern: params[dataStart + length])
             body(Advertisement(
                 timestamp: time,
-                address: BDAddress(littleEndian: params[(i + 2)..<(i + 8)]),
+                address: BDAddress(littleEndian: params, at: i + 2),
                 addressType: AddressType(code: params[i + 1]),
                 eventKind: AdvertisingEventKind(rawValue: params[i]) ?? .advInd,
                 rssi: rssiByte == 127 ? nil : rssiByte,
@@ -60,7 +76,10 @@ public struct AdvertisingReportDecoder: Sendable {
         }
     }
 
-    private func decodeExtended(_ params: ArraySlice<UInt8>, at time: Double, _ body: (Advertisement) -> Void) throws(DecodeError) {
+    /// Extended reports (Core 5.4 Vol 4 Part E 7.7.65.13) are 24 header bytes then the data.
+    /// Legacy PDUs (bit 4) are never fragmented; other reports are joined by `reassembler`. A
+    /// complete report with nothing pending is delivered straight from the event buffer.
+    private mutating func decodeExtended(_ params: ArraySlice<UInt8>, at time: Double, _ body: (Advertisement) -> Void) throws(DecodeError) {
         let base = params.startIndex
         guard params.count >= 2 else {
             throw DecodeError(field: "Num_Reports", offset: 3, reason: "missing")
@@ -77,21 +96,44 @@ public struct AdvertisingReportDecoder: Sendable {
             guard dataStart + length <= params.endIndex else {
                 throw DecodeError(field: "report \(report) Data_Length", offset: i + 23 - base + 2, reason: "\(length) data bytes run past the event")
             }
-            let tx = Int8(bitPattern: params[i + 13])
-            let rssi = Int8(bitPattern: params[i + 14])
-            let sid = params[i + 12]
-            body(Advertisement(
+            let isLegacy = properties & 0x10 != 0
+            guard let status = isLegacy ? .complete : AdvertisingDataStatus(extendedProperties: properties) else {
+                throw DecodeError(field: "report \(report) Event_Type", offset: i - base + 2, reason: "reserved data status 0b11")
+            }
+            let tx = Int8(bitPattern: params[i + 12])
+            let rssi = Int8(bitPattern: params[i + 13])
+            let sid = params[i + 11]
+            let address = BDAddress(littleEndian: params, at: i + 3)
+            let key = FragmentReassembler.Key(address: address, addressType: params[i + 2], setID: sid)
+            var advertisement = Advertisement(
                 timestamp: time,
-                address: BDAddress(littleEndian: params[(i + 3)..<(i + 9)]),
-                addressType: AddressType(code: params[i + 2]),
+                address: address,
+                addressType: AddressType(code: key.addressType),
                 eventKind: Self.kind(extendedProperties: properties),
                 extendedProperties: properties,
                 rssi: rssi == 127 ? nil : rssi,
                 txPower: tx == 127 ? nil : tx,
                 setID: sid == 0xFF ? nil : sid,
                 data: params[dataStart..<(dataStart + length)]
-            ))
+            )
             i = dataStart + length
+            if isLegacy || (status == .complete && (reassembler.isEmpty || !reassembler.hasPending(key))) {
+                body(advertisement)
+                continue
+            }
+            switch reassembler.add(advertisement.data, status: status, for: key) {
+            case .waiting, .discarded:
+                continue
+            case .joined(let data, let finalStatus):
+                advertisement.data = data[...]
+                advertisement.dataStatus = finalStatus
+                body(advertisement)
+            case .overflowed:
+                throw DecodeError(
+                    field: "report \(report) Data", offset: dataStart - base + 2,
+                    reason: "reassembled advertising data exceeds \(FragmentReassembler.maximumDataLength) bytes; sequence discarded"
+                )
+            }
         }
     }
 

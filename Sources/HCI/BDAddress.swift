@@ -17,6 +17,14 @@ public struct BDAddress: Hashable, Sendable, Comparable, CustomStringConvertible
         self.init(rawValue: value)
     }
 
+    /// Reads the six little-endian bytes at `index` of `bytes` in place (the decoders' hot path:
+    /// no sub-slice, no generic iteration). The caller has checked that they are there.
+    init(littleEndian bytes: ArraySlice<UInt8>, at index: Int) {
+        var value: UInt64 = 0
+        for offset in (0..<6).reversed() { value = value << 8 | UInt64(bytes[index + offset]) }
+        self.init(rawValue: value)
+    }
+
     /// Parses `AA:BB:CC:DD:EE:FF` (case-insensitive); nil if it is not six hex pairs.
     public init?(_ text: String) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)

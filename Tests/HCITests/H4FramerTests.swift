@@ -3,18 +3,6 @@ import Testing
 import TestFixtures
 @testable import HCI
 
-/// A seeded generator so the random chunk sizes are the same on every run (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// The H4 packets of a btsnoop file with datalink 1002 (each record holds indicator + packet), read
 /// with the smallest parse that works, so the framer test does not depend on the capture readers.
 /// Records cut short by the logger (included < original length) are left out.
@@ -47,7 +35,7 @@ struct H4FramerTests {
         try #require(records.count > 200, "\(name) should hold real packets")
         let stream = records.flatMap { $0 }
         for seed: UInt64 in [1, 2, 3] {
-            var random = SeededGenerator(state: seed)
+            var random = SeededGenerator(seed: seed)
             var framer = H4Framer()
             var packets: [[UInt8]] = []
             var index = 0

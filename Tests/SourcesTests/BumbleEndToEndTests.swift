@@ -30,13 +30,8 @@ struct BumbleEndToEndTests {
         #expect(result.status == 0, "beacontop scan failed: \(result.stderr)")
         let lines = try FrameLine.parse(result.stdout)
         #expect(lines.count >= 20, "only \(lines.count) frames in 5 s")
-        withKnownIssue("the shared extended-report decoder reads RSSI one byte off (fixed on the decode branch)") {
-            #expect(lines.allSatisfy { $0.rssi == -50 }, "RSSI other than -50: \(Set(lines.map(\.rssi)))")
-        } when: { !SharedCodeGates.extendedReportRSSIRight }
-        #expect(Set(lines.map(Self.summary)).isSubset(of: Self.expected))
-        withKnownIssue("AltBeacon and Eddystone decoding is not in BeaconFormats yet") {
-            #expect(Set(lines.map(Self.summary)) == Self.expected)
-        } when: { !SharedCodeGates.allBeaconKindsDecode }
+        #expect(lines.allSatisfy { $0.rssi == -50 }, "RSSI other than -50: \(Set(lines.map(\.rssi)))")
+        #expect(Set(lines.map(Self.summary)) == Self.expected)
     }
 
     @Test("scan --active and explicit timing also work; passive is the default")
