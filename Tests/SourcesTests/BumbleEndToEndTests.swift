@@ -46,20 +46,30 @@ struct BumbleEndToEndTests {
         #expect(ids.contains("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1"))
     }
 
-    @Test("advertise on one controller; a scan on another controller of the link hears it; SIGINT stops it")
-    func advertiseIsHeard() throws {
+    static let advertised: [(arguments: [String], heard: String)] = [
+        (["--ibeacon", "fda50693-a4e2-4fb1-afcf-c6eb07647825:7:9", "--measured-power", "-61"],
+         "ibeacon FDA50693-A4E2-4FB1-AFCF-C6EB07647825:7:9 -61 A0:00:00:00:00:02"),
+        (["--altbeacon", "2F234454-CF6D-4A0F-ADF2-F4911BA9FFA6:65535:3"],
+         "altbeacon 2F234454-CF6D-4A0F-ADF2-F4911BA9FFA6:65535:3 -59 A0:00:00:00:00:02"),
+        (["--eddystone-uid", "EDD1EBEAC04E5DEFA017:0BADC0FFEE02", "--measured-power", "-70"],
+         "eddystone-uid edd1ebeac04e5defa017:0badc0ffee02 -70 A0:00:00:00:00:02"),
+        (["--eddystone-url", "https://www.example.org/x"],
+         "eddystone-url https://www.example.org/x -59 A0:00:00:00:00:02"),
+    ]
+
+    @Test("advertise on one controller; a scan on another controller of the link hears it; SIGINT stops it",
+          arguments: advertised)
+    func advertiseIsHeard(arguments: [String], heard: String) throws {
         let world = try BumbleWorld(controllers: 2, advertisers: false)
         defer { world.stop() }
-        let advertiser = try BeacontopBinary.Running([
-            "advertise", "tcp:127.0.0.1:\(world.ports[1])",
-            "--ibeacon", "fda50693-a4e2-4fb1-afcf-c6eb07647825:7:9", "--measured-power", "-61", "--interval", "50ms",
-        ])
+        let advertiser = try BeacontopBinary.Running(
+            ["advertise", "tcp:127.0.0.1:\(world.ports[1])", "--interval", "50ms"] + arguments)
         let deadline = Date().addingTimeInterval(20)
-        while !advertiser.stderrText.contains("advertising iBeacon") && advertiser.process.isRunning && Date() < deadline {
+        while !advertiser.stderrText.contains("beacontop: advertising") && advertiser.process.isRunning && Date() < deadline {
             Thread.sleep(forTimeInterval: 0.1)
         }
         let scan = try BeacontopBinary.run(
-            ["scan", "tcp:127.0.0.1:\(world.ports[0])", "--json", "--duration", "3"], limit: 30)
+            ["scan", "tcp:127.0.0.1:\(world.ports[0])", "--json", "--duration", "2"], limit: 30)
         kill(advertiser.process.processIdentifier, SIGINT)
         let advertised = advertiser.wait(limit: 10)
         #expect(advertised.status == 0, "advertise: \(advertised.stderr)")
@@ -67,7 +77,18 @@ struct BumbleEndToEndTests {
         #expect(scan.status == 0, "\(scan.stderr)")
         let lines = try FrameLine.parse(scan.stdout)
         #expect(!lines.isEmpty, "the scan heard nothing: \(scan.stderr)")
-        #expect(Set(lines.map(Self.summary)) == ["ibeacon FDA50693-A4E2-4FB1-AFCF-C6EB07647825:7:9 -61 A0:00:00:00:00:02"])
+        #expect(Set(lines.map(Self.summary)) == [heard])
+    }
+
+    @Test("advertise refuses a monitor source and a bad identity, naming the flag")
+    func advertiseValidation() throws {
+        let monitor = try BeacontopBinary.run(["advertise", "hci0:monitor", "--ibeacon", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:1:2"], limit: 20)
+        #expect(monitor.status != 0)
+        #expect(monitor.stderr.contains("does not take commands"), "\(monitor.stderr)")
+        let bad = try BeacontopBinary.run(["advertise", "tcp:127.0.0.1:1", "--ibeacon", "E2C56DB5:1:2"], limit: 20)
+        #expect(bad.stderr.contains("UUID 'E2C56DB5' is not 32 hex digits"), "\(bad.stderr)")
+        let two = try BeacontopBinary.run(["advertise", "tcp:127.0.0.1:1", "--eddystone-url", "https://a.b", "--ibeacon", "x"], limit: 20)
+        #expect(two.stderr.contains("exactly one of"), "\(two.stderr)")
     }
 
     @Test("a source nobody listens on fails with the address and the reason")
