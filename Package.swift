@@ -16,7 +16,7 @@ let package = Package(
     targets: [
         .target(name: "HCI"),
         .target(name: "BeaconFormats", dependencies: ["HCI"]),
-        .target(name: "Captures", dependencies: ["HCI"]),
+        .target(name: "Captures", dependencies: ["HCI", "BeaconFormats"]),
         .target(name: "Ranging", dependencies: ["BeaconFormats", .product(name: "Yams", package: "Yams")]),
         .target(name: "Sources", dependencies: ["HCI", "BeaconFormats", "Captures"]),
         .target(name: "Simulation", dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging"]),

@@ -1,0 +1,72 @@
+import BeaconFormats
+import HCI
+
+/// A packet that could not be decoded: where its record starts in the file, and why.
+public struct MalformedPacket: Sendable, Equatable, CustomStringConvertible {
+    public var fileOffset: Int
+    public var reason: String
+
+    public var description: String { "malformed packet in the record at byte \(fileOffset): \(reason)" }
+}
+
+/// What reading a whole capture found besides beacons.
+public struct CaptureScanTotals: Sendable {
+    /// Packet records in the file (Wireshark's packet count).
+    public var records = 0
+    /// HCI packets the reader returned (synthesized reports for link-layer captures).
+    public var packets = 0
+    public var sightings = 0
+    public var malformed = 0
+    public var truncation: CaptureTruncation?
+    /// Records on link types that are not read, by link type.
+    public var skippedRecords: [UInt32: Int] = [:]
+    /// The error that stopped reading before the end of the file (a corrupt header field).
+    public var stoppedBy: CaptureError?
+
+    public init() {}
+}
+
+/// Reads a capture from start to end through `CaptureReader` and `BeaconSightingDecoder`,
+/// the loop `beacontop decode` and the benchmark run. Malformed packets are reported and
+/// skipped; a torn final record or a corrupt header ends the scan but keeps what came before.
+public enum CaptureBeaconScanner {
+    /// Throws only when the file cannot be read at all (cannot open, unknown format).
+    public static func scan(
+        path: String,
+        onSighting: (BeaconSighting) -> Void,
+        onMalformed: (MalformedPacket) -> Void = { _ in }
+    ) throws(CaptureError) -> CaptureScanTotals {
+        var reader = try CaptureReader(path: path)
+        var decoder = BeaconSightingDecoder()
+        var totals = CaptureScanTotals()
+        while true {
+            let packet: HCIPacket
+            do {
+                guard let next = try reader.next() else { break }
+                packet = next
+            } catch {
+                if case .malformedRecord(_, let offset, let reason) = error {
+                    totals.malformed += 1
+                    onMalformed(MalformedPacket(fileOffset: offset, reason: reason))
+                    continue
+                }
+                totals.stoppedBy = error
+                break
+            }
+            totals.packets += 1
+            do {
+                try decoder.decode(packet) { sighting in
+                    totals.sightings += 1
+                    onSighting(sighting)
+                }
+            } catch {
+                totals.malformed += 1
+                onMalformed(MalformedPacket(fileOffset: reader.recordOffset, reason: "HCI \(error)"))
+            }
+        }
+        totals.records = reader.recordCount
+        totals.truncation = reader.truncation
+        totals.skippedRecords = reader.skippedRecords
+        return totals
+    }
+}

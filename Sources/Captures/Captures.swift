@@ -1,1 +1,0 @@
-// The Captures layer; see README "Architecture".

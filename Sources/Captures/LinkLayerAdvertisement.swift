@@ -1,0 +1,77 @@
+import HCI
+
+/// Legacy advertising PDUs heard over the air, turned into the LE Advertising Report a scanning
+/// controller would deliver (Core 5.4 Vol 6 Part B 2.3: PDU header, then AdvA and AdvData).
+///
+/// Only the PDUs a scanner reports are kept: ADV_IND, ADV_NONCONN_IND, ADV_SCAN_IND and SCAN_RSP.
+/// Scan and connect requests, data-channel packets and packets with a failed CRC are not adverts.
+enum LinkLayerAdvertisement {
+    /// The access address of every advertising-channel packet (Core 5.4 Vol 6 Part B 2.1.2).
+    static let advertisingAccessAddress: UInt32 = 0x8E89_BED6
+
+    /// LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR (256): a 10-byte little-endian pseudo-header (RF
+    /// channel, signal power, noise power, access-address offenses, reference access address,
+    /// flags), then the packet from its access address. Flags 0x0002: signal power valid;
+    /// 0x0400: CRC checked; 0x0800: CRC valid.
+    static func decodeLLWithPseudoHeader(_ data: ArraySlice<UInt8>, timestamp: Double) -> LinkTypeDecoder.Outcome {
+        let s = data.startIndex
+        guard data.count >= 10 else { return .malformed("\(data.count) bytes, shorter than the 10-byte LE LL pseudo-header") }
+        let flags = UInt16(data[s + 8]) | UInt16(data[s + 9]) << 8
+        if flags & 0x0400 != 0 && flags & 0x0800 == 0 { return .notAdvertising }
+        let rssi: Int8? = flags & 0x0002 != 0 ? Int8(bitPattern: data[s + 1]) : nil
+        return report(pdu: data[(s + 10)...], rssi: rssi, timestamp: timestamp)
+    }
+
+    /// LINKTYPE_NORDIC_BLE (272), nRF Sniffer protocol 2 and 3: board id, payload length (2),
+    /// protocol version, packet counter (2), packet id, then a packet header (its own length first:
+    /// 10) holding flags (bit 0: CRC OK), channel, RSSI magnitude (RSSI = -value), event counter and
+    /// time; then the link-layer packet. Packet ids 0x02 (v3 advertising PDU) and 0x06 carry PDUs.
+    static func decodeNordic(_ data: ArraySlice<UInt8>, timestamp: Double) -> LinkTypeDecoder.Outcome {
+        let s = data.startIndex
+        guard data.count >= 8 else { return .malformed("\(data.count) bytes, shorter than the nRF Sniffer header") }
+        let version = data[s + 3]
+        let packetID = data[s + 6]
+        guard version >= 2 else { return .malformed("nRF Sniffer protocol version \(version) (1 is not read)") }
+        guard packetID == 0x02 || packetID == 0x06 else { return .notAdvertising }
+        let headerLength = Int(data[s + 7])
+        guard headerLength >= 4, data.count >= 7 + headerLength else {
+            return .malformed("nRF Sniffer packet header of \(headerLength) bytes runs past the \(data.count)-byte record")
+        }
+        guard data[s + 8] & 0x01 != 0 else { return .notAdvertising }
+        let rssi = Int8(clamping: -Int(data[s + 10]))
+        return report(pdu: data[(s + 7 + headerLength)...], rssi: rssi, timestamp: timestamp)
+    }
+
+    /// `pdu` starts at the access address. Returns the synthesized report event, or why not.
+    static func report(pdu: ArraySlice<UInt8>, rssi: Int8?, timestamp: Double) -> LinkTypeDecoder.Outcome {
+        let s = pdu.startIndex
+        guard pdu.count >= 6 else { return .malformed("link-layer packet of \(pdu.count) bytes, shorter than access address and header") }
+        let accessAddress = UInt32(pdu[s]) | UInt32(pdu[s + 1]) << 8 | UInt32(pdu[s + 2]) << 16 | UInt32(pdu[s + 3]) << 24
+        guard accessAddress == advertisingAccessAddress else { return .notAdvertising }
+        let header = pdu[s + 4]
+        let length = Int(pdu[s + 5])
+        let kind: AdvertisingEventKind
+        switch header & 0x0F {
+        case 0x0: kind = .advInd
+        case 0x2: kind = .advNonconnInd
+        case 0x4: kind = .scanRsp
+        case 0x6: kind = .advScanInd
+        default: return .notAdvertising
+        }
+        guard length >= 6, length <= 6 + 31 else {
+            return .malformed("\(kind.name) payload length \(length) (a legacy advertising PDU holds 6 to 37 bytes)")
+        }
+        guard s + 6 + length <= pdu.endIndex else {
+            return .malformed("\(kind.name) payload length \(length) runs past the \(pdu.count - 6) bytes after the header")
+        }
+        let advertisement = Advertisement(
+            timestamp: timestamp,
+            address: BDAddress(littleEndian: pdu[(s + 6)..<(s + 12)]),
+            addressType: header & 0x40 != 0 ? .randomDevice : .publicDevice,
+            eventKind: kind,
+            rssi: rssi,
+            data: pdu[(s + 12)..<(s + 6 + length)]
+        )
+        return .hci(AdvertisingReportEncoder.legacyReportPacket([advertisement], at: timestamp))
+    }
+}

@@ -1,0 +1,127 @@
+import Captures
+import HCI
+import Testing
+
+/// Layouts the shared captures do not cover, built byte by byte: btsnoop H1 and BlueZ monitor,
+/// big-endian and nanosecond pcap, big-endian pcapng with if_tsresol, Simple Packet Blocks.
+@Suite final class CaptureFormatTests {
+    /// An LE Advertising Report event (without indicator) holding one iBeacon.
+    static let reportEvent: [UInt8] = AdvertisingReportEncoder.legacyReportEvent([
+        Advertisement(timestamp: 0, address: BDAddress("AA:BB:CC:DD:EE:FF")!, addressType: .randomDevice,
+                      eventKind: .advNonconnInd, rssi: -67,
+                      data: SharedDataBytes.iBeaconAdvertisingData[...]),
+    ])
+    static let command: [UInt8] = [0x0C, 0x20, 0x02, 0x01, 0x00] // LE Set Scan Enable
+
+    @Test func btsnoopH1TakesTheTypeFromTheFlags() throws {
+        var file = CaptureFileBuilder.btsnoop(datalink: 1001)
+        file.btsnoopRecord(flags: 2, micros: 1_700_000_000_000_000, data: Self.command)          // sent command
+        file.btsnoopRecord(flags: 3, micros: 1_700_000_000_123_456, data: Self.reportEvent)      // received event
+        file.btsnoopRecord(flags: 1, micros: 1_700_000_000_200_000, data: [0x01, 0x20, 0x00, 0x00]) // received ACL
+        let result = try read(file.bytes)
+        #expect(result.packets.map(\.packet.type) == [.command, .event, .aclData])
+        #expect(result.packets.map(\.packet.direction) == [.hostToController, .controllerToHost, .controllerToHost])
+        #expect(Array(result.packets[1].packet.payload) == Self.reportEvent)
+        #expect(abs(result.packets[1].packet.timestamp - 1_700_000_000.123456) < 1e-6)
+    }
+
+    @Test func btsnoopMonitorMapsOpcodesAndSkipsNotes() throws {
+        var file = CaptureFileBuilder.btsnoop(datalink: 2001)
+        file.btsnoopRecord(flags: 0, micros: 0, data: Array(repeating: 0, count: 16))          // new index
+        file.btsnoopRecord(flags: 12, micros: 1, data: Array("Bluetooth subsystem".utf8))      // system note
+        file.btsnoopRecord(flags: 2, micros: 2, data: Self.command)                            // command
+        file.btsnoopRecord(flags: 0x0001_0003, micros: 3, data: Self.reportEvent)              // event, hci1
+        file.btsnoopRecord(flags: 5, micros: 4, data: [0x01, 0x20, 0x00, 0x00])                // ACL rx
+        let result = try read(file.bytes)
+        #expect(result.records == 5)
+        #expect(result.packets.map(\.packet.type) == [.command, .event, .aclData])
+        #expect(result.packets.map(\.packet.direction) == [.hostToController, .controllerToHost, .controllerToHost])
+        #expect(try sightings(file.bytes) == 1)
+    }
+
+    @Test(arguments: [(false, false), (true, false), (false, true), (true, true)])
+    func pcapInEitherByteOrderAndResolution(bigEndian: Bool, nanoseconds: Bool) throws {
+        var file = CaptureFileBuilder.pcap(bigEndian: bigEndian, nanoseconds: nanoseconds, linkType: 201)
+        file.pcapRecord(seconds: 1_700_000_000, fraction: 0, data: [0, 0, 0, 0, 0x01] + Self.command)
+        file.pcapRecord(seconds: 1_700_000_001, fraction: nanoseconds ? 250_000_000 : 250_000,
+                        data: [0, 0, 0, 1, 0x04] + Self.reportEvent)
+        let result = try read(file.bytes)
+        #expect(result.packets.map(\.packet.direction) == [.hostToController, .controllerToHost])
+        #expect(result.packets[1].packet.timestamp == 1_700_000_001.25)
+        #expect(try sightings(file.bytes) == 1)
+    }
+
+    @Test(arguments: [false, true])
+    func pcapngHonoursByteOrderResolutionAndOffset(bigEndian: Bool) throws {
+        var file = CaptureFileBuilder(bigEndian: bigEndian)
+        file.sectionHeader()
+        file.interface(linkType: 201)                                             // microseconds
+        file.interface(linkType: 201, resolution: 9, offsetSeconds: 100)          // nanoseconds, +100 s
+        file.interface(linkType: 201, resolution: 0x80 | 10)                      // 2^-10 s
+        file.interface(linkType: 1)                                               // Ethernet: skipped
+        file.block(type: 5, body: [1, 2, 3, 4, 5, 6, 7, 8])                       // statistics: ignored
+        file.enhancedPacket(interface: 0, ticks: 1_700_000_000_500_000, data: [0, 0, 0, 1, 4] + Self.reportEvent)
+        file.enhancedPacket(interface: 1, ticks: 1_700_000_000_250_000_000, data: [0, 0, 0, 1, 4] + Self.reportEvent)
+        file.enhancedPacket(interface: 2, ticks: 1024 * 1_700_000_000 + 512, data: [0, 0, 0, 0, 1] + Self.command)
+        file.enhancedPacket(interface: 3, ticks: 0, data: Array(repeating: 0xFF, count: 60))
+        let result = try read(file.bytes)
+        #expect(result.records == 4)
+        #expect(result.packets.map(\.packet.timestamp) == [1_700_000_000.5, 1_700_000_100.25, 1_700_000_000.5])
+        #expect(result.packets.map(\.packet.type) == [.event, .event, .command])
+        var reader = try CaptureReader(path: try directory.write(file.bytes, name: "skipped.pcapng"))
+        while try reader.next() != nil {}
+        #expect(reader.skippedRecords == [1: 1])
+    }
+
+    @Test func simplePacketBlocksUseInterfaceZeroAndTheLastTime() throws {
+        var file = CaptureFileBuilder(bigEndian: false)
+        file.sectionHeader()
+        file.interface(linkType: 201)
+        file.enhancedPacket(interface: 0, ticks: 2_000_000, data: [0, 0, 0, 0, 1] + Self.command)
+        file.simplePacket(data: [0, 0, 0, 1, 4] + Self.reportEvent)
+        let result = try read(file.bytes)
+        #expect(result.packets.count == 2)
+        #expect(result.packets[1].packet.timestamp == 2)
+        #expect(Array(result.packets[1].packet.payload) == Self.reportEvent)
+    }
+
+    @Test func aSecondSectionMaySwitchByteOrder() throws {
+        var first = CaptureFileBuilder(bigEndian: false)
+        first.sectionHeader()
+        first.interface(linkType: 201)
+        first.enhancedPacket(interface: 0, ticks: 1_000_000, data: [0, 0, 0, 1, 4] + Self.reportEvent)
+        var second = CaptureFileBuilder(bigEndian: true)
+        second.sectionHeader()
+        second.interface(linkType: 201)
+        second.enhancedPacket(interface: 0, ticks: 3_000_000, data: [0, 0, 0, 1, 4] + Self.reportEvent)
+        let result = try read(first.bytes + second.bytes)
+        #expect(result.packets.map(\.packet.timestamp) == [1, 3])
+        #expect(result.errors.isEmpty)
+    }
+
+    // MARK: helpers
+
+    let directory: TemporaryDirectory
+
+    init() throws { directory = try TemporaryDirectory() }
+    deinit { directory.remove() }
+
+    func read(_ bytes: [UInt8]) throws -> ReadResult {
+        let result = try readAll(try directory.write(bytes, name: "capture-\(bytes.count)"))
+        #expect(result.errors.isEmpty && result.truncation == nil)
+        return result
+    }
+
+    func sightings(_ bytes: [UInt8]) throws -> Int {
+        try CaptureBeaconScanner.scan(path: try directory.write(bytes, name: "scan-\(bytes.count)"), onSighting: { _ in }).sightings
+    }
+}
+
+/// iBeacon advertising data (Flags + Apple manufacturer data), E2C56DB5-...:100:1, -59 dBm.
+enum SharedDataBytes {
+    static let iBeaconAdvertisingData: [UInt8] = [
+        0x02, 0x01, 0x06, 0x1A, 0xFF, 0x4C, 0x00, 0x02, 0x15,
+        0xE2, 0xC5, 0x6D, 0xB5, 0xDF, 0xFB, 0x48, 0xD2, 0xB0, 0x60, 0xD0, 0xF5, 0xA7, 0x10, 0x96, 0xE4,
+        0x00, 0x64, 0x00, 0x01, 0xC5,
+    ]
+}
