@@ -1,5 +1,6 @@
 import ArgumentParser
 import BeaconFormats
+import Captures
 import Foundation
 import HCI
 import Sources
@@ -8,10 +9,10 @@ import Sources
 struct ScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
-        abstract: "Scan a source (hci0, serial:, tcp:, unix:) headless and print each beacon frame."
+        abstract: "Scan a source (hci0, serial:, tcp:, unix:, or a capture file) headless and print each beacon frame."
     )
 
-    @Argument(help: "The source spec: hci0[:raw|user|monitor], serial:PATH[@BAUD][,rtscts], tcp:HOST:PORT, unix:PATH.")
+    @Argument(help: "The source spec: hci0[:raw|user|monitor], serial:PATH[@BAUD][,rtscts], tcp:HOST:PORT, unix:PATH, or a capture file.")
     var source: String
 
     @Flag(help: "Print NDJSON, one object per beacon frame.") var json = false
@@ -19,6 +20,11 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(help: "Active scanning (send scan requests; receives scan responses).") var active = false
     @Option(help: "Scan interval in milliseconds (2.5 to 10240).") var interval: Double = 100
     @Option(help: "Scan window in milliseconds (2.5 to the interval).") var window: Double?
+    @Option(help: "Also write every packet to this btsnoop file (Wireshark reads it; replay it as a source).") var record: String?
+    @Option(help: "Replay speed: 0.25 to 100, or max (the default for a headless replay).") var speed: String = "max"
+    @Flag(help: "Replay: start over at the end.") var loop = false
+    @Option(help: "Replay: start this many seconds after the capture's first packet.") var from: Double?
+    @Option(help: "Replay: stop this many seconds after the capture's first packet.") var to: Double?
 
     func run() async throws {
         let spec: SourceSpec
@@ -27,12 +33,32 @@ struct ScanCommand: AsyncParsableCommand {
         do { timing = try LEScanTiming(intervalMilliseconds: interval, windowMilliseconds: window ?? interval) }
         catch { throw ValidationError("\(error.field): \(error.reason)") }
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
+        let replaySpeed: ReplaySpeed
+        do { replaySpeed = try ReplaySpeed(parsing: speed) } catch { throw ValidationError(error.description) }
+        if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
 
-        let live = LiveSource(spec: spec)
+        var live: LiveSource?
+        let base: any PacketSource
+        if case .file(let path) = spec {
+            base = ReplaySource(name: path, options: ReplayOptions(speed: replaySpeed, loop: loop, from: from, to: to)) {
+                try CaptureReplayReader(path: path)
+            }
+        } else {
+            let source = LiveSource(spec: spec)
+            live = source
+            base = source
+        }
+        var packets: any PacketSource = base
+        if let record {
+            do { packets = RecordingSource(base, recorder: try BTSnoopWriter(path: record), path: record) } catch {
+                Self.report("\(error)")
+                throw ExitCode(1)
+            }
+        }
         let stop = StopSignal()
         stop.catchTerminationSignals()
-        do { try live.start() } catch {
-            FileHandle.standardError.write(Data("beacontop: \(error)\n".utf8))
+        do { try packets.start() } catch {
+            Self.report("\(error)")
             throw ExitCode(1)
         }
 
@@ -40,12 +66,12 @@ struct ScanCommand: AsyncParsableCommand {
         if case .kernel(_, .raw) = spec { resetFirst = false }
         let options = ScanOptions(type: active ? .active : .passive, timing: timing, resetFirst: resetFirst)
         var startedMode: ScanMode?
-        if spec.acceptsCommands {
+        if let live, spec.acceptsCommands {
             do {
                 startedMode = try await ScanProcedure.start(on: live, options: options)
             } catch {
-                FileHandle.standardError.write(Data("beacontop: \(error)\n".utf8))
-                live.stop()
+                Self.report("\(error)")
+                packets.stop()
                 throw ExitCode(1)
             }
         }
@@ -53,37 +79,49 @@ struct ScanCommand: AsyncParsableCommand {
         if let duration { stop.trigger(after: duration) }
 
         let printer = FrameLinePrinter(json: json)
+        let flushEachPacket = spec.isLive
+        let source = packets
         let consumer = Task {
             var pipeline = BeaconFramePipeline()
             var lost = false
-            for await event in live.events {
+            for await event in source.events {
                 switch event {
                 case .packet(let packet):
                     for frame in pipeline.frames(in: packet) { printer.print(frame) }
-                    printer.flush()
+                    if flushEachPacket { printer.flush() }
                 case .status(let status):
-                    FileHandle.standardError.write(Data("beacontop: \(status)\n".utf8))
+                    if case .connected = status, !lost { continue }
+                    Self.report("\(status)")
                     if case .lost = status { lost = true }
-                    if case .connected = status, lost, mode != nil {
+                    if case .connected = status, lost, let live, mode != nil {
                         // A controller that came back after a loss forgot its scan state.
                         lost = false
                         do { _ = try await ScanProcedure.start(on: live, options: options) } catch {
-                            FileHandle.standardError.write(Data("beacontop: scanning not restarted: \(error)\n".utf8))
+                            Self.report("scanning not restarted: \(error)")
                         }
                     }
                 }
             }
+            if pipeline.malformedPackets > 0 {
+                Self.report("\(pipeline.malformedPackets) malformed packets skipped (last: \(pipeline.lastMalformation.map(String.init(describing:)) ?? ""))")
+            }
             stop.trigger(.sourceEnded)
         }
-        _ = await stop.wait()
-        if let mode {
+        let reason = await stop.wait()
+        if let mode, let live, reason != .sourceEnded {
             do { try await ScanProcedure.stop(on: live, mode: mode) } catch {
-                FileHandle.standardError.write(Data("beacontop: could not disable scanning: \(error)\n".utf8))
+                Self.report("could not disable scanning: \(error)")
             }
         }
-        live.stop()
-        consumer.cancel()
+        // Stopping ends the source's stream (a live source within one poll interval), so the
+        // consumer prints and records everything up to the last packet before it returns.
+        packets.stop()
+        await consumer.value
         printer.flush()
+    }
+
+    static func report(_ message: String) {
+        FileHandle.standardError.write(Data("beacontop: \(message)\n".utf8))
     }
 }
 
