@@ -1,4 +1,5 @@
 import HCI
+import TestFixtures
 import Testing
 @testable import BeaconFormats
 

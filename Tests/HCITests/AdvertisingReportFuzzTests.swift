@@ -1,5 +1,6 @@
 import Testing
 @testable import HCI
+import TestFixtures
 
 /// Random and mutated real events through one long-lived decoder: it never traps, every call
 /// returns, errors name a field and an offset inside the packet, and the fragment store stays

@@ -1,5 +1,6 @@
 import Testing
 @testable import HCI
+import TestFixtures
 
 /// Fragmented LE Extended Advertising Reports (Core 5.4 Vol 4 Part E 7.7.65.13, Data_Status).
 @Suite struct ExtendedReportReassemblyTests {
