@@ -63,66 +63,22 @@ struct AdvertiseCommand: AsyncParsableCommand {
 
     /// The one beacon the flags ask for, and its advertising data.
     func beacon() throws -> (BeaconFrame, [UInt8]) {
-        let chosen = [ibeacon, altbeacon, eddystoneUid, eddystoneUrl].compactMap { $0 }
-        guard chosen.count == 1 else {
+        let chosen: [(BeaconKind, String)] = [
+            (.iBeacon, ibeacon), (.altBeacon, altbeacon), (.eddystoneUID, eddystoneUid), (.eddystoneURL, eddystoneUrl),
+        ].compactMap { kind, text in text.map { (kind, $0) } }
+        guard chosen.count == 1, let (kind, text) = chosen.first else {
             throw ValidationError("give exactly one of --ibeacon, --altbeacon, --eddystone-uid, --eddystone-url")
         }
-        guard let power = Int8(exactly: measuredPower) else { throw ValidationError("--measured-power \(measuredPower) is not -128 to 127") }
-        if let ibeacon {
-            let frame = try Self.parseIBeacon(ibeacon, measuredPower: measuredPower)
-            return (.iBeacon(frame), frame.advertisingData)
+        let hex = company.hasPrefix("0x")
+        guard let companyID = UInt16(hex ? String(company.dropFirst(2)) : company, radix: hex ? 16 : 10) else {
+            throw ValidationError("--company '\(company)' is not a 16-bit id")
         }
-        if let altbeacon {
-            let parts = altbeacon.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count == 3, let id1 = UUIDBytes(parts[0]), let id2 = UInt16(parts[1]), let id3 = UInt16(parts[2]) else {
-                throw ValidationError("--altbeacon '\(altbeacon)': expected UUID:ID2:ID3 with ID2 and ID3 0-65535")
-            }
-            let companyText = company.hasPrefix("0x") ? String(company.dropFirst(2)) : company
-            guard let companyID = UInt16(companyText, radix: company.hasPrefix("0x") ? 16 : 10) else {
-                throw ValidationError("--company '\(company)' is not a 16-bit id")
-            }
-            let id = id1.bytes + [UInt8(id2 >> 8), UInt8(id2 & 0xFF), UInt8(id3 >> 8), UInt8(id3 & 0xFF)]
-            let frame = AltBeaconFrame(company: companyID, beaconID: id, referenceRSSI: power, reserved: 0)
-            return (.altBeacon(frame), frame.advertisingData)
+        do {
+            let beacon = try BeaconSpec.advertisement(kind: kind, text: text, measuredPower: measuredPower, company: companyID)
+            return (beacon.frame, beacon.data)
+        } catch {
+            throw ValidationError("--\(error.field == "measured power" ? "measured-power" : error.field) \(error.reason)")
         }
-        guard let txPower = Int8(exactly: measuredPower + BeaconFrame.eddystone0mTo1mLoss) else {
-            throw ValidationError("--measured-power \(measuredPower) + 41 dB is not a TX power of -128 to 127")
-        }
-        if let eddystoneUid {
-            let parts = eddystoneUid.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count == 2, let namespace = Self.hexBytes(parts[0], count: 10), let instance = Self.hexBytes(parts[1], count: 6) else {
-                throw ValidationError("--eddystone-uid '\(eddystoneUid)': expected NAMESPACE:INSTANCE, 20 and 12 hex digits")
-            }
-            let frame = EddystoneUIDFrame(txPowerAt0m: txPower, namespace: namespace, instance: instance)
-            return (.eddystoneUID(frame), frame.advertisingData)
-        }
-        let frame = EddystoneURLFrame(txPowerAt0m: txPower, url: eddystoneUrl ?? "")
-        do { return (.eddystoneURL(frame), try frame.advertisingData()) } catch {
-            throw ValidationError("--eddystone-url '\(frame.url)': \(error)")
-        }
-    }
-
-    static func hexBytes(_ text: Substring, count: Int) -> [UInt8]? {
-        guard text.count == count * 2, text.allSatisfy(\.isHexDigit) else { return nil }
-        var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
-        return bytes
-    }
-
-    static func parseIBeacon(_ text: String, measuredPower: Int) throws -> IBeaconFrame {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { throw ValidationError("--ibeacon '\(text)': expected UUID:MAJOR:MINOR") }
-        guard let uuid = UUIDBytes(parts[0]) else { throw ValidationError("--ibeacon '\(text)': UUID '\(parts[0])' is not 32 hex digits") }
-        guard let major = UInt16(parts[1]) else { throw ValidationError("--ibeacon '\(text)': major '\(parts[1])' is not 0-65535") }
-        guard let minor = UInt16(parts[2]) else { throw ValidationError("--ibeacon '\(text)': minor '\(parts[2])' is not 0-65535") }
-        guard let power = Int8(exactly: measuredPower) else { throw ValidationError("--measured-power \(measuredPower) is not -128 to 127") }
-        return IBeaconFrame(uuid: uuid, major: major, minor: minor, measuredPower: power)
     }
 
     /// `100ms`, `1.5s` or `100` (milliseconds).

@@ -40,8 +40,9 @@ struct ScanCommand: AsyncParsableCommand {
         var live: LiveSource?
         let base: any PacketSource
         if case .file(let path) = spec {
+            let script = AdvertisementScriptReader.looksLikeScript(path: path)
             base = ReplaySource(name: path, options: ReplayOptions(speed: replaySpeed, loop: loop, from: from, to: to)) {
-                try CaptureReplayReader(path: path)
+                script ? try AdvertisementScriptReader(path: path) as any ReplayPacketReader : try CaptureReplayReader(path: path)
             }
         } else {
             let source = LiveSource(spec: spec)
