@@ -91,6 +91,27 @@ struct BumbleEndToEndTests {
         #expect(two.stderr.contains("exactly one of"), "\(two.stderr)")
     }
 
+    @Test("a controller that goes away is reported, and scanning resumes when it is back")
+    func reconnects() throws {
+        var world: BumbleWorld? = try BumbleWorld(controllers: 1)
+        let port = world!.ports[0]
+        defer { world?.stop() }
+        let scan = try BeacontopBinary.Running(["scan", "tcp:127.0.0.1:\(port)", "--json", "--duration", "9"])
+        Thread.sleep(forTimeInterval: 2.5)
+        world?.stop()
+        let restart = Date().timeIntervalSince1970
+        world = try BumbleWorld(controllers: 1, ports: [port])
+        let result = scan.wait(limit: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("tcp:127.0.0.1:\(port): lost (the other end closed the connection)"), "\(result.stderr)")
+        #expect(result.stderr.contains("reconnecting in"))
+        #expect(result.stderr.contains("tcp:127.0.0.1:\(port): connected"))
+        let lines = try FrameLine.parse(result.stdout)
+        #expect(lines.contains { $0.t < restart }, "frames before the loss")
+        let after = Set(lines.filter { $0.t > restart }.map(Self.summary))
+        #expect(after == Self.expected, "the same beacons after the controller came back")
+    }
+
     @Test("a source nobody listens on fails with the address and the reason")
     func refusedConnection() throws {
         let port = try BumbleWorld.freePort()

@@ -20,11 +20,12 @@ final class BumbleWorld {
     static var python: URL { SharedData.repositoryRoot.appendingPathComponent(".build/venv/bin/python") }
     static var script: URL { SharedData.repositoryRoot.appendingPathComponent("Tests/bumble/beacon_world.py") }
 
-    init(controllers: Int, advertisers: Bool = true) throws {
+    /// `ports` reuses given ports (a world restarted where beacontop reconnects); else free ones.
+    init(controllers: Int, advertisers: Bool = true, ports given: [UInt16]? = nil) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.python.path) else {
             throw HarnessError(description: "no Bumble venv at \(Self.python.path): run 'bash Tests/setup.sh' first")
         }
-        ports = try (0..<controllers).map { _ in try Self.freePort() }
+        ports = try given ?? (0..<controllers).map { _ in try Self.freePort() }
         output = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-world-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         process.executableURL = Self.python
