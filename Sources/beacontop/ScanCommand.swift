@@ -79,19 +79,28 @@ struct ScanCommand: AsyncParsableCommand {
         let mode = startedMode
         if let duration { stop.trigger(after: duration) }
 
-        let printer = FrameLinePrinter(json: json)
+        let json = json
         let flushEachPacket = spec.isLive
         let source = packets
         let consumer = Task {
-            var pipeline = BeaconFramePipeline()
+            var printer = FrameLinePrinter(json: json)
+            var decoder = BeaconSightingDecoder()
+            var malformed = 0
+            var lastMalformation: DecodeError?
             var lost = false
             for await event in source.events {
                 switch event {
                 case .packet(let packet):
-                    for frame in pipeline.frames(in: packet) { printer.print(frame) }
+                    do throws(DecodeError) {
+                        try decoder.decode(packet) { printer.print($0) }
+                    } catch {
+                        malformed += 1
+                        lastMalformation = error
+                    }
                     if flushEachPacket { printer.flush() }
                 case .status(let status):
                     if case .connected = status, !lost { continue }
+                    printer.flush()
                     Self.report("\(status)")
                     if case .lost = status { lost = true }
                     if case .connected = status, lost, let live, mode != nil {
@@ -103,8 +112,9 @@ struct ScanCommand: AsyncParsableCommand {
                     }
                 }
             }
-            if pipeline.malformedPackets > 0 {
-                Self.report("\(pipeline.malformedPackets) malformed packets skipped (last: \(pipeline.lastMalformation.map(String.init(describing:)) ?? ""))")
+            printer.flush()
+            if let lastMalformation {
+                Self.report("\(malformed) malformed packets skipped (last: \(lastMalformation))")
             }
             stop.trigger(.sourceEnded)
         }
@@ -118,7 +128,6 @@ struct ScanCommand: AsyncParsableCommand {
         // consumer prints and records everything up to the last packet before it returns.
         packets.stop()
         await consumer.value
-        printer.flush()
     }
 
     static func report(_ message: String) {
@@ -126,45 +135,39 @@ struct ScanCommand: AsyncParsableCommand {
     }
 }
 
-/// Prints beacon frames as NDJSON (`{"t","address","rssi","kind","id","measuredPower"}`) or
-/// as aligned text. Output is flushed by the caller after each packet so a pipe sees lines as
-/// they arrive.
-struct FrameLinePrinter: Sendable {
+/// Prints beacon frames as NDJSON, the same frame line as `decode --frames --json`
+/// (`JSONLineBuilder.frameLine`: `{"t","address","addressType","event","rssi","kind","id","measuredPower"}`),
+/// or as aligned text. Lines collect in a buffer written to stdout in large writes: a
+/// max-speed replay prints a million lines a few seconds.
+struct FrameLinePrinter {
     var json: Bool
+    private var line = JSONLineBuilder()
+    private var buffer: [UInt8] = []
 
-    func print(_ frame: ObservedBeaconFrame) {
-        Swift.print(json ? Self.jsonLine(frame) : Self.textLine(frame))
+    init(json: Bool) {
+        self.json = json
+        buffer.reserveCapacity(1 << 16)
     }
 
-    func flush() { fflush(nil) }
-
-    static func jsonLine(_ frame: ObservedBeaconFrame) -> String {
-        let rssi = frame.rssi.map { String($0) } ?? "null"
-        let power = frame.frame.measuredPower.map { String($0) } ?? "null"
-        return "{\"t\":\(String(format: "%.6f", frame.timestamp)),\"address\":\"\(frame.address)\",\"rssi\":\(rssi),"
-            + "\"kind\":\"\(frame.identity.kind.rawValue)\",\"id\":\(jsonString(frame.identity.description)),\"measuredPower\":\(power)}"
-    }
-
-    static func textLine(_ frame: ObservedBeaconFrame) -> String {
-        let rssi = frame.rssi.map { String($0) } ?? "-"
-        let kind = frame.identity.kind.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)
-        return "\(String(format: "%.3f", frame.timestamp)) \(frame.address) \(rssi.padding(toLength: 4, withPad: " ", startingAt: 0)) \(kind) \(frame.identity)"
-    }
-
-    /// A JSON string literal; ids can be Eddystone URLs, which come from the air and may hold anything.
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
+    mutating func print(_ sighting: BeaconSighting) {
+        if json {
+            line.frameLine(sighting)
+            buffer.append(contentsOf: line.bytes)
+        } else {
+            buffer.append(contentsOf: Self.textLine(sighting).utf8)
         }
-        return out + "\""
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    static func textLine(_ sighting: BeaconSighting) -> String {
+        let rssi = sighting.rssi.map { String($0) } ?? "-"
+        let kind = sighting.frame.kind.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)
+        return "\(String(format: "%.3f", sighting.timestamp)) \(sighting.address) \(rssi.padding(toLength: 4, withPad: " ", startingAt: 0)) \(kind) \(sighting.identity)\n"
     }
 }

@@ -1,4 +1,5 @@
 import BeaconFormats
+import Captures
 import Foundation
 import HCI
 import Testing
@@ -13,15 +14,15 @@ struct AdvertisementScriptTests {
         return url.path
     }
 
-    static func frames(_ path: String) throws -> (frames: [ObservedBeaconFrame], errors: [String]) {
+    static func frames(_ path: String) throws -> (frames: [BeaconSighting], errors: [String]) {
         var reader = try AdvertisementScriptReader(path: path)
-        var pipeline = BeaconFramePipeline()
-        var frames: [ObservedBeaconFrame] = []
+        var pipeline = BeaconSightingDecoder()
+        var frames: [BeaconSighting] = []
         var errors: [String] = []
         while true {
             do {
                 guard let packet = try reader.nextPacket() else { break }
-                frames += pipeline.frames(in: packet)
+                try pipeline.decode(packet) { frames.append($0) }
             } catch {
                 errors.append("\(error)")
             }
