@@ -78,6 +78,12 @@ struct BumbleEndToEndTests {
         let lines = try FrameLine.parse(scan.stdout)
         #expect(!lines.isEmpty, "the scan heard nothing: \(scan.stderr)")
         #expect(Set(lines.map(Self.summary)) == [heard])
+
+        // Advertising stopped with the process: a second scan hears nothing.
+        let after = try BeacontopBinary.run(
+            ["scan", "tcp:127.0.0.1:\(world.ports[0])", "--json", "--duration", "1.5"], limit: 30)
+        #expect(after.status == 0)
+        #expect(try FrameLine.parse(after.stdout).isEmpty, "still advertising after SIGINT")
     }
 
     @Test("advertise refuses a monitor source and a bad identity, naming the flag")

@@ -69,6 +69,38 @@ struct RecordReplayEndToEndTests {
         }
     }
 
+    /// The commands a recording holds, in order (host-to-controller packets).
+    static func commands(_ url: URL) throws -> [HCICommand] {
+        var reader = try CaptureReader(path: url.path)
+        var commands: [HCICommand] = []
+        while let packet = try reader.next() {
+            guard packet.type == .command, packet.direction == .hostToController, packet.payload.count >= 3 else { continue }
+            let p = Array(packet.payload)
+            commands.append(HCICommand(opcode: UInt16(p[0]) | UInt16(p[1]) << 8, parameters: Array(p[3...])))
+        }
+        return commands
+    }
+
+    @Test("scanning is disabled on every exit: duration end, SIGINT, SIGTERM", arguments: [nil, SIGINT, SIGTERM])
+    func disablesScanning(signal: Int32?) throws {
+        let world = try BumbleWorld(controllers: 1)
+        defer { world.stop() }
+        let recording = Self.temporaryFile("exit.btsnoop")
+        defer { try? FileManager.default.removeItem(at: recording) }
+        let scanner = try BeacontopBinary.Running(
+            ["scan", "tcp:127.0.0.1:\(world.ports[0])", "--record", recording.path] + (signal == nil ? ["--duration", "2"] : []))
+        if let signal {
+            Thread.sleep(forTimeInterval: 2)
+            kill(scanner.process.processIdentifier, signal)
+        }
+        let result = scanner.wait(limit: 20)
+        #expect(result.status == 0, "\(result.stderr)")
+        let commands = try Self.commands(recording)
+        #expect(commands.first == .reset)
+        #expect(commands.contains(.leSetExtendedScanEnable(true, filterDuplicates: false)))
+        #expect(commands.last == .leSetExtendedScanEnable(false, filterDuplicates: false))
+    }
+
     @Test("a recording killed with SIGKILL replays up to its last whole record; a torn copy says where it ends")
     func killedRecording() throws {
         let world = try BumbleWorld(controllers: 1)
