@@ -22,7 +22,13 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @Option(help: "Advertising interval: 100ms, 1s or plain milliseconds (20 ms to 10.24 s).") var interval: String = "100ms"
     @Option(help: "Stop after this many seconds.") var duration: Double?
 
-    func run() async throws {
+    /// Checks every option before anything opens, so a mistake prints this command's usage.
+    func validate() throws {
+        _ = try parsed()
+    }
+
+    /// The spec, the beacon and the interval the options name, or the first that is wrong.
+    func parsed() throws -> (spec: SourceSpec, frame: BeaconFrame, data: [UInt8], interval: LEAdvertisingInterval) {
         let spec: SourceSpec
         do { spec = try SourceSpec(parsing: source) } catch { throw ValidationError(error.description) }
         guard spec.acceptsCommands else { throw ValidationError(TransportError.commandsNotAccepted(spec: spec.description).description) }
@@ -30,7 +36,12 @@ struct AdvertiseCommand: AsyncParsableCommand {
         let advertisingInterval: LEAdvertisingInterval
         do { advertisingInterval = try LEAdvertisingInterval(milliseconds: try Self.parseMilliseconds(interval)) }
         catch let error as DecodeError { throw ValidationError("--interval: \(error.reason)") }
+        if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
+        return (spec, frame, data, advertisingInterval)
+    }
 
+    func run() async throws {
+        let (spec, frame, data, advertisingInterval) = try parsed()
         let live = LiveSource(spec: spec)
         let stop = StopSignal()
         stop.catchTerminationSignals()

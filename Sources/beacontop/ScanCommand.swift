@@ -26,7 +26,13 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(help: "Replay: start this many seconds after the capture's first packet.") var from: Double?
     @Option(help: "Replay: stop this many seconds after the capture's first packet.") var to: Double?
 
-    func run() async throws {
+    /// Checks every option before anything opens, so a mistake prints this command's usage.
+    func validate() throws {
+        _ = try parsed()
+    }
+
+    /// The spec, scan timing and replay speed the options name, or the first that is wrong.
+    func parsed() throws -> (spec: SourceSpec, timing: LEScanTiming, speed: ReplaySpeed) {
         let spec: SourceSpec
         do { spec = try SourceSpec(parsing: source) } catch { throw ValidationError(error.description) }
         let timing: LEScanTiming
@@ -36,26 +42,21 @@ struct ScanCommand: AsyncParsableCommand {
         let replaySpeed: ReplaySpeed
         do { replaySpeed = try ReplaySpeed(parsing: speed) } catch { throw ValidationError(error.description) }
         if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
+        return (spec, timing, replaySpeed)
+    }
 
-        var live: LiveSource?
-        let base: any PacketSource
-        if case .file(let path) = spec {
-            let script = AdvertisementScriptReader.looksLikeScript(path: path)
-            base = ReplaySource(name: path, options: ReplayOptions(speed: replaySpeed, loop: loop, from: from, to: to)) {
-                script ? try AdvertisementScriptReader(path: path) as any ReplayPacketReader : try CaptureReplayReader(path: path)
-            }
-        } else {
-            let source = LiveSource(spec: spec)
-            live = source
-            base = source
+    func run() async throws {
+        let (spec, timing, replaySpeed) = try parsed()
+
+        let opening: SourceOpening
+        do {
+            opening = try SourceOpening(spec: spec, replay: ReplayOptions(speed: replaySpeed, loop: loop, from: from, to: to), record: record)
+        } catch {
+            Self.report("\(error)")
+            throw ExitCode(1)
         }
-        var packets: any PacketSource = base
-        if let record {
-            do { packets = RecordingSource(base, recorder: try BTSnoopWriter(path: record), path: record) } catch {
-                Self.report("\(error)")
-                throw ExitCode(1)
-            }
-        }
+        let packets = opening.packets
+        let live = opening.controller
         let stop = StopSignal()
         stop.catchTerminationSignals()
         do { try packets.start() } catch {
@@ -67,7 +68,7 @@ struct ScanCommand: AsyncParsableCommand {
         if case .kernel(_, .raw) = spec { resetFirst = false }
         let options = ScanOptions(type: active ? .active : .passive, timing: timing, resetFirst: resetFirst)
         var startedMode: ScanMode?
-        if let live, spec.acceptsCommands {
+        if let live {
             do {
                 startedMode = try await ScanProcedure.start(on: live, options: options)
             } catch {
