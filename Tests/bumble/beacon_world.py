@@ -6,8 +6,9 @@ On one Bumble LocalLink (a shared virtual radio) it puts:
     an Eddystone-UID, an Eddystone-URL and a thermometer that is no beacon.
 
 Prints `READY <port> ...` on stdout once every server listens and every advertiser advertises,
-then runs until killed. The expected identities are listed in EXPECTED (the Swift test keeps
-its own copy: the two must agree, which is the point of the test).
+then runs until killed. The Swift tests (Tests/SourcesTests/BumbleEndToEndTests.swift) write the
+identities they expect independently of the bytes built here: the two must agree, which is the
+point of the test.
 """
 import argparse
 import asyncio
