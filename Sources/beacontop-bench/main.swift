@@ -12,7 +12,8 @@ do {
     case "render": RenderBenchmark.run()
     case "monitor": try MonitorLoadBenchmark.run(arguments: rest)
     case "simulate": SimulateBenchmark.run(rest)
-    default: print("usage: beacontop-bench decode-events|decode-file|ranging|render|monitor|simulate [ARGS]")
+    case "h4-framer": H4FramerBenchmark.run(rest)
+    default: print("usage: beacontop-bench decode-events|decode-file|ranging|render|monitor|simulate|h4-framer [ARGS]")
     }
 } catch {
     print("\(arguments.first ?? ""): \(error)")

@@ -1,0 +1,134 @@
+import BeaconFormats
+import Foundation
+import HCI
+
+/// Replays an advertisement script: NDJSON a person writes by hand to stage a scenario
+/// (README "Advertisement scripts"). One advertisement per line:
+///
+/// ```
+/// # blank lines and lines starting with # are skipped
+/// {"t": 0.0, "address": "C0:00:00:00:00:01", "rssi": -60, "ibeacon": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:1:2"}
+/// {"t": 0.5, "address": "C0:00:00:00:00:02", "rssi": -71, "data": "0201061aff4c000215..."}
+/// ```
+///
+/// Each line becomes the LE Advertising Report event a controller would send
+/// (`AdvertisingReportEncoder`), so a script runs through exactly the pipeline a capture does.
+/// A bad line is reported with its line number and field and skipped; the rest still plays.
+/// Scripts are small, so the file is read whole.
+public struct AdvertisementScriptReader: ReplayPacketReader {
+    public let path: String
+    private let lines: [Substring]
+    private var index = 0
+
+    public init(path: String) throws(AdvertisementScriptError) {
+        self.path = path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw AdvertisementScriptError(path: path, line: 0, field: "file", reason: "cannot be read")
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    /// True when the file's first non-blank byte starts a JSON object or a `#` comment:
+    /// no btsnoop, pcap or pcapng file starts that way.
+    public static func looksLikeScript(path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 256)) ?? Data()
+        guard let first = head.first(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else { return false }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "#")
+    }
+
+    public var endNote: String? { nil }
+
+    public mutating func nextPacket() throws -> HCIPacket? {
+        while index < lines.count {
+            let number = index + 1
+            let line = lines[index].trimmingCharacters(in: .whitespaces)
+            index += 1
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            return try packet(line: line, number: number)
+        }
+        return nil
+    }
+
+    private func fail(_ line: Int, _ field: String, _ reason: String) -> AdvertisementScriptError {
+        AdvertisementScriptError(path: path, line: line, field: field, reason: reason)
+    }
+
+    private func packet(line: String, number: Int) throws(AdvertisementScriptError) -> HCIPacket {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
+            throw fail(number, "line", "is not a JSON object")
+        }
+        guard let time = (object["t"] as? NSNumber)?.doubleValue else { throw fail(number, "t", "is missing or not a number (seconds)") }
+        guard let addressText = object["address"] as? String, let address = BDAddress(addressText) else {
+            throw fail(number, "address", "is missing or not AA:BB:CC:DD:EE:FF")
+        }
+        var rssi: Int8?
+        if let value = object["rssi"], !(value is NSNull) {
+            guard let number = (value as? NSNumber)?.intValue, let dBm = Int8(exactly: number), dBm != 127 else {
+                throw fail(number, "rssi", "is not a dBm value from -127 to 126")
+            }
+            rssi = dBm
+        }
+        let addressType: AddressType
+        switch object["addressType"] as? String ?? "random" {
+        case "public": addressType = .publicDevice
+        case "random": addressType = .randomDevice
+        case let other: throw fail(number, "addressType", "'\(other)' is not public or random")
+        }
+        let eventKind: AdvertisingEventKind
+        switch object["event"] as? String ?? "ADV_NONCONN_IND" {
+        case "ADV_IND": eventKind = .advInd
+        case "ADV_SCAN_IND": eventKind = .advScanInd
+        case "ADV_NONCONN_IND": eventKind = .advNonconnInd
+        case "SCAN_RSP": eventKind = .scanRsp
+        case let other: throw fail(number, "event", "'\(other)' is not ADV_IND, ADV_SCAN_IND, ADV_NONCONN_IND or SCAN_RSP")
+        }
+        let data = try advertisingData(object, line: number)
+        guard data.count <= 31 else { throw fail(number, "data", "\(data.count) bytes; an advertisement holds at most 31") }
+        let advertisement = Advertisement(
+            timestamp: time, address: address, addressType: addressType, eventKind: eventKind, rssi: rssi, data: data[...])
+        return AdvertisingReportEncoder.legacyReportPacket([advertisement], at: time)
+    }
+
+    private static let kinds: [(key: String, kind: BeaconKind)] = [
+        ("ibeacon", .iBeacon), ("altbeacon", .altBeacon), ("eddystoneUid", .eddystoneUID), ("eddystoneUrl", .eddystoneURL),
+    ]
+
+    private func advertisingData(_ object: [String: Any], line: Int) throws(AdvertisementScriptError) -> [UInt8] {
+        let given = (["data"] + Self.kinds.map(\.key)).filter { object[$0] != nil }
+        guard given.count == 1, let key = given.first, let text = object[key] as? String else {
+            throw fail(line, "data", "give exactly one of data, ibeacon, altbeacon, eddystoneUid, eddystoneUrl (as a string)")
+        }
+        if key == "data" {
+            guard let bytes = BeaconSpec.hexBytes(Substring(text.filter { !$0.isWhitespace })) else {
+                throw fail(line, "data", "is not an even number of hex digits")
+            }
+            return bytes
+        }
+        var power = -59
+        if let value = object["measuredPower"] {
+            guard let number = (value as? NSNumber)?.intValue else { throw fail(line, "measuredPower", "is not a number") }
+            power = number
+        }
+        let kind = Self.kinds.first { $0.key == key }!.kind
+        do { return try BeaconSpec.advertisement(kind: kind, text: text, measuredPower: power).data } catch {
+            throw fail(line, key, error.reason)
+        }
+    }
+}
+
+/// A script line that could not be used: file, line number, field and why. Reading goes on.
+public struct AdvertisementScriptError: Error, Sendable, Equatable, CustomStringConvertible, RecoverableReplayError {
+    public var path: String
+    public var line: Int
+    public var field: String
+    public var reason: String
+
+    public var isRecoverable: Bool { line > 0 }
+
+    public var description: String {
+        line > 0 ? "\(path):\(line): \(field) \(reason); line skipped" : "\(path): \(reason)"
+    }
+}

@@ -1,0 +1,50 @@
+import HCI
+
+/// Which advertising commands were used: an extended advertising set (Core 5.4 Vol 4 Part E
+/// 7.8.53-56) carrying a legacy ADV_NONCONN_IND PDU, or the legacy commands (7.8.5-9).
+public enum AdvertisingMode: String, Sendable, Equatable {
+    case legacy
+    case extended
+}
+
+/// Makes a controller send a beacon's advertising data, and stops it.
+///
+/// Extended advertising is preferred where the controller lists it: the set still sends a legacy
+/// non-connectable PDU (which every scanner hears) but some controllers, Bumble's among them,
+/// only transmit legacy-command advertising of type ADV_IND.
+public enum AdvertisingProcedure {
+    /// The one advertising set beacontop uses.
+    public static let handle: UInt8 = 0
+
+    public static func start(
+        on controller: some HCICommandExecutor, data: [UInt8], interval: LEAdvertisingInterval, resetFirst: Bool = true
+    ) async throws -> AdvertisingMode {
+        if resetFirst { try await controller.run(.reset) }
+        let commands = try HCISupportedCommands(
+            returnParameters: try await controller.run(.readLocalSupportedCommands).returnParameters)
+        let features = try LEFeatures(
+            returnParameters: try await controller.run(.leReadLocalSupportedFeatures).returnParameters)
+        // The feature bit makes the extended commands mandatory (Part E 3.1), see `ScanMode`.
+        if commands.extendedAdvertising || features.extendedAdvertising {
+            try await controller.run(.leSetExtendedAdvertisingParameters(
+                handle: handle, properties: LEAdvertisingProperties.legacyNonConnectable, interval: interval))
+            try await controller.run(.leSetExtendedAdvertisingData(handle: handle, data: data))
+            try await controller.run(.leSetExtendedAdvertisingEnable(true, handles: [handle]))
+            return .extended
+        }
+        try await controller.run(.leSetAdvertisingParameters(interval: interval))
+        try await controller.run(.leSetAdvertisingData(data))
+        try await controller.run(.leSetAdvertisingEnable(true))
+        return .legacy
+    }
+
+    public static func stop(on controller: some HCICommandExecutor, mode: AdvertisingMode) async throws {
+        switch mode {
+        case .extended:
+            try await controller.run(.leSetExtendedAdvertisingEnable(false, handles: [handle]))
+            try await controller.run(.leRemoveAdvertisingSet(handle: handle))
+        case .legacy:
+            try await controller.run(.leSetAdvertisingEnable(false))
+        }
+    }
+}

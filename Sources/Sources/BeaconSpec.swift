@@ -1,0 +1,76 @@
+import BeaconFormats
+import HCI
+
+/// A beacon described in text, as `advertise` flags and advertisement scripts write it:
+/// `ibeacon UUID:MAJOR:MINOR`, `altbeacon UUID:ID2:ID3`, `eddystone-uid NAMESPACE:INSTANCE`,
+/// `eddystone-url URL`, with a measured power at 1 m (Eddystone sends it + 41 dB as TX power at 0 m).
+public enum BeaconSpec {
+    /// The frame and the advertising data a beacon of that description sends.
+    public static func advertisement(
+        kind: BeaconKind, text: String, measuredPower: Int, company: UInt16 = 0x0118
+    ) throws(BeaconSpecError) -> (frame: BeaconFrame, data: [UInt8]) {
+        guard let power = Int8(exactly: measuredPower) else {
+            throw BeaconSpecError(field: "measured power", reason: "\(measuredPower) is not -128 to 127")
+        }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        switch kind {
+        case .iBeacon:
+            guard parts.count == 3 else { throw BeaconSpecError(field: "ibeacon", reason: "'\(text)': expected UUID:MAJOR:MINOR") }
+            guard let uuid = UUIDBytes(parts[0]) else { throw BeaconSpecError(field: "ibeacon", reason: "'\(text)': UUID '\(parts[0])' is not 32 hex digits") }
+            guard let major = UInt16(parts[1]) else { throw BeaconSpecError(field: "ibeacon", reason: "'\(text)': major '\(parts[1])' is not 0-65535") }
+            guard let minor = UInt16(parts[2]) else { throw BeaconSpecError(field: "ibeacon", reason: "'\(text)': minor '\(parts[2])' is not 0-65535") }
+            let frame = IBeaconFrame(uuid: uuid, major: major, minor: minor, measuredPower: power)
+            return (.iBeacon(frame), frame.advertisingData)
+        case .altBeacon:
+            guard parts.count == 3, let id1 = UUIDBytes(parts[0]), let id2 = UInt16(parts[1]), let id3 = UInt16(parts[2]) else {
+                throw BeaconSpecError(field: "altbeacon", reason: "'\(text)': expected UUID:ID2:ID3 with ID2 and ID3 0-65535")
+            }
+            let id = id1.bytes + [UInt8(id2 >> 8), UInt8(id2 & 0xFF), UInt8(id3 >> 8), UInt8(id3 & 0xFF)]
+            let frame = AltBeaconFrame(company: company, beaconID: id, referenceRSSI: power, reserved: 0)
+            return (.altBeacon(frame), frame.advertisingData)
+        case .eddystoneUID, .eddystoneURL:
+            guard let txPower = Int8(exactly: measuredPower + BeaconFrame.eddystone0mTo1mLoss) else {
+                throw BeaconSpecError(field: "measured power", reason: "\(measuredPower) + 41 dB is not a TX power of -128 to 127")
+            }
+            if kind == .eddystoneUID {
+                guard parts.count == 2, let namespace = hexBytes(parts[0], count: 10), let instance = hexBytes(parts[1], count: 6) else {
+                    throw BeaconSpecError(field: "eddystone-uid", reason: "'\(text)': expected NAMESPACE:INSTANCE, 20 and 12 hex digits")
+                }
+                let frame = EddystoneUIDFrame(txPowerAt0m: txPower, namespace: namespace, instance: instance)
+                return (.eddystoneUID(frame), frame.advertisingData)
+            }
+            let frame = EddystoneURLFrame(txPowerAt0m: txPower, url: text)
+            do { return (.eddystoneURL(frame), try frame.advertisingData()) } catch {
+                throw BeaconSpecError(field: "eddystone-url", reason: "'\(text)': \(error)")
+            }
+        default:
+            throw BeaconSpecError(field: "kind", reason: "\(kind.rawValue) cannot be described this way")
+        }
+    }
+
+    /// Exactly `count` bytes from `2 * count` hex digits.
+    public static func hexBytes(_ text: Substring, count: Int) -> [UInt8]? {
+        guard text.count == count * 2, let bytes = hexBytes(text) else { return nil }
+        return bytes
+    }
+
+    /// Any even number of hex digits.
+    public static func hexBytes(_ text: Substring) -> [UInt8]? {
+        guard text.count % 2 == 0, text.allSatisfy(\.isHexDigit) else { return nil }
+        var bytes: [UInt8] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(index, offsetBy: 2)
+            guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return bytes
+    }
+}
+
+public struct BeaconSpecError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var field: String
+    public var reason: String
+    public var description: String { "\(field): \(reason)" }
+}

@@ -1,0 +1,57 @@
+import Synchronization
+
+/// The transport controls of a replay, driven from another thread (the monitor's keys):
+/// pause, resume, step one packet while paused, change speed. The replay thread applies them
+/// between packets; `position` says where it is.
+public final class ReplayControl: Sendable {
+    struct Requests: Sendable, Equatable {
+        var paused = false
+        var steps = 0
+        var speed: ReplaySpeed?
+    }
+
+    private let requests = Mutex(Requests())
+    private let progress = Mutex<(position: Double, packets: Int)>((0, 0))
+
+    public init(paused: Bool = false) {
+        requests.withLock { $0.paused = paused }
+    }
+
+    public func pause() { requests.withLock { $0.paused = true } }
+    public func resume() { requests.withLock { $0.paused = false } }
+    public func togglePause() { requests.withLock { $0.paused.toggle() } }
+    public var isPaused: Bool { requests.withLock { $0.paused } }
+
+    /// While paused, delivers the next packet (and no more).
+    public func step() { requests.withLock { $0.steps += 1 } }
+
+    public func setSpeed(_ speed: ReplaySpeed) { requests.withLock { $0.speed = speed } }
+
+    /// Seconds into the capture of the last packet delivered, and how many were delivered.
+    public var position: (seconds: Double, packets: Int) {
+        progress.withLock { ($0.position, $0.packets) }
+    }
+
+    // The replay thread's side.
+
+    /// Takes the pending speed change, if any.
+    func takeSpeed() -> ReplaySpeed? {
+        requests.withLock { state in
+            defer { state.speed = nil }
+            return state.speed
+        }
+    }
+
+    /// Takes one step if one is pending.
+    func takeStep() -> Bool {
+        requests.withLock { state in
+            guard state.steps > 0 else { return false }
+            state.steps -= 1
+            return true
+        }
+    }
+
+    func delivered(position: Double) {
+        progress.withLock { $0 = (position, $0.packets + 1) }
+    }
+}

@@ -1,0 +1,42 @@
+/// How fast a replay runs: a factor of real time (0.25 to 100) or as fast as it can be read.
+public enum ReplaySpeed: Sendable, Equatable, CustomStringConvertible {
+    case factor(Double)
+    case max
+
+    public static let range: ClosedRange<Double> = 0.25...100
+
+    /// `1`, `0.25`, `10x`, `max`.
+    public init(parsing text: String) throws(SourceSpecError) {
+        if text == "max" { self = .max; return }
+        let number = text.hasSuffix("x") ? String(text.dropLast()) : text
+        guard let value = Double(number), Self.range.contains(value) else {
+            throw SourceSpecError(spec: text, part: "--speed", problem: "must be 0.25 to 100, or max")
+        }
+        self = .factor(value)
+    }
+
+    public var description: String {
+        switch self {
+        case .factor(let value): value == value.rounded() ? "\(Int(value))x" : "\(value)x"
+        case .max: "max"
+        }
+    }
+}
+
+/// What part of a capture to replay and how.
+public struct ReplayOptions: Sendable, Equatable {
+    public var speed: ReplaySpeed
+    /// Start over at the end (booth demos); timestamps keep increasing across loops.
+    public var loop: Bool
+    /// Seconds after the first packet at which to start (earlier packets are skipped, unpaced).
+    public var from: Double?
+    /// Seconds after the first packet at which to stop (or loop).
+    public var to: Double?
+
+    public init(speed: ReplaySpeed = .factor(1), loop: Bool = false, from: Double? = nil, to: Double? = nil) {
+        self.speed = speed
+        self.loop = loop
+        self.from = from
+        self.to = to
+    }
+}

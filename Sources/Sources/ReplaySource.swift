@@ -1,0 +1,203 @@
+import Foundation
+import HCI
+import Synchronization
+
+/// Something that yields a capture's packets in order: `CaptureReplayReader` for files,
+/// `AdvertisementScriptReader` for hand-written scripts, an array in tests.
+public protocol ReplayPacketReader: Sendable {
+    /// The next packet; nil at the end. Throws for a bad record (see `RecoverableReplayError`).
+    mutating func nextPacket() throws -> HCIPacket?
+    /// Why the reader stopped, once `nextPacket()` returned nil ("torn final record at byte ...").
+    var endNote: String? { get }
+}
+
+/// Errors a reader may throw that do not end the file: one bad record, skipped.
+public protocol RecoverableReplayError: Error {
+    var isRecoverable: Bool { get }
+}
+
+/// Replays a capture as a source: the same events a live source gives, paced by the capture's
+/// own timestamps (`ReplayPacer`), at a speed, looping, cut to `--from/--to`, and driven by
+/// `ReplayControl`. Packets keep their capture timestamps (time is data), shifted on each loop
+/// so time never runs backwards for ranging.
+///
+/// Pull-based: the consumer's `next()` reads the file. A replay at `max` speed then runs exactly
+/// as fast as the consumer takes packets, and nothing is buffered or dropped however slow the
+/// consumer is (a pushing thread would have to either block or drop). Waiting for a packet's
+/// time is a `Task.sleep`, so a paced replay holds no thread.
+public final class ReplaySource: Sendable {
+    public let name: String
+    public let events: AsyncStream<SourceEvent>
+    public let control: ReplayControl
+    private let engine: ReplayEngine
+    private let makeReader: @Sendable () throws -> any ReplayPacketReader
+
+    public init(
+        name: String, options: ReplayOptions = ReplayOptions(), control: ReplayControl = ReplayControl(),
+        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        makeReader: @escaping @Sendable () throws -> any ReplayPacketReader
+    ) {
+        self.name = name
+        self.control = control
+        self.makeReader = makeReader
+        let engine = ReplayEngine(name: name, options: options, control: control, makeReader: makeReader)
+        self.engine = engine
+        events = AsyncStream(unfolding: {
+            while !Task.isCancelled {
+                switch engine.step(wall: now()) {
+                case .emit(let event): return event
+                case .wait(let seconds): try? await Task.sleep(for: .seconds(seconds))
+                case .end: return nil
+                }
+            }
+            return nil
+        })
+    }
+
+    /// Opens the file (errors are thrown here, before anything runs).
+    public func start() throws {
+        engine.begin(with: try makeReader())
+    }
+
+    /// Ends the replay at the next packet; `events` then finishes with an `.ended` status.
+    public func stop() { engine.stop() }
+}
+
+/// The replay's state, stepped by the consumer. One step either hands out an event, asks to
+/// wait (a packet not yet due, or paused), or ends.
+final class ReplayEngine: Sendable {
+    enum Action {
+        case emit(SourceEvent)
+        case wait(Double)
+        case end
+    }
+
+    private struct State {
+        var reader: (any ReplayPacketReader)?
+        var begun = false
+        var announced = false
+        var stopRequested = false
+        var finished = false
+        var pending: HCIPacket?
+        var pacer: ReplayPacer?
+        var captureStart: Double?
+        var loopOffset = 0.0
+        var firstDelivered: Double?
+        var lastDelivered: Double?
+        var loops = 0
+        var paused = false
+    }
+
+    let name: String
+    let options: ReplayOptions
+    let control: ReplayControl
+    let makeReader: @Sendable () throws -> any ReplayPacketReader
+    private let state = Mutex(State())
+
+    init(name: String, options: ReplayOptions, control: ReplayControl, makeReader: @escaping @Sendable () throws -> any ReplayPacketReader) {
+        self.name = name
+        self.options = options
+        self.control = control
+        self.makeReader = makeReader
+    }
+
+    func begin(with reader: any ReplayPacketReader) {
+        state.withLock { state in
+            state.reader = reader
+            state.begun = true
+        }
+    }
+
+    func stop() { state.withLock { $0.stopRequested = true } }
+
+    func step(wall: Double) -> Action {
+        state.withLock { state in step(&state, wall: wall) }
+    }
+
+    private func finish(_ state: inout State, _ reason: String) -> Action {
+        state.finished = true
+        state.reader = nil
+        return .emit(.status(.ended(source: name, reason: reason)))
+    }
+
+    private func step(_ state: inout State, wall: Double) -> Action {
+        if state.finished { return .end }
+        guard state.begun else { return .wait(0.02) }
+        if state.stopRequested { return finish(&state, "replay stopped") }
+        if !state.announced {
+            state.announced = true
+            return .emit(.status(.connected(source: name)))
+        }
+        if state.pending == nil {
+            if let action = readNext(&state) { return action }
+        }
+        guard let packet = state.pending else { return .wait(0) }
+        let time = packet.timestamp
+        if state.pacer == nil {
+            state.pacer = ReplayPacer(captureStart: time, wallStart: wall, speed: options.speed)
+            if state.paused { state.pacer!.pause(atWall: wall, lastCaptureTime: time) }
+        }
+        if let speed = control.takeSpeed() { state.pacer!.setSpeed(speed, atWall: wall, lastCaptureTime: state.lastDelivered ?? time) }
+        if control.isPaused != state.paused {
+            state.paused.toggle()
+            if state.paused {
+                state.pacer!.pause(atWall: wall, lastCaptureTime: state.lastDelivered ?? time)
+            } else {
+                state.pacer!.resume(atWall: wall)
+            }
+        }
+        if state.paused {
+            guard control.takeStep() else { return .wait(0.02) }
+            state.pacer!.stepped(to: time)
+        } else if let delay = state.pacer!.delay(until: time, atWall: wall), delay > 0 {
+            return .wait(min(delay, 0.05))
+        }
+        state.pending = nil
+        if state.firstDelivered == nil { state.firstDelivered = time }
+        state.lastDelivered = time
+        control.delivered(position: time - (state.captureStart ?? time))
+        var delivered = packet
+        delivered.timestamp = time + state.loopOffset
+        return .emit(.packet(delivered))
+    }
+
+    /// Reads until a packet inside the window is pending; returns an action for anything else
+    /// (a skipped bad record, a loop, the end).
+    private func readNext(_ state: inout State) -> Action? {
+        while true {
+            let packet: HCIPacket?
+            do {
+                packet = try state.reader?.nextPacket()
+            } catch {
+                if let recoverable = error as? any RecoverableReplayError, recoverable.isRecoverable {
+                    return .emit(.status(.framingError(source: name, detail: "\(error)")))
+                }
+                return finish(&state, "replay stopped: \(error)")
+            }
+            var reachedEnd = packet == nil
+            if let packet {
+                if state.captureStart == nil { state.captureStart = packet.timestamp }
+                let offset = packet.timestamp - state.captureStart!
+                if let from = options.from, offset < from { continue }
+                if let to = options.to, offset > to { reachedEnd = true }
+                if !reachedEnd {
+                    state.pending = packet
+                    return nil
+                }
+            }
+            let note = state.reader?.endNote.map { ": \($0)" } ?? ""
+            guard options.loop, let first = state.firstDelivered, let last = state.lastDelivered else {
+                return finish(&state, "end of replay after \(control.position.packets) packets\(note)")
+            }
+            do { state.reader = try makeReader() } catch {
+                return finish(&state, "replay stopped: cannot reopen: \(error)")
+            }
+            state.loops += 1
+            state.loopOffset += last - first + 1
+            state.captureStart = nil
+            state.firstDelivered = nil
+            state.pacer = nil
+            return .emit(.status(.ended(source: name, reason: "looping (\(state.loops))\(note)")))
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import HCI
+
+/// What a source hands its consumer: a packet, or news about the source itself. A lost
+/// transport is an event to show, not a crash (README "Sources").
+public enum SourceEvent: Sendable, Equatable {
+    case packet(HCIPacket)
+    case status(SourceStatus)
+}
+
+public enum SourceStatus: Sendable, Equatable, CustomStringConvertible {
+    /// The transport is open (first time or after a reconnect).
+    case connected(source: String)
+    /// The transport failed; a live source then tries to reconnect.
+    case lost(source: String, reason: String)
+    /// Waiting `delay` seconds before reconnect attempt `attempt`.
+    case reconnecting(source: String, attempt: Int, delay: Double)
+    /// Bytes that were not H4 were skipped (stream offset and count).
+    case framingError(source: String, detail: String)
+    /// A replay reached its end, or was stopped.
+    case ended(source: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .connected(let source): "\(source): connected"
+        case .lost(let source, let reason): "\(source): lost (\(reason))"
+        case .reconnecting(let source, let attempt, let delay): "\(source): reconnecting in \(delay) s (attempt \(attempt))"
+        case .framingError(let source, let detail): "\(source): \(detail)"
+        case .ended(let source, let reason): "\(source): \(reason)"
+        }
+    }
+}
+
+/// Exponential back-off between reconnect attempts, so an unplugged dongle is not hammered.
+public struct ReconnectBackoff: Sendable, Equatable {
+    public var initial: Double
+    public var maximum: Double
+    public var factor: Double
+
+    public init(initial: Double = 0.5, maximum: Double = 10, factor: Double = 2) {
+        self.initial = initial
+        self.maximum = maximum
+        self.factor = factor
+    }
+
+    /// Delay before attempt `attempt` (1-based).
+    public func delay(attempt: Int) -> Double {
+        var delay = initial
+        for _ in 1..<max(1, attempt) { delay = min(maximum, delay * factor) }
+        return min(delay, maximum)
+    }
+}

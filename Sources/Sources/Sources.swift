@@ -1,1 +1,0 @@
-// The Sources layer; see README "Architecture".

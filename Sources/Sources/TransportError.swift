@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a source could not be opened or stopped working, in words a person can act on
+/// (README "Permissions and troubleshooting" expands each).
+public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// socket(AF_BLUETOOTH) failed with EAFNOSUPPORT: the kernel has no Bluetooth support.
+    case noBluetoothInKernel
+    /// bind failed with ENODEV: no adapter of that index; `existing` lists /sys/class/bluetooth.
+    case noSuchAdapter(index: Int, existing: [String])
+    /// EPERM or EACCES: raw, user and monitor channels need CAP_NET_RAW / CAP_NET_ADMIN.
+    case permissionDenied(spec: String)
+    /// EBUSY: the user channel needs the adapter down and not held by bluetoothd.
+    case adapterBusy(index: Int)
+    /// ENETDOWN: the adapter is down (raw channel commands need it up).
+    case adapterDown(index: Int)
+    /// ERFKILL: the radio is blocked by rfkill.
+    case blockedByRFKill(index: Int)
+    /// Any other failure: the source, and the call with its errno.
+    case failed(spec: String, SystemCallError)
+    /// The source does not carry a controller that takes commands (monitor channel, a file).
+    case commandsNotAccepted(spec: String)
+    /// The controller did not answer a command in time.
+    case commandTimedOut(command: String, seconds: Double)
+    /// The source was stopped or lost while a command waited.
+    case closed(spec: String)
+
+    /// Maps a failed kernel-socket call to its case. `existing` is read only for ENODEV.
+    public static func kernel(_ error: SystemCallError, spec: SourceSpec, existing: @autoclosure () -> [String]) -> TransportError {
+        let index: Int
+        if case .kernel(let adapter, _) = spec { index = adapter } else { index = 0 }
+        switch error.errno {
+        case EAFNOSUPPORT: return .noBluetoothInKernel
+        case ENODEV: return .noSuchAdapter(index: index, existing: existing())
+        case EPERM, EACCES: return .permissionDenied(spec: spec.description)
+        case EBUSY: return .adapterBusy(index: index)
+        case ENETDOWN: return .adapterDown(index: index)
+        case ERFKILL: return .blockedByRFKill(index: index)
+        default: return .failed(spec: spec.description, error)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .noBluetoothInKernel:
+            return "this kernel has no Bluetooth support (socket(AF_BLUETOOTH) failed with EAFNOSUPPORT): "
+                + "load it with 'sudo modprobe bluetooth', or use an H4 source (serial:, tcp:, unix:) or a capture file"
+        case .noSuchAdapter(let index, let existing):
+            let list = existing.isEmpty ? "no adapters found in /sys/class/bluetooth" : "adapters present: " + existing.joined(separator: ", ")
+            return "no Bluetooth adapter hci\(index) (ENODEV); \(list)"
+        case .permissionDenied(let spec):
+            return "no permission to open \(spec) (the HCI socket needs CAP_NET_RAW and CAP_NET_ADMIN): "
+                + "run 'sudo setcap cap_net_raw,cap_net_admin+eip $(which beacontop)' once, or run as root"
+        case .adapterBusy(let index):
+            return "hci\(index) is busy (EBUSY): the user channel needs the adapter down and not held by bluetoothd; "
+                + "run 'sudo systemctl stop bluetooth' and 'sudo hciconfig hci\(index) down', or use hci\(index):raw or hci\(index):monitor"
+        case .adapterDown(let index):
+            return "hci\(index) is down (ENETDOWN): bring it up with 'sudo hciconfig hci\(index) up' or 'bluetoothctl power on'"
+        case .blockedByRFKill(let index):
+            return "hci\(index) is blocked by rfkill (ERFKILL): run 'rfkill unblock bluetooth'"
+        case .failed(let spec, let error):
+            return "\(spec): \(error)"
+        case .commandsNotAccepted(let spec):
+            return "\(spec) does not take commands (a monitor socket or a file only listens); scan with hci0, serial:, tcp: or unix:"
+        case .commandTimedOut(let command, let seconds):
+            return "the controller did not answer \(command) within \(seconds) s"
+        case .closed(let spec):
+            return "\(spec) was closed"
+        }
+    }
+}

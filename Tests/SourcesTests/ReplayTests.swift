@@ -1,0 +1,148 @@
+import HCI
+import Synchronization
+import Testing
+@testable import Sources
+
+/// Packets from an array, as a capture reader would give them.
+struct ArrayReader: ReplayPacketReader {
+    var packets: [HCIPacket]
+    var index = 0
+    var endNote: String?
+
+    mutating func nextPacket() throws -> HCIPacket? {
+        guard index < packets.count else { return nil }
+        defer { index += 1 }
+        return packets[index]
+    }
+}
+
+func eventPacket(at time: Double, _ marker: UInt8) -> HCIPacket {
+    HCIPacket(timestamp: time, direction: .controllerToHost, type: .event, payload: [0x0E, 0x01, marker])
+}
+
+/// A clock the test moves by hand.
+final class ManualClock: Sendable {
+    let time = Mutex(1000.0)
+    func now() -> Double { time.withLock { $0 } }
+}
+
+@Suite("Replay pacing (pure)")
+struct ReplayPacerTests {
+    @Test("real time, then double speed from where it is, without a jump")
+    func speedChange() {
+        var pacer = ReplayPacer(captureStart: 50, wallStart: 1000, speed: .factor(1))
+        #expect(pacer.delay(until: 53, atWall: 1000) == 3)
+        #expect(pacer.delay(until: 53, atWall: 1004) == 0)
+        #expect(pacer.captureTime(atWall: 1002) == 52)
+        pacer.setSpeed(.factor(2), atWall: 1002, lastCaptureTime: 51)
+        #expect(pacer.captureTime(atWall: 1002) == 52)
+        #expect(pacer.delay(until: 56, atWall: 1002) == 2)
+        pacer.setSpeed(.max, atWall: 1003, lastCaptureTime: 54)
+        #expect(pacer.delay(until: 3600, atWall: 1003) == 0)
+    }
+
+    @Test("pause holds the position; resume continues from it")
+    func pause() {
+        var pacer = ReplayPacer(captureStart: 0, wallStart: 100, speed: .factor(0.25))
+        pacer.pause(atWall: 104, lastCaptureTime: 0.9)
+        #expect(pacer.captureTime(atWall: 500) == 1)
+        #expect(pacer.delay(until: 2, atWall: 500) == nil)
+        pacer.stepped(to: 1.5)
+        pacer.resume(atWall: 600)
+        #expect(pacer.captureTime(atWall: 600) == 1.5)
+        #expect(pacer.delay(until: 2, atWall: 600) == 2)
+    }
+
+    @Test("--speed accepts 0.25 to 100 and max, and names the flag otherwise")
+    func speedParsing() throws {
+        #expect(try ReplaySpeed(parsing: "max") == .max)
+        #expect(try ReplaySpeed(parsing: "0.25") == .factor(0.25))
+        #expect(try ReplaySpeed(parsing: "10x") == .factor(10))
+        #expect(throws: SourceSpecError(spec: "0.1", part: "--speed", problem: "must be 0.25 to 100, or max")) { try ReplaySpeed(parsing: "0.1") }
+        #expect(throws: SourceSpecError.self) { try ReplaySpeed(parsing: "fast") }
+    }
+}
+
+@Suite("Replay source")
+struct ReplaySourceTests {
+    static func drain(_ source: ReplaySource) async -> (packets: [HCIPacket], statuses: [SourceStatus]) {
+        var packets: [HCIPacket] = []
+        var statuses: [SourceStatus] = []
+        for await event in source.events {
+            switch event {
+            case .packet(let packet): packets.append(packet)
+            case .status(let status): statuses.append(status)
+            }
+        }
+        return (packets, statuses)
+    }
+
+    static let capture = (0..<10).map { eventPacket(at: 100 + Double($0) * 60, UInt8($0)) }
+
+    @Test("max speed delivers everything at once with capture timestamps, then says it ended")
+    func maxSpeed() async throws {
+        let source = ReplaySource(name: "test.btsnoop", options: ReplayOptions(speed: .max)) {
+            ArrayReader(packets: Self.capture, endNote: "torn final record at byte 400")
+        }
+        try source.start()
+        let (packets, statuses) = await Self.drain(source)
+        #expect(packets == Self.capture)
+        #expect(statuses.last == .ended(source: "test.btsnoop", reason: "end of replay after 10 packets: torn final record at byte 400"))
+        #expect(source.control.position.packets == 10)
+    }
+
+    @Test("--from and --to cut the capture by seconds after its first packet")
+    func window() async throws {
+        let source = ReplaySource(name: "f", options: ReplayOptions(speed: .max, from: 120, to: 300)) { ArrayReader(packets: Self.capture) }
+        try source.start()
+        let (packets, _) = await Self.drain(source)
+        #expect(packets.map(\.timestamp) == [220, 280, 340, 400])
+    }
+
+    @Test("--loop starts over with timestamps that keep increasing")
+    func loop() async throws {
+        let source = ReplaySource(name: "f", options: ReplayOptions(speed: .max, loop: true, to: 120)) { ArrayReader(packets: Self.capture) }
+        try source.start()
+        var times: [Double] = []
+        for await event in source.events {
+            if case .packet(let packet) = event { times.append(packet.timestamp) }
+            if times.count == 9 { source.stop() }
+        }
+        // Each loop starts 1 s after the previous one's last packet.
+        #expect(times.prefix(9) == [100, 160, 220, 221, 281, 341, 342, 402, 462])
+    }
+
+    @Test("paused, the replay delivers only the packets stepped through")
+    func steps() async throws {
+        let clock = ManualClock()
+        let control = ReplayControl(paused: true)
+        let source = ReplaySource(name: "f", options: ReplayOptions(speed: .factor(1)), control: control, now: clock.now) {
+            ArrayReader(packets: Self.capture)
+        }
+        try source.start()
+        control.step()
+        control.step()
+        var received: [HCIPacket] = []
+        for await event in source.events {
+            if case .packet(let packet) = event { received.append(packet) }
+            if received.count == 2 { break }
+        }
+        #expect(received == Array(Self.capture.prefix(2)))
+        #expect(control.position == (seconds: 60, packets: 2))
+        // The clock does not move: nothing more comes until resumed at max speed.
+        control.setSpeed(.max)
+        control.resume()
+        var rest: [HCIPacket] = []
+        for await event in source.events {
+            if case .packet(let packet) = event { rest.append(packet) }
+        }
+        #expect(rest == Array(Self.capture.dropFirst(2)))
+    }
+
+    @Test("an unreadable file fails at start")
+    func unreadable() {
+        struct Missing: Error {}
+        let source = ReplaySource(name: "nope") { throw Missing() }
+        #expect(throws: Missing.self) { try source.start() }
+    }
+}
