@@ -18,11 +18,12 @@ struct TmuxMonitorTests {
     /// the whole foreground group, does not end the shell too; the monitor starts with the default action.
     static let wrapped = "sh -c 'trap : INT; \(benchExecutable) monitor 20 60; echo EXIT=$?; stty -a; echo STTY-DONE; sleep 60'"
 
-    func start(_ command: String = wrapped) throws -> TmuxSession {
+    func start(_ command: String = wrapped, environment: [String: String] = [:]) throws -> TmuxSession {
+        let standard = ["LANG": "C.UTF-8", "TERM": "screen-256color",
+                        // The Swift backtracer would otherwise wait 30 s for a key after a crash.
+                        "SWIFT_BACKTRACE": "interactive=no"]
         let session = try TmuxSession(command: command, columns: 100, lines: 30,
-                                      environment: ["LANG": "C.UTF-8", "TERM": "screen-256color",
-                                                    // The Swift backtracer would otherwise wait 30 s for a key after a crash.
-                                                    "SWIFT_BACKTRACE": "interactive=no"])
+                                      environment: standard.merging(environment) { $1 })
         try session.waitFor("monitor benchmark")
         #expect(try session.format("#{alternate_on}") == "1")
         return session
@@ -95,6 +96,26 @@ struct TmuxMonitorTests {
         }
         #expect(try session.format("#{alternate_on}") == "0")
         #expect(try session.format("#{cursor_flag}") == "1")
+    }
+
+    @Test func noColorAndAnASCIILocaleInARealTerminal() throws {
+        let colour = try start()
+        defer { colour.kill() }
+        let colourful = try colour.capture(escapes: true)
+        #expect(colourful.contains("\u{1B}[38;5;") || colourful.contains("\u{1B}[3"))
+
+        let plain = try start(environment: ["LANG": "C", "LC_ALL": "C", "NO_COLOR": "1"])
+        defer { plain.kill() }
+        let screen = try plain.waitFor("beacontop | monitor benchmark")
+        #expect(screen.unicodeScalars.allSatisfy { $0.isASCII })
+        #expect(screen.contains("synthetic scanning | 200 adv/s"))
+        let sgr = try plain.capture(escapes: true)
+        // Attributes (bold 1, dim 2, underline 4, reverse 7) but no foreground or background colour.
+        let colourCodes = ["[3", "[4", ";3", ";4"].filter { code in
+            sgr.components(separatedBy: "\u{1B}").contains { $0.hasPrefix(code) && !$0.hasPrefix("[4m") && !$0.hasPrefix("[39") && !$0.hasPrefix("[49") }
+        }
+        #expect(colourCodes.isEmpty, "colour escapes under NO_COLOR: \(colourCodes)")
+        #expect(sgr.contains("\u{1B}[7m") || sgr.contains(";7m"))
     }
 
     @Test func aTerminalResizeRedrawsWithFewerColumns() throws {
