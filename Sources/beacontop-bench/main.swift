@@ -1,10 +1,21 @@
 // beacontop-bench NAME [ARGS]: release-build benchmarks (README "Benchmarks").
 // Run with `swift build -c release --product beacontop-bench && .build/release/beacontop-bench NAME`.
+import Glibc
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 let rest = Array(arguments.dropFirst())
-switch arguments.first {
-case "decode-events": DecodeEventsBenchmark.run(rest)
-case "decode-file": try DecodeFileBenchmark.run(rest[...])
-case "h4-framer": H4FramerBenchmark.run(rest)
-default: print("usage: beacontop-bench decode-events|decode-file|h4-framer [N]")
+do {
+    switch arguments.first {
+    case "decode-events": DecodeEventsBenchmark.run(rest)
+    case "decode-file": try DecodeFileBenchmark.run(rest[...])
+    case "ranging": RangingBenchmark.run(arguments: rest)
+    case "render": RenderBenchmark.run()
+    case "monitor": try MonitorLoadBenchmark.run(arguments: rest)
+    case "simulate": SimulateBenchmark.run(rest)
+    case "h4-framer": H4FramerBenchmark.run(rest)
+    default: print("usage: beacontop-bench decode-events|decode-file|ranging|render|monitor|simulate|h4-framer [ARGS]")
+    }
+} catch {
+    print("\(arguments.first ?? ""): \(error)")
+    exit(1)
 }

@@ -6,6 +6,6 @@ struct BeacontopCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "beacontop",
         abstract: "A terminal beacon ranging monitor: iBeacon, AltBeacon and Eddystone, live or replayed.",
-        subcommands: [DecodeCommand.self, ScanCommand.self, AdvertiseCommand.self]
+        subcommands: [DecodeCommand.self, ScanCommand.self, AdvertiseCommand.self, ReplayCommand.self, ReportCommand.self, SimulateCommand.self]
     )
 }

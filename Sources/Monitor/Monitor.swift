@@ -1,1 +1,0 @@
-// The Monitor layer; see README "Architecture".

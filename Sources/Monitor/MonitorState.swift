@@ -1,0 +1,194 @@
+import BeaconFormats
+
+/// Which screen the monitor shows.
+public enum MonitorScreen: String, Sendable {
+    case table, detail, help, events, calibration
+}
+
+/// The monitor's whole app state: the latest data snapshot plus what the user chose (screen, sort,
+/// filter, selection). Owned by the loop thread; every change goes through `handle(_:)`,
+/// `perform(_:)` or `update(_:)`, which are pure and return what the loop must do.
+public struct MonitorState: Sendable {
+    public private(set) var snapshot: MonitorSnapshot
+    public private(set) var screen: MonitorScreen = .table
+    public private(set) var sort: SortOrder = .distance
+    public private(set) var filterText = ""
+    /// True between `/` and Enter/Esc: printable keys then edit the filter text instead of acting.
+    public private(set) var isEditingFilter = false
+    /// The selected beacon; nil follows the first row (the nearest, by default).
+    public private(set) var selected: BeaconIdentity?
+    /// Terminal size in cells, kept for mouse clicks and page keys.
+    public var screenSize: (columns: Int, lines: Int)
+    public let keyMap: KeyMap
+
+    public init(snapshot: MonitorSnapshot, screenSize: (columns: Int, lines: Int) = (80, 24), keyMap: KeyMap = .standard) {
+        self.snapshot = snapshot
+        self.screenSize = screenSize
+        self.keyMap = keyMap
+    }
+
+    /// The rows as shown: filtered, then sorted.
+    public var visibleRows: [BeaconRowModel] {
+        let filter = RowFilter(filterText)
+        let rows = filter == .everything ? snapshot.rows : snapshot.rows.filter(filter.matches)
+        return sort.sorted(rows)
+    }
+
+    /// Index of the selection within `rows` (the first row when nothing or a vanished beacon is selected).
+    public func selectedIndex(in rows: [BeaconRowModel]) -> Int? {
+        guard !rows.isEmpty else { return nil }
+        if let selected, let index = rows.firstIndex(where: { $0.identity == selected }) { return index }
+        return 0
+    }
+
+    var geometry: TableGeometry {
+        TableGeometry(lines: screenSize.lines, showsPanel: snapshot.nearest?.showsPanel ?? false)
+    }
+
+    /// Takes a new snapshot from the data side.
+    public mutating func update(_ snapshot: MonitorSnapshot) -> Reaction {
+        guard snapshot != self.snapshot else { return [] }
+        self.snapshot = snapshot
+        return .redraw
+    }
+
+    /// Handles one key: filter editing first, then the key map. Returns the reaction and any command.
+    public mutating func handle(_ key: Key) -> (Reaction, MonitorCommand?) {
+        if isEditingFilter { return (editFilter(key), nil) }
+        if case .click(let line, _) = key {
+            let rows = visibleRows
+            guard screen == .table,
+                  let index = geometry.rowIndex(atLine: line, selectedIndex: selectedIndex(in: rows), rowCount: rows.count)
+            else { return ([], nil) }
+            return perform(.selectRow(index))
+        }
+        guard let action = keyMap.action(for: key) else { return ([], nil) }
+        return perform(action)
+    }
+
+    private mutating func editFilter(_ key: Key) -> Reaction {
+        switch key {
+        case .enter:
+            isEditingFilter = false
+        case .escape:
+            isEditingFilter = false
+            filterText = ""
+        case .backspace:
+            if !filterText.isEmpty { filterText.removeLast() }
+        case .character(let c) where !c.isNewline && c.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }):
+            filterText.append(c)
+        case .resize:
+            return [.redraw, .fullRepaint]
+        default:
+            return []
+        }
+        return .redraw
+    }
+
+    /// Carries out one action (htop's Action functions).
+    public mutating func perform(_ action: MonitorAction) -> (Reaction, MonitorCommand?) {
+        switch action {
+        case .quit:
+            return (.quit, nil)
+        case .resize:
+            return ([.redraw, .fullRepaint], nil)
+        case .selectPrevious: return (moveSelection(by: -1), nil)
+        case .selectNext: return (moveSelection(by: 1), nil)
+        case .pageUp: return (moveSelection(by: -max(1, geometry.rowCapacity)), nil)
+        case .pageDown: return (moveSelection(by: max(1, geometry.rowCapacity)), nil)
+        case .selectFirst: return (moveSelection(by: Int.min / 2), nil)
+        case .selectLast: return (moveSelection(by: Int.max / 2), nil)
+        case .selectRow(let index):
+            let rows = visibleRows
+            guard rows.indices.contains(index) else { return ([], nil) }
+            selected = rows[index].identity
+            return (.redraw, nil)
+        case .toggleDetail:
+            switch screen {
+            case .table:
+                guard selectedRow != nil else { return ([], nil) }
+                screen = .detail
+            case .calibration:
+                return saveCalibration()
+            default:
+                screen = .table
+            }
+            return (.redraw, nil)
+        case .cycleSort:
+            sort = sort.next
+            return (.redraw, nil)
+        case .beginFilter:
+            screen = .table
+            isEditingFilter = true
+            return (.redraw, nil)
+        case .cycleRangingFilter:
+            let names = snapshot.filterNames
+            guard !names.isEmpty else { return ([], nil) }
+            let current = snapshot.activeFilter.flatMap { names.firstIndex(of: $0) } ?? -1
+            return (.command, .selectFilter(names[(current + 1) % names.count]))
+        case .togglePause: return (.command, .togglePause)
+        case .speedUp: return (.command, .speedUp)
+        case .slowDown: return (.command, .slowDown)
+        case .seekBackward: return (.command, .seek(seconds: -KeyMap.seekStep))
+        case .seekForward: return (.command, .seek(seconds: KeyMap.seekStep))
+        case .toggleRecording: return (.command, .toggleRecording)
+        case .calibrate:
+            if screen == .calibration { return leaveCalibration() }
+            guard let row = selectedRow else { return ([], nil) }
+            selected = row.identity
+            screen = .calibration
+            return ([.redraw, .command], .startCalibration(row.identity))
+        case .toggleEventLog:
+            if screen == .calibration { _ = leaveCalibration() }
+            screen = screen == .events ? .table : .events
+            return (.redraw, nil)
+        case .toggleHelp:
+            if screen == .calibration { _ = leaveCalibration() }
+            screen = screen == .help ? .table : .help
+            return (.redraw, nil)
+        case .back:
+            if screen == .calibration { return leaveCalibration() }
+            guard screen != .table else { return ([], nil) }
+            screen = .table
+            return (.redraw, nil)
+        }
+    }
+
+    /// The selected row among the visible ones.
+    public var selectedRow: BeaconRowModel? {
+        let rows = visibleRows
+        return selectedIndex(in: rows).map { rows[$0] }
+    }
+
+    private mutating func moveSelection(by delta: Int) -> Reaction {
+        let rows = visibleRows
+        guard let current = selectedIndex(in: rows) else { return [] }
+        let target = min(max(current + delta, 0), rows.count - 1)
+        selected = rows[target].identity
+        return target == current ? [] : .redraw
+    }
+
+    private mutating func leaveCalibration() -> (Reaction, MonitorCommand?) {
+        screen = .table
+        return ([.redraw, .command], .cancelCalibration)
+    }
+
+    private mutating func saveCalibration() -> (Reaction, MonitorCommand?) {
+        guard let progress = snapshot.calibration, progress.isComplete, let power = progress.measuredPower else {
+            return ([], nil)
+        }
+        return (.command, .saveCalibration(progress.identity, measuredPower: Int(power.rounded())))
+    }
+
+    /// The view model the renderer draws.
+    public func viewModel() -> MonitorViewModel {
+        let rows = visibleRows
+        return MonitorViewModel(
+            title: snapshot.title, rows: rows, totalRowCount: snapshot.rows.count,
+            selectedIndex: selectedIndex(in: rows), nearest: snapshot.nearest, source: snapshot.source,
+            screen: screen, sort: sort, filterText: filterText, isEditingFilter: isEditingFilter,
+            activeFilter: snapshot.activeFilter, events: snapshot.events, calibration: snapshot.calibration,
+            keyBindings: keyMap.bindings
+        )
+    }
+}

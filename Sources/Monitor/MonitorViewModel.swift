@@ -1,0 +1,46 @@
+/// What one frame shows: `MonitorState` after filtering, sorting and selection, ready for the pure
+/// renderer (`TerminalUI.render(_:size:charset:)`).
+public struct MonitorViewModel: Sendable, Equatable {
+    public var title: String?
+    /// Filtered and sorted rows, in display order.
+    public var rows: [BeaconRowModel]
+    /// Rows before filtering (the title bar shows "12 of 40" while a filter is active).
+    public var totalRowCount: Int
+    public var selectedIndex: Int?
+    public var nearest: NearestExhibit?
+    public var source: SourceStatus
+    public var screen: MonitorScreen
+    public var sort: SortOrder
+    public var filterText: String
+    public var isEditingFilter: Bool
+    public var activeFilter: String?
+    public var events: [MonitorEvent]
+    public var calibration: CalibrationProgress?
+    /// The key table, for the help screen.
+    public var keyBindings: [KeyBinding]
+
+    public init(
+        title: String? = nil, rows: [BeaconRowModel], totalRowCount: Int? = nil, selectedIndex: Int? = nil,
+        nearest: NearestExhibit? = nil, source: SourceStatus, screen: MonitorScreen = .table,
+        sort: SortOrder = .distance, filterText: String = "", isEditingFilter: Bool = false,
+        activeFilter: String? = nil, events: [MonitorEvent] = [], calibration: CalibrationProgress? = nil,
+        keyBindings: [KeyBinding] = KeyMap.standard.bindings
+    ) {
+        self.title = title
+        self.rows = rows
+        self.totalRowCount = totalRowCount ?? rows.count
+        self.selectedIndex = selectedIndex
+        self.nearest = nearest
+        self.source = source
+        self.screen = screen
+        self.sort = sort
+        self.filterText = filterText
+        self.isEditingFilter = isEditingFilter
+        self.activeFilter = activeFilter
+        self.events = events
+        self.calibration = calibration
+        self.keyBindings = keyBindings
+    }
+
+    public var selectedRow: BeaconRowModel? { selectedIndex.map { rows[$0] } }
+}

@@ -1,0 +1,42 @@
+/// What the source feeding the monitor is doing, for the status line.
+public struct SourceStatus: Sendable, Equatable {
+    public enum State: Sendable, Equatable {
+        /// A live adapter or controller is scanning.
+        case scanning
+        /// A capture file is replaying at `speed` times real time (1 = real time).
+        case replaying(speed: Double)
+        /// Replay (or the live view) is paused.
+        case paused
+        /// The transport went away; `reason` says why (`"hci0 removed"`).
+        case lost(reason: String)
+        /// Trying again after a loss; `attempt` counts from 1.
+        case reconnecting(attempt: Int)
+        /// A replay reached its end.
+        case finished
+    }
+
+    /// The source spec string as given (`hci0`, `session.btsnoop`, `tcp:127.0.0.1:9000`).
+    public var name: String
+    public var state: State
+    public var advertsPerSecond: Double
+    /// Packets that failed to decode so far (shown as a warning when non-zero).
+    public var malformedCount: Int
+    /// The capture file being recorded to, nil when not recording.
+    public var recordingFile: String?
+    /// Replay position and total duration in seconds; nil for live sources.
+    public var replayPosition: Double?
+    public var replayDuration: Double?
+
+    public init(
+        name: String, state: State = .scanning, advertsPerSecond: Double = 0, malformedCount: Int = 0,
+        recordingFile: String? = nil, replayPosition: Double? = nil, replayDuration: Double? = nil
+    ) {
+        self.name = name
+        self.state = state
+        self.advertsPerSecond = advertsPerSecond
+        self.malformedCount = malformedCount
+        self.recordingFile = recordingFile
+        self.replayPosition = replayPosition
+        self.replayDuration = replayDuration
+    }
+}

@@ -1,0 +1,130 @@
+/// beacontop's default RSSI filter: a one-state Kalman filter (random-walk RSSI) that is slow and
+/// steady while the beacon stays put, and restarts on the new level as soon as a two-sided CUSUM on
+/// its normalised innovations says the level has moved.
+///
+/// Why: a fixed window cannot be both steady and quick. With 4 dB per-packet noise, a 0.10 m
+/// 10th-90th percentile spread at 1 m needs roughly 150 samples of averaging (15 s at 10 Hz), while
+/// following a 1 m -> 5 m move within 2 s needs the estimate to move 7 dB within 20 samples. A
+/// random walk whose process noise is tiny gives the first; the change detector gives the second:
+/// persistently one-sided innovations (not single deep fades, which are clipped) push the CUSUM over
+/// its threshold within a few packets of a real move, and the estimate is re-seeded from the mean of
+/// the samples since the change began (the CUSUM run; once a run is longer than `restartSamples`
+/// the mean weights its latest samples more, so a slow ramp is not followed with a lag), after
+/// which it averages as 1/n again. The filter is a handful of numbers: no buffers, no allocation.
+///
+/// - Innovations are clipped to `innovationClip` standard deviations (Huber) so deep fades and
+///   body-blocking blips pull the estimate little.
+/// - The per-packet noise is learnt online (mean absolute innovation, converted to a standard
+///   deviation), bounded to `noiseFloor...noiseCeiling` (3...12 dB), so the detector keeps its
+///   false-alarm rate on quiet and on noisy links alike. The 3 dB floor is measured: on the Herald
+///   recording (RSSI quantised to 1 dB, under 1 dB of packet noise but multipath swings of 5-10 dB)
+///   a 1 dB floor made the detector chase every multipath swing (median error 0.560 m, jitter
+///   0.027 m/tick); 3 dB gives 0.545 m and 0.015 m/tick, better than every reference filter.
+/// - Process noise is per second of capture time, so gaps and irregular rates are handled.
+public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
+    public struct Parameters: Sendable, Equatable {
+        /// Random-walk variance growth of the true RSSI, dB² per second (steadiness vs drift tracking).
+        public var processNoisePerSecond: Double = 0.002
+        /// Initial per-packet noise standard deviation, dB, until it is learnt.
+        public var initialNoise: Double = 4
+        public var noiseFloor: Double = 3
+        public var noiseCeiling: Double = 12
+        /// Weight of each innovation in the noise estimate (about 1/samples remembered).
+        public var noiseLearningRate: Double = 0.01
+        /// CUSUM slack, in standard deviations: drifts smaller than this never trigger.
+        public var cusumSlack: Double = 0.75
+        /// CUSUM threshold, in standard deviations: higher means fewer false restarts, slower reaction.
+        public var cusumThreshold: Double = 8
+        /// Innovations beyond this many standard deviations are clipped (update and CUSUM).
+        public var innovationClip: Double = 3
+        /// The re-seeding mean remembers about this many of the run's latest samples.
+        public var restartSamples: Int = 10
+
+        public init() {}
+    }
+
+    public let parameters: Parameters
+    private var level: Double = 0
+    private var variance: Double = 0
+    private var noise: Double
+    private var meanAbsoluteInnovation: Double
+    private var lastTime: Double = 0
+    private var started = false
+    private var upward = 0.0
+    private var downward = 0.0
+    private var upwardRun = 0
+    private var downwardRun = 0
+    private var upwardMean = 0.0
+    private var downwardMean = 0.0
+
+    public init(parameters: Parameters = Parameters()) {
+        self.parameters = parameters
+        noise = parameters.initialNoise
+        meanAbsoluteInnovation = parameters.initialNoise / 1.2533
+    }
+
+    public var estimateVariance: Double? { started ? variance : nil }
+
+    /// The learnt per-packet noise standard deviation, dB.
+    public var learntNoise: Double { noise }
+
+    public mutating func add(_ rssi: Double, at time: Double) {
+        guard started else {
+            started = true
+            level = rssi
+            variance = noise * noise
+            lastTime = time
+            return
+        }
+        let elapsed = max(0, time - lastTime)
+        lastTime = max(lastTime, time)
+        variance += parameters.processNoisePerSecond * elapsed
+        let noiseVariance = noise * noise
+        let innovationVariance = variance + noiseVariance
+        let spread = innovationVariance.squareRoot()
+        let innovation = rssi - level
+        let clipped = min(max(innovation, -parameters.innovationClip * spread), parameters.innovationClip * spread)
+        let normalised = clipped / spread
+
+        upward = max(0, upward + normalised - parameters.cusumSlack)
+        downward = max(0, downward - normalised - parameters.cusumSlack)
+        upwardRun = upward > 0 ? upwardRun + 1 : 0
+        downwardRun = downward > 0 ? downwardRun + 1 : 0
+        upwardMean = Self.runMean(upwardMean, adding: rssi, run: upwardRun, memory: parameters.restartSamples)
+        downwardMean = Self.runMean(downwardMean, adding: rssi, run: downwardRun, memory: parameters.restartSamples)
+
+        if upward > parameters.cusumThreshold || downward > parameters.cusumThreshold {
+            let up = upward > parameters.cusumThreshold
+            let count = min(max(up ? upwardRun : downwardRun, 1), max(1, parameters.restartSamples))
+            level = up ? upwardMean : downwardMean
+            variance = noiseVariance / Double(count)
+            upward = 0
+            downward = 0
+            upwardRun = 0
+            downwardRun = 0
+        } else {
+            let gain = variance / innovationVariance
+            level += gain * clipped
+            variance *= 1 - gain
+        }
+
+        // E|innovation| = sqrt(2/pi) * sqrt(P + sigma²) for Gaussian noise: learn sigma from it.
+        meanAbsoluteInnovation += parameters.noiseLearningRate * (abs(clipped) - meanAbsoluteInnovation)
+        let total = 1.2533 * meanAbsoluteInnovation
+        let learnt = max(0, total * total - variance).squareRoot()
+        noise = min(max(learnt, parameters.noiseFloor), parameters.noiseCeiling)
+    }
+
+    public mutating func estimate(at time: Double) -> Double? { started ? level : nil }
+
+    public mutating func reset() {
+        self = AdaptiveKalmanRSSIFilter(parameters: parameters)
+    }
+
+    /// The mean of a CUSUM run's samples: exact for the first `memory` samples, then exponentially
+    /// weighted with weight 1/memory. A run of 0 means the CUSUM is at zero: no run.
+    private static func runMean(_ mean: Double, adding sample: Double, run: Int, memory: Int) -> Double {
+        guard run > 0 else { return 0 }
+        return mean + (sample - mean) / Double(min(run, max(1, memory)))
+    }
+}

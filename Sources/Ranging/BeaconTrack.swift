@@ -1,0 +1,143 @@
+import BeaconFormats
+import HCI
+
+/// One beacon's ranging state, in bounded memory: its filter, a ring of recent arrival times,
+/// counters and the proximity classifier. Owned by `RangingEngine`.
+struct BeaconTrack: Sendable {
+    let identity: BeaconIdentity
+    /// `identity.description`, once: it is printed every tick.
+    let id: String
+    var address: BDAddress
+    /// `address.description`, rebuilt only when the address changes (printed every tick).
+    private(set) var addressText: String
+    private var addressTextFor: BDAddress
+    var lastRSSI: Int = 0
+    var frameMeasuredPower: Int?
+    /// The default filter is stored concretely (no existential dispatch on the hot path); any
+    /// other selected filter is in `otherFilter`.
+    var adaptiveFilter: AdaptiveKalmanRSSIFilter?
+    var otherFilter: (any RSSIFilter)?
+    var classifier: ProximityClassifier
+    var firstSeen: Double
+    var lastSeen: Double
+    var packetsSinceTick = 0
+    var totalPackets = 0
+    /// Catalog entry and calibration, looked up once when the beacon is first heard.
+    let exhibitIndex: Int?
+    let measuredPowerOverride: Double?
+    let pathLossExponent: Double
+    let regionIndices: [Int]
+    private var arrivals: [Double]
+    private var arrivalHead = 0
+    private var arrivalCount = 0
+
+    init(
+        identity: BeaconIdentity, address: BDAddress, time: Double, filter: any RSSIFilter,
+        classifier: ProximityClassifier, exhibitIndex: Int?, measuredPowerOverride: Double?,
+        pathLossExponent: Double, regionIndices: [Int], arrivalHistory: Int
+    ) {
+        self.identity = identity
+        id = identity.description
+        self.address = address
+        addressText = address.description
+        addressTextFor = address
+        if let adaptive = filter as? AdaptiveKalmanRSSIFilter {
+            adaptiveFilter = adaptive
+        } else {
+            otherFilter = filter
+        }
+        self.classifier = classifier
+        firstSeen = time
+        lastSeen = time
+        self.exhibitIndex = exhibitIndex
+        self.measuredPowerOverride = measuredPowerOverride
+        self.pathLossExponent = pathLossExponent
+        self.regionIndices = regionIndices
+        arrivals = Array(repeating: 0, count: arrivalHistory)
+    }
+
+    /// Records one sighting. After a silence longer than `staleAfter` the filter and class start
+    /// afresh: the old level says nothing about where the beacon is now.
+    mutating func record(_ sighting: Sighting, staleAfter: Double) {
+        if sighting.time - lastSeen > staleAfter {
+            adaptiveFilter?.reset()
+            otherFilter?.reset()
+            classifier.reset()
+        }
+        let rssi = Double(sighting.rssi)
+        if adaptiveFilter != nil {
+            adaptiveFilter!.add(rssi, at: sighting.time)
+        } else {
+            otherFilter?.add(rssi, at: sighting.time)
+        }
+        lastRSSI = sighting.rssi
+        frameMeasuredPower = sighting.measuredPower
+        address = sighting.address
+        lastSeen = max(lastSeen, sighting.time)
+        packetsSinceTick += 1
+        totalPackets += 1
+        arrivals[arrivalHead] = sighting.time
+        arrivalHead = (arrivalHead + 1) % arrivals.count
+        arrivalCount = min(arrivalCount + 1, arrivals.count)
+    }
+
+    /// Brings `addressText` up to date (at tick time, not per sighting).
+    mutating func refreshAddressText() {
+        if addressTextFor != address {
+            addressText = address.description
+            addressTextFor = address
+        }
+    }
+
+    /// The filter's estimate at `time`, and its variance.
+    mutating func estimate(at time: Double) -> (value: Double, variance: Double?)? {
+        if adaptiveFilter != nil {
+            guard let value = adaptiveFilter!.estimate(at: time) else { return nil }
+            return (value, adaptiveFilter!.estimateVariance)
+        }
+        guard let value = otherFilter?.estimate(at: time) else { return nil }
+        return (value, otherFilter?.estimateVariance)
+    }
+
+    /// The arrival `back` packets ago (0 = newest); `back < arrivalCount`.
+    private func arrival(_ back: Int) -> Double {
+        arrivals[(arrivalHead - 1 - back + 2 * arrivals.count) % arrivals.count]
+    }
+
+    /// Packets per second over the last `window` seconds (or since first heard, or over the ring
+    /// when the ring does not reach back that far; at least 1 s). Allocation-free: it runs per beacon per tick.
+    func packetsPerSecond(at time: Double, window: Double = 10) -> Double {
+        var recent = 0
+        while recent < arrivalCount, arrival(recent) > time - window { recent += 1 }
+        guard recent > 0 else { return 0 }
+        if recent == arrivals.count, recent >= 2 {
+            let span = arrival(0) - arrival(recent - 1)
+            return span > 0 ? Double(recent - 1) / span : 0
+        }
+        // A beacon heard for less than a second has no meaningful rate yet: count over 1 s.
+        let span = min(window, max(time - firstSeen, 1))
+        return Double(recent) / span
+    }
+
+    /// The median of the last (up to) 16 gaps between arrivals: the advertising interval as
+    /// received, missed packets included. Insertion sort in a stack buffer: no allocation per tick.
+    var advertisingInterval: Double? {
+        let gapCount = min(arrivalCount - 1, 16)
+        guard gapCount >= 1 else { return nil }
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 16) { gaps -> Double? in
+            var filled = 0
+            for back in 0..<gapCount {
+                let gap = arrival(back) - arrival(back + 1)
+                guard gap > 0 else { continue }
+                var slot = filled
+                while slot > 0, gaps[slot - 1] > gap {
+                    gaps[slot] = gaps[slot - 1]
+                    slot -= 1
+                }
+                gaps[slot] = gap
+                filled += 1
+            }
+            return filled == 0 ? nil : gaps[filled / 2]
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// How RSSI becomes metres.
+public enum DistanceModel: Sendable, Equatable {
+    /// Log-distance path loss: `d = 10^((P1m - rssi) / (10 n))`, n the path-loss exponent
+    /// (2 in free space; 2-3 indoors). The engine's default, with n = `RangingConfiguration.pathLossExponent`.
+    case logDistance
+    /// The Android Beacon Library / Radius Networks curve fit (see `CurveFitDistanceModel`).
+    case curveFit(CurveFitDistanceModel)
+
+    /// The engine's distance in metres for a (filtered) RSSI, or nil when it cannot say.
+    public func distance(rssi: Double, measuredPower: Double, pathLossExponent: Double) -> Double? {
+        switch self {
+        case .logDistance:
+            LogDistanceModel.distance(rssi: rssi, measuredPower: measuredPower, exponent: pathLossExponent)
+        case .curveFit(let model):
+            model.distance(rssi: rssi, measuredPower: measuredPower)
+        }
+    }
+
+    /// Parses `log` / `log-distance` or `curve-fit` (the AltBeacon/Radius coefficients).
+    public init(name: String) throws(RangingConfigurationError) {
+        switch name.lowercased() {
+        case "log", "log-distance": self = .logDistance
+        case "curve-fit", "curvefit", "android": self = .curveFit(.altBeacon)
+        default:
+            throw RangingConfigurationError(field: "distance model", reason: "unknown model \"\(name)\"; expected log-distance or curve-fit")
+        }
+    }
+}
+
+/// Log-distance path loss (Rappaport, Wireless Communications, 4.9): received power falls by
+/// `10 n` dB per decade of distance from the 1 m reference `P1m`.
+public enum LogDistanceModel {
+    public static func distance(rssi: Double, measuredPower: Double, exponent: Double) -> Double? {
+        guard rssi != 0, exponent > 0, rssi.isFinite else { return nil }
+        return pow(10, (measuredPower - rssi) / (10 * exponent))
+    }
+
+    /// The RSSI expected at `distance` metres: the inverse, used for accuracy ranges and tests.
+    public static func rssi(atDistance distance: Double, measuredPower: Double, exponent: Double) -> Double {
+        measuredPower - 10 * exponent * log10(distance)
+    }
+}
+
+/// The curve fit the Android Beacon Library's `CurveFittedDistanceCalculator` uses:
+/// `ratio = rssi / P1m`; `ratio < 1: ratio^10`, else `c1 * ratio^c2 + c3`. With the coefficients of
+/// Radius Networks' original fit (0.89976, 7.7095, 0.111) it is also what bluetooth-data-tools,
+/// ibeacon-ble and room-assistant compute.
+///
+/// Edge rules of bluetooth-data-tools' `calculate_distance_meters`, kept so its test vectors hold:
+/// rssi 0 means unknown (nil); a positive measured power makes the ratio negative, so the
+/// `ratio^10` branch applies (in effect `(rssi / |P1m|)^10`, the "positive power treated as
+/// negative" of its tests); results are capped at `cap` (400 m).
+public struct CurveFitDistanceModel: Sendable, Equatable {
+    public var coefficient1: Double
+    public var coefficient2: Double
+    public var coefficient3: Double
+    public var cap: Double
+
+    public init(coefficient1: Double, coefficient2: Double, coefficient3: Double, cap: Double = 400) {
+        self.coefficient1 = coefficient1
+        self.coefficient2 = coefficient2
+        self.coefficient3 = coefficient3
+        self.cap = cap
+    }
+
+    /// Radius Networks' fit (an iPhone 4S receiver), the library's historical default.
+    public static let altBeacon = CurveFitDistanceModel(coefficient1: 0.89976, coefficient2: 7.7095, coefficient3: 0.111)
+    /// The Android Beacon Library's default device model (Nexus 5) in model-distance-calculations.json.
+    public static let nexus5 = CurveFitDistanceModel(coefficient1: 0.42093, coefficient2: 6.9476, coefficient3: 0.54992)
+    /// Moto X Pro (XT1115) from the same table.
+    public static let motoXPro = CurveFitDistanceModel(coefficient1: 0.9401940951, coefficient2: 6.170094565, coefficient3: 0)
+
+    public func distance(rssi: Double, measuredPower: Double) -> Double? {
+        guard rssi != 0, measuredPower != 0, rssi.isFinite, measuredPower.isFinite else { return nil }
+        // No sign fix-up: a positive power gives a negative ratio, which takes the ratio^10 branch
+        // (an even power), exactly as bluetooth-data-tools computes it (its power=59 vector).
+        let ratio = rssi / measuredPower
+        let metres = ratio < 1 ? pow(ratio, 10) : coefficient1 * pow(ratio, coefficient2) + coefficient3
+        return min(metres, cap)
+    }
+}

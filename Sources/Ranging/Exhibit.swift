@@ -1,0 +1,55 @@
+import BeaconFormats
+import Foundation
+
+/// One catalog entry: a beacon identity mapped to what a visitor reads, with optional calibration.
+public struct Exhibit: Sendable, Hashable {
+    /// A `BeaconIdentity` description string (`UUID:major:minor` for iBeacon, UUID upper-cased on load).
+    public var id: String
+    public var name: String
+    public var description: String?
+    /// Metres on the floor plan (x, y).
+    public var position: FloorPosition?
+    /// Overrides the frame's measured power (dBm at 1 m).
+    public var measuredPower: Double?
+    /// Overrides the configured path-loss exponent for this beacon.
+    public var pathLossExponent: Double?
+
+    public init(
+        id: String, name: String, description: String? = nil, position: FloorPosition? = nil,
+        measuredPower: Double? = nil, pathLossExponent: Double? = nil
+    ) {
+        self.id = Exhibit.normalisedID(id)
+        self.name = name
+        self.description = description
+        self.position = position
+        self.measuredPower = measuredPower
+        self.pathLossExponent = pathLossExponent
+    }
+
+    /// iBeacon/AltBeacon ids are matched with the UUID upper-case and dashed, as `BeaconIdentity`
+    /// prints them, so a hand-typed lower-case UUID still matches. Other ids are kept as written.
+    public static func normalisedID(_ id: String) -> String {
+        let trimmed = id.trimmingCharacters(in: .whitespaces)
+        if let region = BeaconRegion(spec: trimmed), region.major != nil, region.minor != nil {
+            return region.spec
+        }
+        return trimmed
+    }
+
+    /// The region of exactly this beacon (UUID + major + minor), when the id is one.
+    public var region: BeaconRegion? {
+        guard let region = BeaconRegion(spec: id, name: id), region.minor != nil else { return nil }
+        return region
+    }
+}
+
+/// A point on the floor plan, metres.
+public struct FloorPosition: Sendable, Hashable {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+}

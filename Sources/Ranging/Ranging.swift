@@ -1,1 +1,0 @@
-// The Ranging layer; see README "Architecture".

@@ -1,0 +1,54 @@
+/// Every tunable of the ranging engine, with the documented defaults (README "Ranging").
+public struct RangingConfiguration: Sendable, Equatable {
+    /// The RSSI filter every beacon gets.
+    public var filter: RSSIFilterKind = .adaptive
+    /// Parameters of the default filter.
+    public var adaptiveFilter = AdaptiveKalmanRSSIFilter.Parameters()
+    public var distanceModel: DistanceModel = .logDistance
+    /// Path-loss exponent n of the log-distance model (2: free space; 2-3 indoors). Per-beacon
+    /// overrides come from the catalog.
+    public var pathLossExponent: Double = 2.0
+    /// Used when a frame's measured power is nonsense (>= 0 dBm) or absent.
+    public var defaultMeasuredPower: Double = -59
+    /// Standard deviation (dB) of slow shadowing the filter cannot see, added to the filter's own
+    /// variance for the accuracy range (the range is +-1 standard deviation in dB, mapped to metres).
+    public var shadowingDeviation: Double = 3.0
+    /// A beacon not heard for this long (s) is shown `unknown` with accuracy -1, and its filter is
+    /// restarted when it is heard again.
+    public var staleAfter: Double = 5
+    /// A beacon not heard for this long (s) is forgotten.
+    public var forgetAfter: Double = 60
+    /// Proximity boundaries (m) and hysteresis.
+    public var immediateBelow: Double = 0.5
+    public var nearBelow: Double = 3.0
+    public var proximityMargin: Double = 0.15
+    public var proximityDwell: Double = 1.0
+    /// Nearest-exhibit hysteresis.
+    public var nearestMargin: Double = 0.2
+    public var nearestChallengeTime: Double = 1.0
+    public var nearestMinimumHold: Double = 2.0
+    /// A region is exited only after no matching beacon was heard for this long (s), as CoreLocation.
+    public var regionExitDelay: Double = 30
+    /// Most beacons tracked at once; a new one beyond this evicts the one heard least recently.
+    public var maxBeacons: Int = 1024
+    /// Arrival times kept per beacon for packets/s and the advertising interval.
+    public var arrivalHistory: Int = 64
+
+    public init() {}
+
+    /// Checks the values make sense together; the error names the field.
+    public func validate() throws(RangingConfigurationError) {
+        func require(_ ok: Bool, _ field: String, _ reason: String) throws(RangingConfigurationError) {
+            if !ok { throw RangingConfigurationError(field: field, reason: reason) }
+        }
+        try require(pathLossExponent > 0 && pathLossExponent.isFinite, "pathLossExponent", "must be positive")
+        try require(ResolvedMeasuredPower.isPlausible(Int(defaultMeasuredPower)), "defaultMeasuredPower", "must be between -127 and -1 dBm")
+        try require(staleAfter > 0, "staleAfter", "must be positive")
+        try require(forgetAfter >= staleAfter, "forgetAfter", "must be at least staleAfter")
+        try require(immediateBelow > 0 && nearBelow > immediateBelow, "nearBelow", "must be above immediateBelow, both positive")
+        try require(proximityMargin >= 0 && nearestMargin >= 0 && nearestMargin < 1, "margin", "must be within 0..<1")
+        try require(regionExitDelay >= 0, "regionExitDelay", "must not be negative")
+        try require(maxBeacons > 0, "maxBeacons", "must be positive")
+        try require(arrivalHistory >= 2, "arrivalHistory", "must be at least 2")
+    }
+}

@@ -1,0 +1,210 @@
+import BeaconFormats
+import Foundation
+import HCI
+
+/// The ranging engine: fed sightings with their capture times, it keeps per-beacon state in
+/// bounded memory and, at each `tick(at:)`, says for every beacon what CoreLocation's ranging
+/// would (RSSI, accuracy in metres, proximity) plus the nearest exhibit and region events.
+///
+/// A value type owned by one thread (the pipeline or the monitor loop). It never reads a clock:
+/// time only ever comes from the sightings and the tick argument, so a replay is deterministic.
+/// Memory is bounded: at most `maxBeacons` tracks (the least recently heard is evicted), each
+/// with fixed-size buffers.
+public struct RangingEngine: Sendable {
+    public let configuration: RangingConfiguration
+    public let catalog: ExhibitCatalog?
+    /// iBeacon and AltBeacon tracks by a flat key in an open-addressing table (this lookup runs for
+    /// every sighting; see `FlatBeaconTable`); other kinds by identity.
+    private var flatIndex = FlatBeaconTable()
+    private var index: [BeaconIdentity: Int] = [:]
+    private var tracks: [BeaconTrack] = []
+    private var selector: NearestExhibitSelector
+    private var regionMonitor: RegionMonitor
+    private var dwell = DwellTracker()
+    public private(set) var evictedBeacons = 0
+    public private(set) var lastTick: Double?
+
+    /// - Parameters:
+    ///   - catalog: when given, only its exhibits can be `nearest`, and its calibration overrides apply.
+    ///   - regions: regions to monitor; defaults to the catalog's (none without a catalog).
+    public init(configuration: RangingConfiguration = RangingConfiguration(), catalog: ExhibitCatalog? = nil, regions: [BeaconRegion]? = nil) {
+        self.configuration = configuration
+        self.catalog = catalog
+        selector = NearestExhibitSelector(
+            margin: configuration.nearestMargin,
+            challengeTime: configuration.nearestChallengeTime,
+            minimumHold: configuration.nearestMinimumHold
+        )
+        regionMonitor = RegionMonitor(regions: regions ?? catalog?.regions ?? [], exitDelay: configuration.regionExitDelay)
+    }
+
+    /// How many beacons are tracked now.
+    public var trackedBeacons: Int { tracks.count }
+
+    /// Feeds one sighting.
+    public mutating func record(_ sighting: Sighting) {
+        // A corrupt timestamp would poison the filter for good; such a sighting is dropped.
+        guard sighting.time.isFinite else { return }
+        if let position = position(of: sighting.identity) {
+            tracks[position].record(sighting, staleAfter: configuration.staleAfter)
+            return
+        }
+        if tracks.count >= configuration.maxBeacons { evictLeastRecentlyHeard() }
+        var track = makeTrack(for: sighting)
+        track.record(sighting, staleAfter: configuration.staleAfter)
+        setPosition(tracks.count, of: sighting.identity)
+        tracks.append(track)
+    }
+
+    /// Convenience: feeds a decoded frame.
+    public mutating func record(frame: BeaconFrame, address: BDAddress, rssi: Int, at time: Double) {
+        record(Sighting(time: time, frame: frame, address: address, rssi: rssi))
+    }
+
+    /// Computes the snapshot at `time`: forgets long-silent beacons, classifies, sorts nearest
+    /// first, picks the nearest exhibit and reports region events since the previous tick.
+    public mutating func tick(at time: Double) -> RangingSnapshot {
+        forgetSilentBeacons(at: time)
+        var readings: [BeaconReading] = []
+        readings.reserveCapacity(tracks.count)
+        for position in tracks.indices {
+            readings.append(reading(ofTrack: position, at: time))
+            tracks[position].packetsSinceTick = 0
+            if time - tracks[position].lastSeen <= configuration.regionExitDelay {
+                for region in tracks[position].regionIndices {
+                    regionMonitor.heard(region: region, at: tracks[position].lastSeen)
+                }
+            }
+        }
+        // Sort small keys, not the readings: a reading is a few hundred bytes and the sort's moves
+        // were a tenth of a replay's time.
+        let keys = readings.map { $0.accuracy < 0 ? Double.infinity : $0.accuracy }
+        let order = readings.indices.sorted { a, b in
+            keys[a] != keys[b] ? keys[a] < keys[b] : readings[a].identity < readings[b].identity
+        }
+        readings = order.map { readings[$0] }
+
+        let candidates = readings.compactMap { reading -> NearestExhibitSelector.Candidate? in
+            guard reading.proximity == .immediate || reading.proximity == .near else { return nil }
+            if catalog != nil, reading.exhibit == nil { return nil }
+            return NearestExhibitSelector.Candidate(key: reading.identity, distance: reading.accuracy)
+        }
+        let nearest = selector.update(candidates: candidates, at: time)
+        dwell.update(nearest: nearest?.description, at: time)
+        let events = regionMonitor.events(at: time)
+        lastTick = time
+        return RangingSnapshot(time: time, beacons: readings, nearest: nearest, events: events, evictedBeacons: evictedBeacons)
+    }
+
+    /// Per-exhibit visits and dwell time up to `time`, as a report table.
+    public func dwellReport(at time: Double) -> DwellReport {
+        DwellReport(totals: dwell.totals(at: time), catalog: catalog)
+    }
+
+    // MARK: - Internals
+
+    private func makeTrack(for sighting: Sighting) -> BeaconTrack {
+        let exhibitIndex = catalog?.index(ofID: sighting.identity.description)
+        let exhibit = exhibitIndex.flatMap { catalog?.exhibits[$0] }
+        let filter: any RSSIFilter = configuration.filter == .adaptive
+            ? AdaptiveKalmanRSSIFilter(parameters: configuration.adaptiveFilter)
+            : configuration.filter.makeFilter()
+        return BeaconTrack(
+            identity: sighting.identity, address: sighting.address, time: sighting.time, filter: filter,
+            classifier: ProximityClassifier(
+                immediateBelow: configuration.immediateBelow, nearBelow: configuration.nearBelow,
+                margin: configuration.proximityMargin, dwell: configuration.proximityDwell
+            ),
+            exhibitIndex: exhibitIndex,
+            measuredPowerOverride: exhibit?.measuredPower,
+            pathLossExponent: exhibit?.pathLossExponent ?? configuration.pathLossExponent,
+            regionIndices: regionMonitor.regionIndices(for: sighting.identity),
+            arrivalHistory: configuration.arrivalHistory
+        )
+    }
+
+    private mutating func reading(ofTrack position: Int, at time: Double) -> BeaconReading {
+        let power = ResolvedMeasuredPower.resolve(
+            frame: tracks[position].frameMeasuredPower,
+            override: tracks[position].measuredPowerOverride,
+            defaultPower: configuration.defaultMeasuredPower
+        )
+        let exponent = tracks[position].pathLossExponent
+        let stale = time - tracks[position].lastSeen > configuration.staleAfter
+        var filtered: Double?
+        var accuracy = -1.0
+        var range: ClosedRange<Double>?
+        if !stale, let (estimate, variance) = tracks[position].estimate(at: time) {
+            filtered = estimate
+            let model = configuration.distanceModel
+            if let metres = model.distance(rssi: estimate, measuredPower: power.dBm, pathLossExponent: exponent) {
+                accuracy = metres
+                let deviation = ((variance ?? 0) + configuration.shadowingDeviation * configuration.shadowingDeviation).squareRoot()
+                if case .logDistance = model {
+                    // +-deviation dB is a constant factor in log-distance: one pow, not two.
+                    let factor = pow(10, deviation / (10 * exponent))
+                    range = (metres / factor)...(metres * factor)
+                } else if let low = model.distance(rssi: estimate + deviation, measuredPower: power.dBm, pathLossExponent: exponent),
+                          let high = model.distance(rssi: estimate - deviation, measuredPower: power.dBm, pathLossExponent: exponent) {
+                    range = min(low, high)...max(low, high)
+                }
+            }
+        }
+        tracks[position].refreshAddressText()
+        let proximity = tracks[position].classifier.update(distance: accuracy >= 0 ? accuracy : nil, at: time)
+        let track = tracks[position]
+        return BeaconReading(
+            identity: track.identity, id: track.id, address: track.address, addressText: track.addressText, rssi: track.lastRSSI, filteredRSSI: filtered,
+            accuracy: accuracy, accuracyRange: range, proximity: proximity, measuredPower: power,
+            pathLossExponent: exponent, packets: track.packetsSinceTick, totalPackets: track.totalPackets,
+            packetsPerSecond: track.packetsPerSecond(at: time), advertisingInterval: track.advertisingInterval,
+            firstSeen: track.firstSeen, lastSeen: track.lastSeen, isStale: stale,
+            exhibit: track.exhibitIndex.flatMap { catalog?.exhibits[$0] }
+        )
+    }
+
+    /// Nearest first; unknown accuracies last; ties by id so the order is deterministic.
+    static func nearestFirst(_ a: BeaconReading, _ b: BeaconReading) -> Bool {
+        let ka = a.accuracy < 0 ? Double.infinity : a.accuracy
+        let kb = b.accuracy < 0 ? Double.infinity : b.accuracy
+        if ka != kb { return ka < kb }
+        return a.identity < b.identity
+    }
+
+    private mutating func forgetSilentBeacons(at time: Double) {
+        var position = 0
+        while position < tracks.count {
+            if time - tracks[position].lastSeen > configuration.forgetAfter {
+                remove(at: position)
+            } else {
+                position += 1
+            }
+        }
+    }
+
+    private mutating func evictLeastRecentlyHeard() {
+        guard let oldest = tracks.indices.min(by: { tracks[$0].lastSeen < tracks[$1].lastSeen }) else { return }
+        remove(at: oldest)
+        evictedBeacons += 1
+    }
+
+    /// Swap-remove, keeping the index consistent.
+    private mutating func remove(at position: Int) {
+        let last = tracks.count - 1
+        setPosition(nil, of: tracks[position].identity)
+        if position != last {
+            tracks.swapAt(position, last)
+            setPosition(position, of: tracks[position].identity)
+        }
+        tracks.removeLast()
+    }
+
+    private func position(of identity: BeaconIdentity) -> Int? {
+        if let key = FlatBeaconKey(identity) { return flatIndex[key] }
+        return index[identity]
+    }
+
+    private mutating func setPosition(_ position: Int?, of identity: BeaconIdentity) {
+        if let key = FlatBeaconKey(identity) { flatIndex[key] = position } else { index[identity] = position }
+    }
+}

@@ -1,0 +1,99 @@
+/// Writes a `RangingSnapshot` as one NDJSON line (README "NDJSON tick lines"): a pure function of
+/// the snapshot, JSON written by hand for speed.
+///
+/// Required fields (issue schema): `t`, `beacons[]` with `id`, `kind`, `rssi`, `filteredRssi`,
+/// `accuracy`, `accuracyRange`, `proximity`, `measuredPower`, `packets`; `nearest`; `events[]` with
+/// `type` and `region`. Extra fields: per beacon `address`, `measuredPowerSource`,
+/// `frameMeasuredPower` (when the frame's value was not used), `pathLossExponent`,
+/// `packetsPerSecond`, `interval`, `lastSeen`, `stale`, `exhibit` (name, when in the catalog);
+/// per event `t`.
+public enum TickLineEncoder {
+    /// The line, without the trailing newline.
+    public static func line(_ snapshot: RangingSnapshot) -> String {
+        var writer = JSONWriter()
+        append(snapshot, to: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// Appends the line and a newline to `writer` (reuse one writer to avoid allocating per tick).
+    public static func appendLine(_ snapshot: RangingSnapshot, to writer: inout JSONWriter) {
+        append(snapshot, to: &writer)
+        writer.byte(0x0A)
+    }
+
+    public static func append(_ snapshot: RangingSnapshot, to w: inout JSONWriter) {
+        w.raw("{\"t\":")
+        w.number(snapshot.time, decimals: 6, keepPoint: true)
+        w.raw(",\"beacons\":[")
+        for (position, beacon) in snapshot.beacons.enumerated() {
+            if position > 0 { w.byte(UInt8(ascii: ",")) }
+            appendBeacon(beacon, to: &w)
+        }
+        w.raw("],\"nearest\":")
+        if let nearest = snapshot.nearestReading { w.string(nearest.id) } else if let nearest = snapshot.nearest { w.string(nearest.description) } else { w.null() }
+        w.raw(",\"events\":[")
+        for (position, event) in snapshot.events.enumerated() {
+            if position > 0 { w.byte(UInt8(ascii: ",")) }
+            w.raw("{\"type\":")
+            w.string(event.kind.rawValue)
+            w.raw(",\"region\":")
+            w.string(event.region.identifier)
+            w.raw(",\"t\":")
+            w.number(event.time, decimals: 6, keepPoint: true)
+            w.byte(UInt8(ascii: "}"))
+        }
+        w.raw("]}")
+    }
+
+    private static func appendBeacon(_ b: BeaconReading, to w: inout JSONWriter) {
+        w.raw("{\"id\":")
+        w.string(b.id)
+        w.raw(",\"kind\":")
+        w.string(b.kind.rawValue)
+        w.raw(",\"address\":")
+        w.string(b.addressText)
+        w.raw(",\"rssi\":")
+        w.integer(b.rssi)
+        w.raw(",\"filteredRssi\":")
+        if let filtered = b.filteredRSSI { w.number(filtered, decimals: 1) } else { w.null() }
+        w.raw(",\"accuracy\":")
+        if b.accuracy < 0 { w.raw("-1") } else { w.number(b.accuracy, decimals: 2) }
+        w.raw(",\"accuracyRange\":")
+        if let range = b.accuracyRange {
+            w.byte(UInt8(ascii: "["))
+            w.number(range.lowerBound, decimals: 2)
+            w.byte(UInt8(ascii: ","))
+            w.number(range.upperBound, decimals: 2)
+            w.byte(UInt8(ascii: "]"))
+        } else {
+            w.null()
+        }
+        w.raw(",\"proximity\":")
+        w.string(b.proximity.rawValue)
+        w.raw(",\"measuredPower\":")
+        w.number(b.measuredPower.dBm, decimals: 1)
+        w.raw(",\"measuredPowerSource\":")
+        w.string(b.measuredPower.source.rawValue)
+        if let frame = b.measuredPower.frameValue, b.measuredPower.source != .frame {
+            w.raw(",\"frameMeasuredPower\":")
+            w.integer(frame)
+        }
+        w.raw(",\"pathLossExponent\":")
+        w.number(b.pathLossExponent, decimals: 2)
+        w.raw(",\"packets\":")
+        w.integer(b.packets)
+        w.raw(",\"packetsPerSecond\":")
+        w.number(b.packetsPerSecond, decimals: 1)
+        w.raw(",\"interval\":")
+        if let interval = b.advertisingInterval { w.number(interval, decimals: 3) } else { w.null() }
+        w.raw(",\"lastSeen\":")
+        w.number(b.lastSeen, decimals: 6, keepPoint: true)
+        w.raw(",\"stale\":")
+        if b.isStale { w.raw("true") } else { w.raw("false") }
+        if let exhibit = b.exhibit {
+            w.raw(",\"exhibit\":")
+            w.string(exhibit.name)
+        }
+        w.byte(UInt8(ascii: "}"))
+    }
+}

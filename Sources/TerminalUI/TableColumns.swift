@@ -1,0 +1,92 @@
+/// The live table's columns and which to drop first on narrow terminals.
+///
+/// Drop order (first dropped first): measured power, accuracy range, packets/s, sparkline, age. The
+/// name, RSSI, accuracy and proximity class always stay: they are what a technician tunes by and what
+/// a visitor reads. At the 40-column minimum the table is name (10 columns), RSSI, accuracy, proximity and age.
+enum TableColumn: CaseIterable {
+    case name, rssi, history, accuracy, range, proximity, measuredPower, packets, age
+
+    var heading: String {
+        switch self {
+        case .name: "NAME"
+        case .rssi: "RSSI"
+        case .history: "HISTORY"
+        case .accuracy: "DIST m"
+        case .range: "RANGE"
+        case .proximity: "PROXIMITY"
+        case .measuredPower: "TX@1m"
+        case .packets: "PKT/s"
+        case .age: "AGE"
+        }
+    }
+
+    /// Fixed width; `name` and `history` have minimums and grow.
+    var width: Int {
+        switch self {
+        case .name: 10
+        case .rssi: 4
+        case .history: 10
+        case .accuracy: 6
+        case .range: 9
+        case .proximity: 9
+        case .measuredPower: 5
+        case .packets: 5
+        case .age: 5
+        }
+    }
+
+    var rightAligned: Bool {
+        switch self {
+        case .name, .history, .proximity, .range: false
+        default: true
+        }
+    }
+
+    static let dropOrder: [TableColumn] = [.measuredPower, .range, .packets, .history, .age]
+}
+
+/// The columns that fit a width, with their positions.
+struct TableLayout: Equatable {
+    struct Placed: Equatable {
+        var column: TableColumn
+        var x: Int
+        var width: Int
+    }
+
+    /// One column at the left edge marks the nearest exhibit's row.
+    static let markerWidth = 1
+    static let nameMaximum = 32
+    static let historyMaximum = 30
+
+    let columns: [Placed]
+
+    init(width: Int) {
+        var kept = TableColumn.allCases
+        func needed(_ columns: [TableColumn]) -> Int {
+            Self.markerWidth + columns.reduce(0) { $0 + $1.width } + (columns.count - 1)
+        }
+        for candidate in TableColumn.dropOrder where needed(kept) > width {
+            kept.removeAll { $0 == candidate }
+        }
+        var spare = max(0, width - needed(kept))
+        var widths: [TableColumn: Int] = [:]
+        for column in kept { widths[column] = column.width }
+        let nameGrowth = min(spare, Self.nameMaximum - TableColumn.name.width)
+        widths[.name, default: 0] += nameGrowth
+        spare -= nameGrowth
+        if widths[.history] != nil {
+            let growth = min(spare, Self.historyMaximum - TableColumn.history.width)
+            widths[.history, default: 0] += growth
+        }
+        var x = Self.markerWidth
+        var placed: [Placed] = []
+        for column in kept {
+            let w = widths[column]!
+            placed.append(Placed(column: column, x: x, width: w))
+            x += w + 1
+        }
+        columns = placed
+    }
+
+    func contains(_ column: TableColumn) -> Bool { columns.contains { $0.column == column } }
+}

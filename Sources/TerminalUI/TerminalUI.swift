@@ -1,1 +1,0 @@
-// The TerminalUI layer; see README "Architecture".

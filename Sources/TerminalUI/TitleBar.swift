@@ -1,0 +1,40 @@
+import Monitor
+
+/// Line 0: the program and catalog title on the left; beacon count, sort and filters on the right.
+/// When the line is too narrow, the filters go first, then the catalog title, then the sort.
+enum TitleBar {
+    static func draw(_ model: MonitorViewModel, into buffer: inout ScreenBuffer) {
+        let separator = buffer.charset.separator
+        buffer.fill(y: 0, role: .header)
+        var screen = ""
+        switch model.screen {
+        case .table: break
+        case .detail: screen = separator + "detail"
+        case .help: screen = separator + "help"
+        case .events: screen = separator + "events"
+        case .calibration: screen = separator + "calibration"
+        }
+        var lefts = [" beacontop" + screen]
+        if let title = model.title { lefts.insert(" beacontop" + separator + title + screen, at: 0) }
+
+        let count = model.rows.count == model.totalRowCount ? "\(model.rows.count)" : "\(model.rows.count) of \(model.totalRowCount)"
+        var rights = [count + (model.totalRowCount == 1 ? " beacon" : " beacons"), "sort: \(model.sort.rawValue)"]
+        if let filter = model.activeFilter { rights.append("filter: \(filter)") }
+        if !model.filterText.isEmpty && !model.isEditingFilter { rights.append("/\(model.filterText)") }
+
+        let width = buffer.width
+        func measure(_ s: String) -> Int { TerminalText.width(s, charset: buffer.charset) }
+        var attempts: [(String, Int)] = []
+        for left in lefts { attempts += [(left, rights.count), (left, 2)] }
+        attempts.append((lefts.last!, 1))
+        for (left, keep) in attempts {
+            let right = rights.prefix(keep).joined(separator: separator) + " "
+            if measure(left) + 1 + measure(right) <= width {
+                buffer.write(left, x: 0, y: 0, role: .header)
+                buffer.writeRight(right, end: width, y: 0, role: .header)
+                return
+            }
+        }
+        buffer.write(lefts.last!, x: 0, y: 0, role: .header)
+    }
+}

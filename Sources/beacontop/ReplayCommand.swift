@@ -1,0 +1,174 @@
+import ArgumentParser
+import Captures
+import BeaconFormats
+import Foundation
+import HCI
+import Ranging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `beacontop replay FILE --json`: ranges a recording and writes one NDJSON line per tick of
+/// capture time (README "NDJSON tick lines"). Headless; the interactive replay belongs to the monitor.
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Range a capture file and write NDJSON ranging ticks (headless).",
+        discussion: """
+            Reads btsnoop, pcap or pcapng; every tick (default 1 s of capture time) writes one JSON line: \
+            t, beacons nearest first (id, kind, rssi, filteredRssi, accuracy, accuracyRange, proximity, \
+            measuredPower, packets, ...), nearest and region events. Malformed packets are counted and \
+            reported on stderr. Exit status: 0 done, 1 the file or catalog cannot be read, 2 reading \
+            stopped at a corrupt header (the ticks before it were written).
+            """
+    )
+
+    @Argument(help: "The capture file: btsnoop, pcap or pcapng.") var file: String
+    @Flag(help: "Write NDJSON ranging ticks to standard output (required: the interactive replay is the monitor's).") var json = false
+    @OptionGroup var ranging: RangingOptions
+    @Option(help: "Replay speed: only `max` (as fast as possible) is supported here.") var speed = "max"
+
+    func validate() throws {
+        guard json else { throw ValidationError("replay without --json is the interactive monitor; use --json for NDJSON ticks") }
+        guard speed == "max" else { throw ValidationError("--speed \(speed): only `max` is supported by the headless replay") }
+    }
+
+    func run() throws {
+        var pipeline = try ranging.makePipeline()
+        var output = NDJSONOutput()
+        var writer = JSONWriter(capacity: 1 << 16)
+        let status = CaptureReplay.run(path: file, pipeline: &pipeline) { snapshot in
+            TickLineEncoder.appendLine(snapshot, to: &writer)
+            output.write(writer.bytes)
+            writer.removeAll()
+        }
+        output.flush()
+        try status.finish()
+    }
+}
+
+/// The ranging flags `replay` and `report` share.
+struct RangingOptions: ParsableArguments {
+    @Option(name: .customLong("exhibits"), help: "Exhibit catalog (YAML): names, calibration, regions.") var exhibits: String?
+    @Option(help: "Seconds of capture time between ticks.") var tick = 1.0
+    @Option(help: "RSSI filter: adaptive (default), running-average, arma, kalman, iqm.") var filter = "adaptive"
+
+    func validate() throws {
+        guard tick > 0, tick.isFinite else { throw ValidationError("--tick must be a positive number of seconds") }
+        do { _ = try RSSIFilterKind(name: filter) } catch { throw ValidationError("--filter: \(error.reason)") }
+    }
+
+    func makePipeline() throws -> BeaconPipeline {
+        var configuration = RangingConfiguration()
+        configuration.filter = try RSSIFilterKind(name: filter)
+        var catalog: ExhibitCatalog?
+        if let exhibits {
+            do {
+                catalog = try ExhibitCatalog(contentsOf: URL(fileURLWithPath: exhibits))
+            } catch {
+                NDJSONOutput.error("beacontop: \(exhibits): \(error)")
+                throw ExitCode(1)
+            }
+        }
+        return BeaconPipeline(engine: RangingEngine(configuration: configuration, catalog: catalog), tickInterval: tick)
+    }
+}
+
+/// Reads a capture through `CaptureReader` and `BeaconSightingDecoder` (the decode command's fast
+/// path) into a `BeaconPipeline`: malformed records and packets
+/// are counted (the first few printed), a torn final record ends the file quietly, a corrupt
+/// header stops with exit status 2 after what came before.
+enum CaptureReplay {
+    struct Status {
+        var cannotRead: CaptureError?
+        var stoppedBy: CaptureError?
+
+        func finish() throws {
+            if let cannotRead {
+                NDJSONOutput.error("beacontop: \(cannotRead)")
+                throw ExitCode(1)
+            }
+            if let stoppedBy {
+                NDJSONOutput.error("beacontop: \(stoppedBy); replayed up to there")
+                throw ExitCode(2)
+            }
+        }
+    }
+
+    static func run(path: String, pipeline: inout BeaconPipeline, onTick: (RangingSnapshot) -> Void) -> Status {
+        var reader: CaptureReader
+        do {
+            reader = try CaptureReader(path: path)
+        } catch {
+            return Status(cannotRead: error)
+        }
+        var status = Status()
+        var malformedRecords = 0
+        var malformedPackets = 0
+        var firstPacketError: DecodeError?
+        var decoder = BeaconSightingDecoder()
+        while true {
+            do {
+                guard let packet = try reader.next() else { break }
+                pipeline.advance(to: packet.timestamp, onTick: onTick)
+                do {
+                    try decoder.decode(packet) { sighting in
+                        // Telemetry names no beacon; reports without RSSI cannot be ranged.
+                        guard let rssi = sighting.rssi else { return }
+                        if case .eddystoneTLM = sighting.frame { return }
+                        pipeline.record(Sighting(time: sighting.timestamp, frame: sighting.frame, address: sighting.address, rssi: Int(rssi)))
+                    }
+                } catch {
+                    malformedPackets += 1
+                    if firstPacketError == nil { firstPacketError = error }
+                }
+            } catch {
+                if error.isRecoverable {
+                    malformedRecords += 1
+                    if malformedRecords <= 5 { NDJSONOutput.error("warning: \(error)") }
+                    continue
+                }
+                status.stoppedBy = error
+                break
+            }
+        }
+        pipeline.finish(onTick: onTick)
+        if let truncation = reader.truncation {
+            NDJSONOutput.error("warning: \(path): \(truncation); replayed up to there")
+        }
+        if let first = firstPacketError {
+            NDJSONOutput.error("warning: first malformed HCI packet: \(first)")
+        }
+        NDJSONOutput.error("\(reader.recordCount) records, \(pipeline.beaconReports) beacon frames ranged, \(malformedPackets + malformedRecords) malformed packets")
+        return status
+    }
+}
+
+/// Standard output through one 64 KiB buffer.
+struct NDJSONOutput {
+    private var buffer: [UInt8] = []
+
+    init() { buffer.reserveCapacity(1 << 17) }
+
+    mutating func write(_ bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    mutating func write(_ text: String) { write(Array(text.utf8)) }
+
+    mutating func flush() {
+        var done = 0
+        while done < buffer.count {
+            let written = buffer.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + done, $0.count - done) }
+            if written < 0 { if errno == EINTR { continue }; break }
+            done += written
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    static func error(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress!, $0.count) }
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Ranging
+
+/// `beacontop report FILE`: per-exhibit visits and dwell time in a recording (README "Regions and
+/// the dwell report"), as a text table, CSV or JSON.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Print visits and dwell time per exhibit for a capture file.",
+        discussion: """
+            Ranges the whole capture as `replay` does and counts, per exhibit, the visits (a visit lasts \
+            while the exhibit is nearest) and the total, mean and longest dwell. With --exhibits, every \
+            catalog exhibit is listed, visited or not, and only catalog beacons can be nearest.
+            """
+    )
+
+    @Argument(help: "The capture file: btsnoop, pcap or pcapng.") var file: String
+    @Flag(help: "CSV (RFC 4180, durations in seconds).") var csv = false
+    @Flag(help: "JSON (durations in seconds).") var json = false
+    @OptionGroup var ranging: RangingOptions
+
+    func validate() throws {
+        if csv && json { throw ValidationError("choose one of --csv and --json") }
+    }
+
+    func run() throws {
+        var pipeline = try ranging.makePipeline()
+        let status = CaptureReplay.run(path: file, pipeline: &pipeline) { _ in }
+        if status.cannotRead == nil {
+            let report = pipeline.dwellReport
+            var output = NDJSONOutput()
+            if csv {
+                output.write(DwellReportRenderer.csv(report))
+            } else if json {
+                output.write(DwellReportRenderer.json(report))
+            } else {
+                output.write(DwellReportRenderer.text(report))
+            }
+            output.flush()
+        }
+        try status.finish()
+    }
+}

@@ -1,0 +1,179 @@
+import BeaconFormats
+import Monitor
+import Testing
+
+@Suite struct MonitorStateTests {
+    static let uuid = UUIDBytes("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4")!
+    static let other = UUIDBytes("494E5445-4C4C-495F-524F-434B535F4857")!
+
+    static func row(_ minor: UInt16, _ name: String?, rssi: Int?, accuracy: Double?, uuid: UUIDBytes = uuid, major: UInt16 = 1) -> BeaconRowModel {
+        BeaconRowModel(identity: .iBeacon(uuid: uuid, major: major, minor: minor), exhibitName: name, rssi: rssi,
+                       accuracy: accuracy, proximity: accuracy.map { $0 < 0.5 ? .immediate : ($0 < 3 ? .near : .far) } ?? .unknown)
+    }
+
+    static let rows = [
+        row(1, "Rosetta Stone (cast)", rssi: -70, accuracy: 2.5),
+        row(2, "Lewis Chessmen", rssi: -60, accuracy: 1.0),
+        row(3, nil, rssi: nil, accuracy: nil),
+        // Loud but far: the Govee frames carry a nonsense measured power (+12 dBm), see shared/data/README.
+        row(62207, "Govee thermometer", rssi: -50, accuracy: 9.0, uuid: other, major: 20597),
+    ]
+
+    static func state() -> MonitorState {
+        MonitorState(snapshot: MonitorSnapshot(rows: rows, source: SourceStatus(name: "govee-h5100.btsnoop", state: .replaying(speed: 1)),
+                                               filterNames: ["kalman", "median"], activeFilter: "kalman"),
+                     screenSize: (80, 24))
+    }
+
+    static func names(_ state: MonitorState) -> [String] { state.visibleRows.map(\.displayName) }
+
+    @Test func sCyclesDistanceRSSINameIdWithUnknownsLast() {
+        var state = Self.state()
+        #expect(state.sort == .distance)
+        #expect(Self.names(state) == ["Lewis Chessmen", "Rosetta Stone (cast)", "Govee thermometer", "E2C56DB5…:1:3"])
+        _ = state.handle(.character("s"))
+        #expect(state.sort == .rssi)
+        #expect(Self.names(state) == ["Govee thermometer", "Lewis Chessmen", "Rosetta Stone (cast)", "E2C56DB5…:1:3"])
+        _ = state.handle(.character("s"))
+        #expect(state.sort == .name)
+        #expect(Self.names(state) == ["E2C56DB5…:1:3", "Govee thermometer", "Lewis Chessmen", "Rosetta Stone (cast)"])
+        _ = state.handle(.character("s"))
+        #expect(state.sort == .id)
+        #expect(state.visibleRows.map(\.identity.description) == [
+            "494E5445-4C4C-495F-524F-434B535F4857:20597:62207", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:1:1",
+            "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:1:2", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:1:3",
+        ])
+        _ = state.handle(.character("s"))
+        #expect(state.sort == .distance)
+    }
+
+    @Test func selectionMovesClampsAndFollowsTheBeaconAcrossUpdates() {
+        var state = Self.state()
+        #expect(state.selectedRow?.displayName == "Lewis Chessmen")
+        #expect(state.handle(.up).0 == [])
+        #expect(state.handle(.down).0 == .redraw)
+        #expect(state.selectedRow?.displayName == "Rosetta Stone (cast)")
+        _ = state.handle(.end)
+        #expect(state.selectedRow?.displayName == "E2C56DB5…:1:3")
+        #expect(state.handle(.down).0 == [])
+        _ = state.handle(.home)
+        _ = state.handle(.down)
+        // Rosetta walks up to the receiver: it becomes first, and stays selected.
+        var rows = Self.rows
+        rows[0].accuracy = 0.3
+        var snapshot = state.snapshot
+        snapshot.rows = rows
+        #expect(state.update(snapshot) == .redraw)
+        #expect(state.update(snapshot) == [])
+        #expect(state.selectedIndex(in: state.visibleRows) == 0)
+        #expect(state.selectedRow?.displayName == "Rosetta Stone (cast)")
+        // When the selected beacon leaves, the selection falls back to the first row.
+        snapshot.rows = Array(rows.dropFirst())
+        _ = state.update(snapshot)
+        #expect(state.selectedRow?.displayName == "Lewis Chessmen")
+    }
+
+    @Test func aClickSelectsTheRowDrawnOnThatLine() {
+        var state = Self.state()
+        // Table rows start on line 2 (title bar, column header).
+        #expect(state.handle(.click(row: 4, column: 10)).0 == .redraw)
+        #expect(state.selectedRow?.displayName == "Govee thermometer")
+        #expect(state.handle(.click(row: 1, column: 10)).0 == [])
+        #expect(state.handle(.click(row: 20, column: 10)).0 == [])
+        #expect(state.selectedRow?.displayName == "Govee thermometer")
+    }
+
+    @Test func pagingAndClicksAgreeWithTheScrolledTable() {
+        let many = (0..<50).map { Self.row(UInt16($0), "exhibit \($0)", rssi: -60 - $0, accuracy: Double($0) + 0.5) }
+        var state = MonitorState(snapshot: MonitorSnapshot(rows: many, source: SourceStatus(name: "hci0")), screenSize: (80, 12))
+        // 12 lines: title, header, 9 rows, status.
+        _ = state.handle(.pageDown)
+        #expect(state.selectedRow?.displayName == "exhibit 9")
+        let geometry = TableGeometry(lines: 12, showsPanel: false)
+        #expect(geometry.firstVisibleIndex(selectedIndex: 9, rowCount: 50) == 1)
+        _ = state.handle(.click(row: 2, column: 0))
+        #expect(state.selectedRow?.displayName == "exhibit 1")
+    }
+
+    @Test func slashFiltersByTextAndByRegion() {
+        var state = Self.state()
+        #expect(state.handle(.character("/")).0 == .redraw)
+        #expect(state.isEditingFilter)
+        for c in "chess" { _ = state.handle(.character(c)) }
+        // While typing, q and s are text, not quit and sort.
+        #expect(Self.names(state) == ["Lewis Chessmen"])
+        _ = state.handle(.character("q"))
+        #expect(state.filterText == "chessq")
+        #expect(state.handle(.backspace).0 == .redraw)
+        _ = state.handle(.enter)
+        #expect(!state.isEditingFilter)
+        #expect(state.filterText == "chess")
+        #expect(state.viewModel().totalRowCount == 4)
+
+        _ = state.handle(.character("/"))
+        _ = state.handle(.escape)
+        #expect(state.filterText == "")
+        #expect(state.visibleRows.count == 4)
+
+        func filtered(_ text: String) -> [String] {
+            Self.rows.filter(RowFilter(text).matches).map(\.displayName)
+        }
+        #expect(filtered("494E5445-4C4C-495F-524F-434B535F4857") == ["Govee thermometer"])
+        #expect(filtered("e2c56db5-dffb-48d2-b060-d0f5a71096e4:1") == ["Rosetta Stone (cast)", "Lewis Chessmen", "E2C56DB5…:1:3"])
+        #expect(filtered("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:1:2") == ["Lewis Chessmen"])
+        #expect(filtered("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:2") == [])
+        #expect(filtered(":62207") == ["Govee thermometer"])
+        #expect(RowFilter("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:x") == .text("e2c56db5-dffb-48d2-b060-d0f5a71096e4:x"))
+        #expect(RowFilter("  ") == .everything)
+        // Eddystone beacons are never in an iBeacon region.
+        #expect(!RowFilter("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4").matches(BeaconRowModel(identity: .eddystoneURL("https://e2c56db5-dffb-48d2-b060-d0f5a71096e4"))))
+    }
+
+    @Test func sourceKeysBecomeCommandsForTheWiring() {
+        var state = Self.state()
+        let expected: [(Key, MonitorCommand)] = [
+            (.character(" "), .togglePause), (.character("+"), .speedUp), (.character("-"), .slowDown),
+            (.left, .seek(seconds: -10)), (.right, .seek(seconds: 10)), (.character("r"), .toggleRecording),
+            (.character("f"), .selectFilter("median")),
+        ]
+        for (key, command) in expected {
+            let (reaction, emitted) = state.handle(key)
+            #expect(emitted == command)
+            #expect(reaction.contains(.command))
+        }
+        // f cycles from the active filter; the active filter itself changes only when the data says so.
+        var snapshot = state.snapshot
+        snapshot.activeFilter = "median"
+        _ = state.update(snapshot)
+        #expect(state.handle(.character("f")).1 == .selectFilter("kalman"))
+    }
+
+    @Test func screensToggleAndQuitStops() {
+        var state = Self.state()
+        _ = state.handle(.enter)
+        #expect(state.screen == .detail)
+        _ = state.handle(.enter)
+        #expect(state.screen == .table)
+        _ = state.handle(.character("?"))
+        #expect(state.screen == .help)
+        _ = state.handle(.character("e"))
+        #expect(state.screen == .events)
+        _ = state.handle(.escape)
+        #expect(state.screen == .table)
+        #expect(state.handle(.escape).0 == [])
+        #expect(state.handle(.resize).0 == [.redraw, .fullRepaint])
+        #expect(state.handle(.character("q")).0 == .quit)
+        // Enter on an empty table opens nothing.
+        var empty = MonitorState(snapshot: MonitorSnapshot(source: SourceStatus(name: "hci0")))
+        #expect(empty.handle(.enter).0 == [])
+        #expect(empty.handle(.character("c")).1 == nil)
+        #expect(empty.screen == .table)
+    }
+
+    @Test func shortIdentitiesForNarrowColumns() {
+        #expect(BeaconIdentity.iBeacon(uuid: Self.uuid, major: 100, minor: 1).shortDescription == "E2C56DB5…:100:1")
+        #expect(BeaconIdentity.eddystoneUID(namespace: [0x12, 0x34, 0x56, 0x78, 0x90, 0x12, 0x34, 0x67, 0x89, 0x01],
+                                            instance: [0, 0, 0, 0, 0, 1]).shortDescription == "123456…:000000000001")
+        #expect(BeaconIdentity.eddystoneURL("https://github.com/citruz").shortDescription == "https://github.com/citruz")
+    }
+}

@@ -1,0 +1,91 @@
+import BeaconFormats
+import HCI
+import Testing
+@testable import Ranging
+
+@Suite struct BeaconPipelineTests {
+    static let uuid = UUIDBytes("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4")!
+
+    static func packet(minor: UInt16, power: Int8 = -59, rssi: Int8, at time: Double) -> HCIPacket {
+        let frame = IBeaconFrame(uuid: uuid, major: 1, minor: minor, measuredPower: power)
+        let advert = Advertisement(
+            timestamp: time, address: BDAddress(rawValue: 0xA0 + UInt64(minor)), addressType: .publicDevice,
+            eventKind: .advNonconnInd, rssi: rssi, data: frame.advertisingData[...]
+        )
+        return AdvertisingReportEncoder.legacyReportPacket([advert], at: time)
+    }
+
+    @Test func packetsBecomeTicksOnWholeSecondsOfCaptureTime() {
+        var pipeline = BeaconPipeline(engine: RangingEngine(), tickInterval: 1)
+        var ticks: [RangingSnapshot] = []
+        for step in 0..<50 {
+            let time = 1_700_000_000.25 + Double(step) / 10
+            pipeline.feed(Self.packet(minor: 1, rssi: -65, at: time)) { ticks.append($0) }
+        }
+        pipeline.finish { ticks.append($0) }
+        #expect(ticks.map(\.time) == [1_700_000_001, 1_700_000_002, 1_700_000_003, 1_700_000_004, 1_700_000_005, 1_700_000_006], "five ticks during the packets, one at the end")
+        #expect(ticks[1].beacons.first?.packets == 10)
+        #expect(ticks[0].beacons.first?.identity == .iBeacon(uuid: Self.uuid, major: 1, minor: 1))
+        #expect(pipeline.reports == 50)
+        #expect(pipeline.beaconReports == 50)
+        #expect(abs(ticks.last!.beacons[0].accuracy - 2) < 0.01, "-65 dBm at P1m -59, n 2")
+    }
+
+    @Test func malformedPacketsAreCountedNotFatal() {
+        var pipeline = BeaconPipeline(engine: RangingEngine())
+        let bad = HCIPacket(timestamp: 1, direction: .controllerToHost, type: .event, payload: [0x3E, 0x0C, 0x02, 0x01, 0x00][...])
+        pipeline.feed(bad) { _ in }
+        pipeline.feed(Self.packet(minor: 2, rssi: -60, at: 1.5)) { _ in }
+        #expect(pipeline.malformedPackets == 1)
+        #expect(pipeline.firstError != nil)
+        #expect(pipeline.beaconReports == 1)
+        // Host-to-controller packets (a phone's own advertising data) are never sightings.
+        var own = Self.packet(minor: 3, rssi: -40, at: 2)
+        own.direction = .hostToController
+        pipeline.feed(own) { _ in }
+        #expect(pipeline.beaconReports == 1)
+    }
+
+    @Test func aLongSilencePrintsOneEmptyTickNotThousands() {
+        var configuration = RangingConfiguration()
+        configuration.forgetAfter = 10
+        var pipeline = BeaconPipeline(engine: RangingEngine(configuration: configuration))
+        var ticks: [RangingSnapshot] = []
+        pipeline.feed(Self.packet(minor: 1, rssi: -60, at: 100.5)) { ticks.append($0) }
+        pipeline.feed(Self.packet(minor: 1, rssi: -60, at: 10_000.5)) { ticks.append($0) }
+        #expect(ticks.count < 20)
+        #expect(ticks.filter { $0.beacons.isEmpty }.count == 1)
+    }
+
+    @Test func nonsensePowerInFramesIsFlaggedThroughThePipeline() {
+        var pipeline = BeaconPipeline(engine: RangingEngine())
+        var ticks: [RangingSnapshot] = []
+        for step in 0..<30 {
+            pipeline.feed(Self.packet(minor: 4, power: 12, rssi: -70, at: Double(step) / 10)) { ticks.append($0) }
+        }
+        let reading = ticks.last!.beacons[0]
+        #expect(reading.measuredPower.source == .defaultForNonsense)
+        #expect(reading.accuracy > 3 && reading.accuracy < 4, "-70 dBm at -59: 3.5 m, not kilometres")
+        #expect(TickLineEncoder.line(ticks.last!).contains(#""frameMeasuredPower":12"#))
+    }
+
+    /// A caller with its own decoder (advance + record) gets exactly the ticks `feed` gives.
+    @Test func advanceAndRecordMatchFeed() {
+        var viaFeed = BeaconPipeline(engine: RangingEngine())
+        var viaRecord = BeaconPipeline(engine: RangingEngine())
+        var a: [RangingSnapshot] = []
+        var b: [RangingSnapshot] = []
+        for step in 0..<40 {
+            let time = 50.3 + Double(step) / 7
+            let rssi = Int8(-60 - step % 5)
+            viaFeed.feed(Self.packet(minor: UInt16(step % 3), rssi: rssi, at: time)) { a.append($0) }
+            viaRecord.advance(to: time) { b.append($0) }
+            let frame = BeaconFrame.iBeacon(IBeaconFrame(uuid: Self.uuid, major: 1, minor: UInt16(step % 3), measuredPower: -59))
+            viaRecord.record(Sighting(time: time, frame: frame, address: BDAddress(rawValue: 0xA0 + UInt64(step % 3)), rssi: Int(rssi)))
+        }
+        viaFeed.finish { a.append($0) }
+        viaRecord.finish { b.append($0) }
+        #expect(a == b)
+        #expect(a.count == 6, "ticks at 51...55 s, then 56 s at the end")
+    }
+}

@@ -1,0 +1,239 @@
+import BeaconFormats
+import Monitor
+import Testing
+@testable import TerminalUI
+
+/// Scripted event sequences rendered to whole screens, asserted as text plus style roles
+/// (one `StyleRole.code` letter per cell, `.` plain shown as space).
+@Suite struct ScreenScenarioTests {
+    static func roles(_ buffer: ScreenBuffer) -> String {
+        (0..<buffer.height).map { String(buffer.roleCodes($0).map { $0 == "." ? " " : $0 }).trimmingTrailingSpaces() }
+            .joined(separator: "\n")
+    }
+
+    static func rosetta(_ rssi: Int, _ accuracy: Double, _ proximity: ProximityClass, history: [Int]) -> BeaconRowModel {
+        Museum.row(Museum.rosetta, "Rosetta Stone (cast)", rssi: rssi, accuracy: accuracy, proximity: proximity, history: history)
+    }
+
+    static let chessmen = Museum.row(Museum.chessmen, "Lewis Chessmen", rssi: -80, accuracy: 6.0, proximity: .far, history: [-80, -81, -80])
+
+    @Test func aBeaconApproachingRisesToTheTopAndOpensThePanel() {
+        var state = MonitorState(snapshot: Museum.snapshot(rows: []), screenSize: (60, 12))
+        let size = ScreenSize(columns: 60, lines: 12)
+        var history: [Int] = []
+        var screens: [ScreenBuffer] = []
+        for (rssi, accuracy, proximity) in [(-86, 9.5, ProximityClass.far), (-72, 2.4, .near), (-55, 0.4, .immediate)] {
+            history.append(rssi)
+            let nearest = NearestExhibit(identity: Museum.rosetta, name: "Rosetta Stone (cast)", description: Museum.rosettaText, proximity: proximity)
+            _ = state.update(Museum.snapshot(rows: [Self.rosetta(rssi, accuracy, proximity, history: history), Self.chessmen], nearest: nearest))
+            screens.append(render(state.viewModel(), size: size))
+        }
+        // Far away: nearest-first puts the chessmen on top, no panel, the marker already on Rosetta.
+        #expect(screens[0].text == """
+             beacontop · The Little Museum   2 beacons · sort: distance
+             NAME           RSSI HISTORY    DIST m PROXIMITY PKT/s   AGE
+             Lewis Chessmen  -80 ▅▄▅          6.00 far         9.8  0.2s
+            >Rosetta Stone…  -86 ▅            9.50 far         9.8  0.2s
+
+
+
+
+
+
+
+             hci0 scanning · 31 adv/s                            ? help
+            """)
+        #expect(Self.roles(screens[0]).split(separator: "\n", omittingEmptySubsequences: false)[3]
+            == "NNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNfffNNNNNNNNNNNNNNNNNN")
+        // Immediate: Rosetta leads, and the panel shows its name and description.
+        #expect(screens[2].text == """
+             beacontop · The Little Museum   2 beacons · sort: distance
+             NAME           RSSI HISTORY    DIST m PROXIMITY PKT/s   AGE
+            >Rosetta Stone…  -55 ▁▄█          0.40 immediate   9.8  0.2s
+             Lewis Chessmen  -80 ▅▄▅          6.00 far         9.8  0.2s
+
+
+
+            ── Rosetta Stone (cast) · immediate ────────────────────────
+             A plaster cast of the stele whose three scripts let
+             Champollion read hieroglyphs.
+
+             hci0 scanning · 31 adv/s                            ? help
+            """)
+        #expect(Self.roles(screens[2]) == """
+            HHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHH
+            CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC
+            SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSS
+                                 ccc               fff
+
+
+
+            NNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNN
+
+
+
+            TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTT
+            """)
+    }
+
+    @Test func twoExhibitsCloseTogetherSwapTheMarkerWhileTheSelectionStays() {
+        let rosetta = Museum.row(Museum.rosetta, "Rosetta Stone (cast)", rssi: -61, accuracy: 1.10, proximity: .near, history: [-62, -61])
+        let chessmen = Museum.row(Museum.chessmen, "Lewis Chessmen", rssi: -60, accuracy: 1.05, proximity: .near, history: [-61, -60])
+        let nearChessmen = NearestExhibit(identity: Museum.chessmen, name: "Lewis Chessmen",
+                                          description: "Walrus-ivory chess pieces found on the Isle of Lewis.", proximity: .near)
+        var state = MonitorState(snapshot: Museum.snapshot(rows: [rosetta, chessmen], nearest: nearChessmen), screenSize: (40, 10))
+        _ = state.handle(.down)
+        let size = ScreenSize(columns: 40, lines: 10)
+        let first = render(state.viewModel(), size: size)
+        #expect(first.text == """
+             beacontop   2 beacons · sort: distance
+             NAME        RSSI DIST m PROXIMITY   AGE
+            >Lewis Ches…  -60   1.05 near       0.2s
+             Rosetta St…  -61   1.10 near       0.2s
+
+            ── Lewis Chessmen · near ───────────────
+             Walrus-ivory chess pieces found on the
+             Isle of Lewis.
+
+             hci0 scanning · 31 adv/s        ? help
+            """)
+        #expect(Self.roles(first) == """
+            HHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHH
+            CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC
+            NNNNNNNNNNNNNNNNNNNNNNNNNnnnnNNNNNNNNNNN
+            SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSS
+
+            NNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNN
+
+
+
+            TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTT
+            """)
+        // Rosetta edges ahead by 10 cm: it moves to the top, takes the marker and the panel, and the
+        // selection the user made stays on it (selection follows identity, not the line).
+        var closer = rosetta
+        closer.accuracy = 0.95
+        closer.rssi = -59
+        let nearRosetta = NearestExhibit(identity: Museum.rosetta, name: "Rosetta Stone (cast)", description: Museum.rosettaText, proximity: .near)
+        _ = state.update(Museum.snapshot(rows: [closer, chessmen], nearest: nearRosetta))
+        let second = render(state.viewModel(), size: size)
+        #expect(second.text == """
+             beacontop   2 beacons · sort: distance
+             NAME        RSSI DIST m PROXIMITY   AGE
+            >Rosetta St…  -59   0.95 near       0.2s
+             Lewis Ches…  -60   1.05 near       0.2s
+
+            ── Rosetta Stone (cast) · near ─────────
+             A plaster cast of the stele whose
+             three scripts let Champollion read
+             hieroglyphs.
+             hci0 scanning · 31 adv/s        ? help
+            """)
+        #expect(Self.roles(second).split(separator: "\n", omittingEmptySubsequences: false)[2...3] == [
+            "SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSS",
+            "                         nnnn",
+        ])
+    }
+
+    @Test func aBeaconGoingStaleDims() {
+        let rosetta = Museum.row(Museum.rosetta, "Rosetta Stone (cast)", rssi: -61, accuracy: 1.10, proximity: .near, history: [-62, -61])
+        var helmet = Museum.row(Museum.helmet, "Sutton Hoo Helmet", rssi: -88, accuracy: 12, proximity: .far, age: 4)
+        var state = MonitorState(snapshot: Museum.snapshot(rows: [rosetta, helmet]), screenSize: (50, 10))
+        let size = ScreenSize(columns: 50, lines: 10)
+        let before = render(state.viewModel(), size: size)
+        #expect(before.line(3).trimmingTrailingSpaces() == " Sutton Ho…  -88              12.0 far        4.0s")
+        #expect(before.roleCodes(3) == String(repeating: ".", count: 35) + "fff" + String(repeating: ".", count: 12))
+        helmet.secondsSinceSeen = 21
+        helmet.isStale = true
+        helmet.proximity = .unknown
+        #expect(state.update(Museum.snapshot(rows: [rosetta, helmet])) == .redraw)
+        let after = render(state.viewModel(), size: size)
+        #expect(after.text == """
+             beacontop             2 beacons · sort: distance
+             NAME       RSSI HISTORY    DIST m PROXIMITY   AGE
+             Rosetta S…  -61 ▄▅           1.10 near       0.2s
+             Sutton Ho…  -88              12.0 unknown     21s
+
+
+
+
+
+             hci0 scanning · 31 adv/s                  ? help
+            """)
+        #expect(Self.roles(after) == """
+            HHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHH
+            CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC
+            SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSS
+            ssssssssssssssssssssssssssssssssssssssssssssssssss
+
+
+
+
+
+            TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTT
+            """)
+    }
+
+    @Test func aPausedReplayShowsPositionMalformedAndRecording() {
+        var source = SourceStatus(name: "museum.btsnoop", state: .paused, advertsPerSecond: 31, malformedCount: 2,
+                                  recordingFile: "out.btsnoop", replayPosition: 83, replayDuration: 600)
+        var state = MonitorState(snapshot: Museum.snapshot(rows: [], source: source), screenSize: (100, 10))
+        let screen = render(state.viewModel(), size: ScreenSize(columns: 100, lines: 10))
+        #expect(screen.text == """
+             beacontop · The Little Museum                          0 beacons · sort: distance · filter: kalman
+             NAME                             RSSI HISTORY          DIST m RANGE     PROXIMITY TX@1m PKT/s   AGE
+              No beacons heard yet (museum.btsnoop)
+
+
+
+
+
+
+             museum.btsnoop paused · 01:23/10:00 · 31 adv/s · 2 malformed · ● REC out.btsnoop            ? help
+            """)
+        #expect(screen.roleCodes(9) == "TTTTTTTTTTTTTTTTwwwwwwTTTTTTTTTTTTTTTTTTTTTTTTTTTTwwwwwwwwwwwTTTRRRRRRRRRRRRRRRRRTTTTTTTTTTTTTTTTTTT")
+        source.state = .replaying(speed: 4)
+        _ = state.update(Museum.snapshot(rows: [], source: source))
+        let resumed = render(state.viewModel(), size: ScreenSize(columns: 100, lines: 10))
+        #expect(resumed.line(9).hasPrefix(" museum.btsnoop replaying at 4x · 01:23/10:00 · 31 adv/s"))
+    }
+
+    @Test func smallTerminalsDropColumnsInOrderThenShowAMessage() {
+        let headers = [40, 50, 60, 70, 80, 100].map { width in
+            TableLayout(width: width).columns.map(\.column.heading).joined(separator: " ")
+        }
+        #expect(headers == [
+            "NAME RSSI DIST m PROXIMITY AGE",
+            "NAME RSSI HISTORY DIST m PROXIMITY AGE",
+            "NAME RSSI HISTORY DIST m PROXIMITY PKT/s AGE",
+            "NAME RSSI HISTORY DIST m RANGE PROXIMITY PKT/s AGE",
+            "NAME RSSI HISTORY DIST m RANGE PROXIMITY TX@1m PKT/s AGE",
+            "NAME RSSI HISTORY DIST m RANGE PROXIMITY TX@1m PKT/s AGE",
+        ])
+        for width in [40, 41, 57, 80, 133, 200] {
+            let last = TableLayout(width: width).columns.last!
+            #expect(last.x + last.width <= width, "columns overflow at width \(width)")
+        }
+        let model = MonitorState(snapshot: Museum.snapshot(rows: [Self.chessmen])).viewModel()
+        let tiny = render(model, size: ScreenSize(columns: 39, lines: 9))
+        #expect(tiny.text == """
+
+
+
+              Terminal too small: 39x9. beacontop
+                needs at least 40x10. q quits.
+
+
+
+
+            """)
+        #expect(tiny.roleCodes(3).filter { $0 == "W" }.count == 35)
+        let short = render(model, size: ScreenSize(columns: 120, lines: 9))
+        #expect(short.text.contains("Terminal too small: 120x9"))
+        // Degenerate sizes never trap.
+        for (columns, lines) in [(0, 0), (1, 1), (5, 0), (0, 5), (40, 10)] {
+            let buffer = render(model, size: ScreenSize(columns: columns, lines: lines))
+            #expect(buffer.cells.count == columns * lines)
+        }
+    }
+}

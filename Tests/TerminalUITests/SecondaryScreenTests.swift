@@ -1,0 +1,165 @@
+import BeaconFormats
+import Foundation
+import HCI
+import Monitor
+import TestFixtures
+import Testing
+@testable import TerminalUI
+
+/// The detail pane, event log, help and calibration screens, rendered from real decode vectors.
+@Suite struct SecondaryScreenTests {
+    /// beacontools' iBeacon vector from `vectors.json`, decoded by the shared decoder.
+    static func vectorRow() throws -> BeaconRowModel {
+        let data = try Data(contentsOf: SharedData.vectorsFile)
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let vectors = try #require(json["vectors"] as? [[String: Any]])
+        let vector = try #require(vectors.first { $0["id"] as? String == "beacontools_ibeacon" })
+        let raw = SharedData.bytes(hex: try #require(vector["ad_hex"] as? String))
+        let frame = try #require(BeaconDecoder.decode(raw[...]))
+        guard case .iBeacon(let iBeacon) = frame else { throw VectorError.notIBeacon }
+        return BeaconRowModel(
+            identity: BeaconIdentity(frame: frame, address: BDAddress(rawValue: 0xC0FFEE)), rssi: -67,
+            rssiHistory: [-70, -69, -68, -66, -67, -65, -64, -66, -67], accuracy: 1.9, accuracyRange: 1.2...3.1,
+            accuracyHistory: [3.0, 2.8, 2.5, 2.2, 2.1, 1.9, 1.8, 1.9, 1.9], proximity: .near,
+            measuredPower: Int(iBeacon.measuredPower), packetsPerSecond: 4.5, secondsSinceSeen: 0.4, lastRawFrame: raw,
+            filterEstimates: [FilterEstimate(filterName: "kalman", accuracy: 1.9), FilterEstimate(filterName: "median", accuracy: 2.3),
+                              FilterEstimate(filterName: "raw", accuracy: nil)])
+    }
+
+    enum VectorError: Error { case notIBeacon }
+
+    static func state(_ row: BeaconRowModel, events: [MonitorEvent] = [], calibration: CalibrationProgress? = nil) -> MonitorState {
+        MonitorState(snapshot: MonitorSnapshot(
+            rows: [row], source: SourceStatus(name: "hci0"), events: events,
+            filterNames: ["kalman", "median", "raw"], activeFilter: "kalman", calibration: calibration))
+    }
+
+    @Test func detailPaneShowsChartsRawFrameAndEveryFilter() throws {
+        var state = Self.state(try Self.vectorRow())
+        _ = state.handle(.enter)
+        #expect(state.screen == .detail)
+        let screen = render(state.viewModel(), size: ScreenSize(columns: 60, lines: 16))
+        #expect(screen.text == """
+             beacontop · detail               1 beacon · sort: distance
+             41424344…:1:2 · ibeacon
+             RSSI -67 dBm · distance 1.90 m (1.2-3.1) · near · TX@1m -8
+             RSSI, dBm (9 samples)
+               -30
+                   ▂▃▃▄▃▄▄▄▃
+              -100 █████████
+             distance, m (9 samples)
+                 3 █▆▄▂▁
+                   █████▇▆▇▇
+                 0 █████████
+             Last raw frame (30 bytes)
+             02 01 06 1a ff 4c 00 02 15 41 42 43 44 45 46 47 48 49 40
+             41 42 43 44 45 46 00 01 00 02 f8
+             Filters:  kalman 1.90 m  median 2.30 m  raw ?
+             hci0 scanning · 0 adv/s                             ? help
+            """)
+        // The filter in use stands out among the estimates.
+        #expect(screen.roleCodes(14).hasPrefix("CCCCCCCCCNNNNNNNNNNNNNNN..."))
+        _ = state.handle(.escape)
+        #expect(state.screen == .table)
+    }
+
+    @Test func asciiLocaleDrawsOnlyASCII() throws {
+        var state = Self.state(try Self.vectorRow())
+        let table = render(state.viewModel(), size: ScreenSize(columns: 80, lines: 12), charset: .ascii)
+        _ = state.handle(.enter)
+        let detail = render(state.viewModel(), size: ScreenSize(columns: 60, lines: 16), charset: .ascii)
+        for screen in [table, detail] {
+            #expect(screen.text.unicodeScalars.allSatisfy { $0.isASCII })
+        }
+        #expect(table.line(2).contains(" 41424344~:1:2 "))
+        #expect(table.line(2).contains(" ,,:--==-- "))
+        #expect(detail.line(5) == "       ...+.+++.                                            ")
+        #expect(detail.line(6).hasPrefix("  -100 #########"))
+    }
+
+    @Test func eventLogShowsTheNewestThatFit() throws {
+        let events = (0..<12).map { MonitorEvent(time: Double($0) * 30, kind: $0 % 2 == 0 ? .enter : .exit, message: "exhibit \($0)") }
+            + [MonitorEvent(time: 400, kind: .warning, message: "hci0 lost: device removed")]
+        var state = Self.state(try Self.vectorRow(), events: events)
+        _ = state.handle(.character("e"))
+        let screen = render(state.viewModel(), size: ScreenSize(columns: 60, lines: 10))
+        #expect(screen.text == """
+             beacontop · events               1 beacon · sort: distance
+             Events (13)      TIME KIND     WHAT
+                             03:00 enter    exhibit 6
+                             03:30 exit     exhibit 7
+                             04:00 enter    exhibit 8
+                             04:30 exit     exhibit 9
+                             05:00 enter    exhibit 10
+                             05:30 exit     exhibit 11
+                             06:40 warning  hci0 lost: device removed
+             hci0 scanning · 0 adv/s                             ? help
+            """)
+        #expect(ScreenScenarioTests.roles(screen).split(separator: "\n", omittingEmptySubsequences: false)[6...8] == [
+            "                 mmmmm iiiii", "                 mmmmm ffff", "                 mmmmm WWWWWWW",
+        ])
+        _ = state.handle(.character("e"))
+        #expect(state.screen == .table)
+    }
+
+    @Test func helpIsDrawnFromTheKeyTable() throws {
+        var state = Self.state(try Self.vectorRow())
+        _ = state.handle(.character("?"))
+        let screen = render(state.viewModel(), size: ScreenSize(columns: 100, lines: 30))
+        let lines = (0..<screen.height).map(screen.line)
+        for binding in KeyMap.standard.bindings {
+            let keys = binding.keys.map(\.label).joined(separator: " ")
+            #expect(lines.contains { $0.hasPrefix(" " + keys.padding(to: 11) + binding.summary) }, "\(binding.summary)")
+        }
+        // A different table draws a different help screen: nothing is hard-coded in the view.
+        let custom = KeyMap(bindings: [KeyBinding([.character("x")], .quit, "leave at once")])
+        let model = MonitorViewModel(rows: [], source: SourceStatus(name: "hci0"), screen: .help, keyBindings: custom.bindings)
+        let customScreen = render(model, size: ScreenSize(columns: 40, lines: 10))
+        #expect(customScreen.line(2).trimmingTrailingSpaces() == " x          leave at once")
+        #expect(customScreen.line(3).trimmingTrailingSpaces() == "")
+        // Too many keys for the height: the table flows into columns, summaries end in an ellipsis.
+        let cramped = render(state.viewModel(), size: ScreenSize(columns: 100, lines: 12))
+        #expect(cramped.line(2) == " q          quit (the terminal i… /          filter by text or re… e          enter/exit event log  ")
+    }
+
+    @Test func calibrationWizardShowsProgressPowerAndSpread() throws {
+        let row = try Self.vectorRow()
+        var state = Self.state(row)
+        let (_, command) = state.handle(.character("c"))
+        #expect(command == .startCalibration(row.identity))
+        let collecting = CalibrationProgress(identity: row.identity, name: "Test beacon", samplesCollected: 25, samplesNeeded: 100,
+                                             measuredPower: -58.64, spread: 5.2)
+        _ = state.update(Self.state(row, calibration: collecting).snapshot)
+        let screen = render(state.viewModel(), size: ScreenSize(columns: 60, lines: 12))
+        #expect(screen.text == """
+             beacontop · calibration          1 beacon · sort: distance
+             Calibration: hold Test beacon 1 m from the receiver
+
+              [██████████░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░] 25/100 samples
+
+              Measured power at 1 m: -58.6 dBm   spread: ±5.2 dB
+              The spread is large: keep the beacon still, in line of sig
+
+              Collecting... Esc cancels.
+
+
+             hci0 scanning · 0 adv/s                             ? help
+            """)
+        #expect(screen.roleCodes(5).contains("WWWWWW"))
+        // Enter saves only once enough samples are in.
+        #expect(state.handle(.enter).1 == nil)
+        var done = collecting
+        done.samplesCollected = 100
+        done.spread = 1.1
+        _ = state.update(Self.state(row, calibration: done).snapshot)
+        #expect(render(state.viewModel(), size: ScreenSize(columns: 80, lines: 12)).line(8)
+            .hasPrefix("  Enter saves -59 dBm as the catalog override; Esc cancels."))
+        #expect(state.handle(.enter).1 == .saveCalibration(row.identity, measuredPower: -59))
+        #expect(state.handle(.escape).1 == .cancelCalibration)
+        #expect(state.screen == .table)
+    }
+}
+
+extension String {
+    func padding(to width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+}
