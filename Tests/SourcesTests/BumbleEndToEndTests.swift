@@ -102,11 +102,12 @@ struct BumbleEndToEndTests {
         var world: BumbleWorld? = try BumbleWorld(controllers: 1)
         let port = world!.ports[0]
         defer { world?.stop() }
-        let scan = try BeacontopBinary.Running(["scan", "tcp:127.0.0.1:\(port)", "--json", "--duration", "9"])
+        let scan = try BeacontopBinary.Running(["scan", "tcp:127.0.0.1:\(port)", "--json", "--duration", "12"])
         Thread.sleep(forTimeInterval: 2.5)
         world?.stop()
         let restart = Date().timeIntervalSince1970
         world = try BumbleWorld(controllers: 1, ports: [port])
+        // Back-off retries at 0.5, 1, 2 and 4 s after the loss: the world is back within them.
         let result = scan.wait(limit: 30)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("tcp:127.0.0.1:\(port): lost (the other end closed the connection)"), "\(result.stderr)")
