@@ -6,6 +6,9 @@ struct BeacontopCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "beacontop",
         abstract: "A terminal beacon ranging monitor: iBeacon, AltBeacon and Eddystone, live or replayed.",
-        subcommands: [DecodeCommand.self, ScanCommand.self, AdvertiseCommand.self, ReplayCommand.self, ReportCommand.self, SimulateCommand.self]
+        subcommands: [
+            DecodeCommand.self, ReplayCommand.self, ReportCommand.self, ScanCommand.self, AdvertiseCommand.self,
+            SimulateCommand.self,
+        ]
     )
 }
