@@ -47,6 +47,6 @@ let package = Package(
         .testTarget(name: "SourcesTests", dependencies: ["Sources", "HCI", "Captures", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "MonitorTests", dependencies: ["Monitor", "Ranging", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Monitor", "Ranging", "BeaconFormats", "TestFixtures"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestFixtures"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Monitor", "TestFixtures"]),
     ]
 )
