@@ -43,7 +43,9 @@ import Testing
         let mean = shares.reduce(0, +) / Double(shares.count)
         let perMove = Double(changes) / Double(moves)
         print("museum walk (simulated, 8 seeds): \(String(format: "%.1f", mean * 100))% of stay ticks, worst stay \(String(format: "%.0f", worst * 100))%, \(String(format: "%.2f", perMove)) changes per move")
-        #expect(mean >= 0.90)
-        #expect(perMove <= 1.5)
+        // Measured: 95.6% and 1.14 changes per move. The issue's target is 97% for every stay and
+        // at most 1.2 changes per move; these bounds guard the measured level against regressions.
+        #expect(mean >= 0.94)
+        #expect(perMove <= 1.2)
     }
 }
