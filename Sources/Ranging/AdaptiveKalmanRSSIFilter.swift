@@ -7,7 +7,8 @@
 /// following a 1 m -> 5 m move within 2 s needs the estimate to move 7 dB within 20 samples. A
 /// random walk whose process noise is tiny gives the first; the change detector gives the second:
 /// persistently one-sided innovations (not single deep fades, which are clipped) push the CUSUM over
-/// its threshold within a few packets of a real move, and the estimate is re-seeded from the mean of
+/// its threshold within a few packets of a real move; once the change has lasted
+/// `minimumChangeDuration` (1 s, so a second-long deep fade is not a move) the estimate is re-seeded from the mean of
 /// the samples since the change began (the CUSUM run; once a run is longer than `restartSamples`
 /// the mean weights its latest samples more, so a slow ramp is not followed with a lag), after
 /// which it averages as 1/n again. The filter is a handful of numbers: no buffers, no allocation.
