@@ -123,13 +123,22 @@ static void on_quit_signal(int sig) {
     }
 }
 
-static void on_crash_signal(int sig) {
+static void on_crash_signal(int sig, siginfo_t *info, void *context) {
     // Mouse reporting off, attributes reset, cursor shown, alternate screen left: the sequences
     // endwin would send for an xterm-compatible terminal.
     static const char reset[] = "\033[?1000l\033[?1002l\033[?1006l\033[0m\033[?25h\033[?1049l\r\n";
     ssize_t ignored = write(STDOUT_FILENO, reset, sizeof reset - 1);
     (void)ignored;
     if (have_saved_modes) tcsetattr(STDIN_FILENO, TCSANOW, &saved_modes);
+    // Let whoever had the signal before report the crash (the Swift runtime's backtracer), with the
+    // original context, then die by the default action: returning instead would resume a process
+    // whose terminal is no longer in curses mode.
+    const struct sigaction *before = &previous[sig];
+    if ((before->sa_flags & SA_SIGINFO) && before->sa_sigaction != NULL) {
+        before->sa_sigaction(sig, info, context);
+    } else if (before->sa_handler != SIG_DFL && before->sa_handler != SIG_IGN) {
+        before->sa_handler(sig);
+    }
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -152,8 +161,9 @@ void cnc_install_signal_handlers(int wake_fd) {
     sigaddset(&wanted, SIGTERM);
     sigaddset(&wanted, SIGWINCH);
     pthread_sigmask(SIG_UNBLOCK, &wanted, NULL);
-    action.sa_handler = on_crash_signal;
-    action.sa_flags = SA_RESETHAND;
+    action.sa_handler = NULL;
+    action.sa_sigaction = on_crash_signal;
+    action.sa_flags = SA_SIGINFO;
     for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++)
         sigaction(crash_signals[i], &action, &previous[crash_signals[i]]);
 }

@@ -20,6 +20,8 @@ public enum AdvertisingProcedure {
         on controller: some HCICommandExecutor, data: [UInt8], interval: LEAdvertisingInterval, resetFirst: Bool = true
     ) async throws -> AdvertisingMode {
         if resetFirst { try await controller.run(.reset) }
+        try UnsupportedControllerError.requireLowEnergy(
+            lmpFeatures: try await controller.run(.readLocalSupportedFeatures).returnParameters)
         let commands = try HCISupportedCommands(
             returnParameters: try await controller.run(.readLocalSupportedCommands).returnParameters)
         let features = try LEFeatures(

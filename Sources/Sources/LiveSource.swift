@@ -183,7 +183,9 @@ public final class LiveSource: HCICommandExecutor, Sendable {
             }
         case .monitor:
             do {
-                if let packet = try MonitorPacketDecoder.decode(bytes, at: time) { emit(packet) }
+                var adapter: Int?
+                if case .kernel(let index, _) = spec { adapter = index }
+                if let packet = try MonitorPacketDecoder.decode(bytes, at: time, adapter: adapter) { emit(packet) }
             } catch {
                 continuation.yield(.status(.framingError(source: spec.description, detail: error.description)))
             }

@@ -2,9 +2,10 @@ import HCI
 
 /// Reads packets of the kernel monitor channel (Linux `include/net/bluetooth/hci_mon.h`):
 /// a header of opcode (2), adapter index (2), length (2), all little-endian, then the packet
-/// without an H4 indicator. Opcodes say type and direction; index and system notes are skipped.
+/// without an H4 indicator. Opcodes say type and direction; index and system notes are skipped,
+/// and so are packets of other adapters than `adapter` (the socket hears every adapter).
 public enum MonitorPacketDecoder {
-    public static func decode(_ bytes: ArraySlice<UInt8>, at time: Double) throws(DecodeError) -> HCIPacket? {
+    public static func decode(_ bytes: ArraySlice<UInt8>, at time: Double, adapter: Int? = nil) throws(DecodeError) -> HCIPacket? {
         let s = bytes.startIndex
         guard bytes.count >= 6 else {
             throw DecodeError(field: "monitor header", offset: 0, reason: "\(bytes.count) of 6 bytes")
@@ -14,6 +15,8 @@ public enum MonitorPacketDecoder {
         guard bytes.count - 6 >= length else {
             throw DecodeError(field: "monitor length", offset: 4, reason: "says \(length) bytes, \(bytes.count - 6) present")
         }
+        let index = Int(bytes[s + 2]) | Int(bytes[s + 3]) << 8
+        if let adapter, index != adapter { return nil }
         let payload = bytes[(s + 6)..<(s + 6 + length)]
         let kind: (H4PacketType, PacketDirection)
         switch opcode {

@@ -36,6 +36,8 @@ public enum ScanProcedure {
             try await controller.run(.reset)
             try await controller.run(.setEventMask(HCICommand.eventMaskWithLEMeta))
         }
+        try UnsupportedControllerError.requireLowEnergy(
+            lmpFeatures: try await controller.run(.readLocalSupportedFeatures).returnParameters)
         let commands = try HCISupportedCommands(
             returnParameters: try await controller.run(.readLocalSupportedCommands).returnParameters)
         let features = try LEFeatures(

@@ -72,26 +72,29 @@ final class CursesTerminal {
 
     /// Draws one line as runs of cells with the same role.
     private func drawLine(_ y: Int, of buffer: ScreenBuffer) {
-        var x = 0
-        while x < buffer.width {
-            let role = buffer[x, y].role
-            let start = x
-            wide.removeAll(keepingCapacity: true)
-            while x < buffer.width, buffer[x, y].role == role {
-                let cell = buffer[x, y]
-                if !cell.isContinuation {
-                    for scalar in cell.character.unicodeScalars { wide.append(wchar_t(bitPattern: scalar.value)) }
+        buffer.cells.withUnsafeBufferPointer { cells in
+            let row = cells[y * buffer.width..<(y + 1) * buffer.width]
+            var x = row.startIndex
+            while x < row.endIndex {
+                let role = row[x].role
+                let start = x
+                wide.removeAll(keepingCapacity: true)
+                while x < row.endIndex, row[x].role == role {
+                    if !row[x].isContinuation {
+                        for scalar in row[x].character.unicodeScalars { wide.append(wchar_t(bitPattern: scalar.value)) }
+                    }
+                    x += 1
                 }
-                x += 1
-            }
-            // ncurses refuses to write the bottom-right cell without scrolling; it is part of the
-            // status line's padding, so leave it out.
-            if y == buffer.height - 1 && x == buffer.width, wide.count > 0, !buffer[x - 1, y].isContinuation {
-                wide.removeLast()
-            }
-            let index = Int(role.rawValue)
-            wide.withUnsafeBufferPointer { text in
-                _ = cnc_put(Int32(y), Int32(start), text.baseAddress, Int32(text.count), attributeBits[index], pairs[index])
+                // ncurses refuses to write the bottom-right cell without scrolling; it is part of the
+                // status line's padding, so leave it out.
+                if y == buffer.height - 1 && x == row.endIndex, !wide.isEmpty, !row[x - 1].isContinuation {
+                    wide.removeLast()
+                }
+                let index = Int(role.rawValue)
+                wide.withUnsafeBufferPointer { text in
+                    _ = cnc_put(Int32(y), Int32(start - row.startIndex), text.baseAddress, Int32(text.count),
+                                attributeBits[index], pairs[index])
+                }
             }
         }
     }

@@ -19,6 +19,18 @@ public enum MonitorExit: Equatable, Sendable {
 /// `MonitorInbox` from any thread; commands for the source side go to `onCommand`, called on the loop
 /// thread (keep it short: forward to your own queue). Frames are drawn only when something changed and
 /// at most `maximumFramesPerSecond` times a second.
+///
+/// Wiring, as `beacontop monitor` would do it:
+///
+/// ```swift
+/// let inbox = MonitorInbox()
+/// source.onUpdate = { ranging in inbox.post(MonitorSnapshot(adapting: ranging)) }   // any thread
+/// var loop = MonitorLoop(initial: firstSnapshot, inbox: inbox,
+///                        noColorVariable: ProcessInfo.processInfo.environment["NO_COLOR"])
+/// let exit = try loop.run { command in controlQueue.async { source.perform(command) } }
+/// ```
+///
+/// `run` throws `TerminalError` when stdin/stdout is not a terminal; the terminal is untouched then.
 public struct MonitorLoop {
     public static let maximumFramesPerSecond = 10
     /// Idle wake-up period: catches a resize signal that arrived outside `poll`.

@@ -61,7 +61,23 @@ struct AdvertiseCommand: AsyncParsableCommand {
         }
         FileHandle.standardError.write(Data("beacontop: advertising \(frame.kind.rawValue) \(BeaconIdentity(frame: frame, address: BDAddress(rawValue: 0))) (\(mode.rawValue) advertising, every \(advertisingInterval.milliseconds) ms)\n".utf8))
         if let duration { stop.trigger(after: duration) }
-        let drain = Task { for await _ in live.events {} ; stop.trigger(.sourceEnded) }
+        // Status goes to stderr; a controller that comes back after a loss forgot its advertising.
+        let drain = Task {
+            var lost = false
+            for await event in live.events {
+                guard case .status(let status) = event else { continue }
+                if case .connected = status, !lost { continue }
+                FileHandle.standardError.write(Data("beacontop: \(status)\n".utf8))
+                if case .lost = status { lost = true }
+                if case .connected = status, lost {
+                    lost = false
+                    do { _ = try await AdvertisingProcedure.start(on: live, data: data, interval: advertisingInterval, resetFirst: resetFirst) } catch {
+                        FileHandle.standardError.write(Data("beacontop: advertising not restarted: \(error)\n".utf8))
+                    }
+                }
+            }
+            stop.trigger(.sourceEnded)
+        }
         let reason = await stop.wait()
         if reason != .sourceEnded {
             do { try await AdvertisingProcedure.stop(on: live, mode: mode) } catch {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Ranging
 import Simulation
 
 /// `beacontop simulate`: a capture and its ground truth from the physical radio model.
@@ -8,10 +9,14 @@ struct SimulateCommand: ParsableCommand {
         commandName: "simulate",
         abstract: "Write a btsnoop capture of a simulated visitor walking past beacons, with its ground truth.",
         discussion: """
-            The beacons are the built-in venue of --scenario. Beside FILE.btsnoop goes FILE.truth.ndjson: \
+            The beacons come from --catalog (every exhibit needs an iBeacon id and a position) or the \
+            built-in venue of --scenario. Beside FILE.btsnoop goes FILE.truth.ndjson: \
             the true position, distances and nearest exhibit every --truth-step seconds (README "Simulator").
             """
     )
+
+    @Option(help: "An exhibit catalog (YAML) whose exhibits are the beacons, e.g. demo/museum.yaml.")
+    var catalog: String?
 
     @Option(help: "The walk and radio: museum (every exhibit in catalog order, 10-25 s each) or tradeshow (booth crawl).")
     var scenario: VenueStyle = .museum
@@ -36,7 +41,17 @@ struct SimulateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let venue = scenario.scenario(seed: seed)
+        let venue: Scenario
+        if let catalog {
+            let parsed = try ExhibitCatalog(contentsOf: URL(fileURLWithPath: catalog))
+            do {
+                venue = try scenario.scenario(catalog: parsed, seed: seed)
+            } catch {
+                throw CatalogNotSimulable(description: "\(catalog): \(error)")
+            }
+        } else {
+            venue = scenario.scenario(seed: seed)
+        }
         let truthPath = SimulatedRecording.truthPath(forCapture: out)
         let summary = try SimulatedRecording.write(
             scenario: venue, seed: seed, duration: duration ?? venue.duration, truthStep: truthStep,
@@ -48,3 +63,9 @@ struct SimulateCommand: ParsableCommand {
 }
 
 extension VenueStyle: ExpressibleByArgument {}
+
+/// A catalog that parses but cannot be simulated (an exhibit without a position, a non-iBeacon
+/// id): printed as `Error: FILE: exhibits[N].field: reason`, without the usage text.
+struct CatalogNotSimulable: Error, CustomStringConvertible {
+    var description: String
+}

@@ -102,11 +102,12 @@ struct BumbleEndToEndTests {
         var world: BumbleWorld? = try BumbleWorld(controllers: 1)
         let port = world!.ports[0]
         defer { world?.stop() }
-        let scan = try BeacontopBinary.Running(["scan", "tcp:127.0.0.1:\(port)", "--json", "--duration", "9"])
+        let scan = try BeacontopBinary.Running(["scan", "tcp:127.0.0.1:\(port)", "--json", "--duration", "12"])
         Thread.sleep(forTimeInterval: 2.5)
         world?.stop()
         let restart = Date().timeIntervalSince1970
         world = try BumbleWorld(controllers: 1, ports: [port])
+        // Back-off retries at 0.5, 1, 2 and 4 s after the loss: the world is back within them.
         let result = scan.wait(limit: 30)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("tcp:127.0.0.1:\(port): lost (the other end closed the connection)"), "\(result.stderr)")
@@ -116,6 +117,26 @@ struct BumbleEndToEndTests {
         #expect(lines.contains { $0.t < restart }, "frames before the loss")
         let after = Set(lines.filter { $0.t > restart }.map(Self.summary))
         #expect(after == Self.expected, "the same beacons after the controller came back")
+    }
+
+    @Test("advertising resumes when its controller comes back")
+    func advertiseReconnects() throws {
+        var world: BumbleWorld? = try BumbleWorld(controllers: 2, advertisers: false)
+        let ports = world!.ports
+        defer { world?.stop() }
+        let advertiser = try BeacontopBinary.Running([
+            "advertise", "tcp:127.0.0.1:\(ports[1])", "--ibeacon", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:5:6", "--duration", "20",
+        ])
+        defer { kill(advertiser.process.processIdentifier, SIGINT) }
+        Thread.sleep(forTimeInterval: 2)
+        world?.stop()
+        world = try BumbleWorld(controllers: 2, advertisers: false, ports: ports)
+        let deadline = Date().addingTimeInterval(15)
+        while !advertiser.stderrText.contains("connected") && Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(advertiser.stderrText.contains("lost (the other end closed the connection)"), "\(advertiser.stderrText)")
+        let scan = try BeacontopBinary.run(["scan", "tcp:127.0.0.1:\(ports[0])", "--json", "--duration", "2"], limit: 30)
+        #expect(Set(try FrameLine.parse(scan.stdout).map(\.id)) == ["E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:5:6"], "\(scan.stderr)")
     }
 
     @Test("a source nobody listens on fails with the address and the reason")

@@ -67,11 +67,12 @@ struct KernelSocketPacketTests {
         #expect(packets.contains { $0.direction == .hostToController && $0.h4Bytes == [0x01, 0x0C, 0x20, 0x02, 0x01, 0x00] })
     }
 
-    @Test("monitor channel: each read is a monitor header and a packet, both directions kept")
+    @Test("monitor channel: each read is a monitor header and a packet, both directions kept, other adapters skipped")
     func monitorChannel() async throws {
         let calls = ScriptedSocketCalls(reads: [
             [0x02, 0x00, 0x00, 0x00, 0x03, 0x00, 0x03, 0x0C, 0x00],             // command from bluetoothd
             [0x00, 0x00, 0x00, 0x00, 0x00, 0x00],                               // new index: skipped
+            [0x03, 0x00, 0x01, 0x00, 0x04, 0x00, 0x0E, 0x02, 0x09, 0x09],       // hci1's event: not ours
             [0x03, 0x00, 0x00, 0x00, 0x04, 0x00, 0x0E, 0x02, 0x01, 0x00],       // event
         ])
         let source = LiveSource(spec: .kernel(adapter: 0, channel: .monitor), opener: TransportOpener(calls: calls))

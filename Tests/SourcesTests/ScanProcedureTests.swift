@@ -10,13 +10,13 @@ struct ScanProcedureTests {
         let mode = try await ScanProcedure.start(on: controller, options: ScanOptions(type: .active))
         #expect(mode == .extended)
         #expect(controller.opcodes == [
-            HCIOpcode.reset, HCIOpcode.setEventMask, HCIOpcode.readLocalSupportedCommands,
+            HCIOpcode.reset, HCIOpcode.setEventMask, HCIOpcode.readLocalSupportedFeatures, HCIOpcode.readLocalSupportedCommands,
             HCIOpcode.leReadLocalSupportedFeatures, HCIOpcode.leSetEventMask,
             HCIOpcode.leSetExtendedScanParameters, HCIOpcode.leSetExtendedScanEnable,
         ])
         let sent = controller.sent.withLock { $0 }
-        #expect(sent[5] == .leSetExtendedScanParameters(type: .active, timing: .continuous))
-        #expect(sent[6] == .leSetExtendedScanEnable(true, filterDuplicates: false))
+        #expect(sent[6] == .leSetExtendedScanParameters(type: .active, timing: .continuous))
+        #expect(sent[7] == .leSetExtendedScanEnable(true, filterDuplicates: false))
         try await ScanProcedure.stop(on: controller, mode: mode)
         #expect(controller.sent.withLock { $0.last } == .leSetExtendedScanEnable(false, filterDuplicates: false))
     }
@@ -34,7 +34,7 @@ struct ScanProcedureTests {
         let mode = try await ScanProcedure.start(on: controller, options: ScanOptions(type: .passive, timing: timing, resetFirst: false))
         #expect(mode == .legacy)
         #expect(controller.sent.withLock { $0 } == [
-            .readLocalSupportedCommands, .leReadLocalSupportedFeatures,
+            .readLocalSupportedFeatures, .readLocalSupportedCommands, .leReadLocalSupportedFeatures,
             .leSetScanParameters(type: .passive, timing: timing), .leSetScanEnable(true, filterDuplicates: false),
         ])
         try await ScanProcedure.stop(on: controller, mode: mode)
@@ -55,6 +55,16 @@ struct ScanProcedureTests {
             _ = try await ScanProcedure.start(on: unknown, options: ScanOptions())
         }
         #expect(unknown.opcodes.last == HCIOpcode.leSetScanParameters, "nothing is sent after a failure")
+    }
+
+    @Test("a controller without LE is refused in words before any scan command")
+    func noLowEnergy() async throws {
+        let controller = ScriptedController(lowEnergy: false)
+        await #expect(throws: UnsupportedControllerError.noLowEnergy) {
+            _ = try await ScanProcedure.start(on: controller, options: ScanOptions(resetFirst: false))
+        }
+        #expect(controller.opcodes == [HCIOpcode.readLocalSupportedFeatures])
+        #expect(UnsupportedControllerError.noLowEnergy.description.contains("does not support Bluetooth Low Energy"))
     }
 
     @Test("advertising uses an extended set with a legacy non-connectable PDU where supported")

@@ -8,9 +8,11 @@ final class ScriptedController: HCICommandExecutor {
     let extendedCommands: Bool
     let extendedFeature: Bool
     let failures: [UInt16: HCIStatusCode]
+    let lowEnergy: Bool
     let sent = Mutex<[HCICommand]>([])
 
-    init(extendedCommands: Bool = false, extendedFeature: Bool = false, failures: [UInt16: HCIStatusCode] = [:]) {
+    init(extendedCommands: Bool = false, extendedFeature: Bool = false, failures: [UInt16: HCIStatusCode] = [:], lowEnergy: Bool = true) {
+        self.lowEnergy = lowEnergy
         self.extendedCommands = extendedCommands
         self.extendedFeature = extendedFeature
         self.failures = failures
@@ -28,6 +30,8 @@ final class ScriptedController: HCICommandExecutor {
                 parameters[36] = 0b0010_1110
                 parameters[37] = 0b0110_0000
             }
+        case HCIOpcode.readLocalSupportedFeatures:
+            parameters = [0xFF, 0xFF, 0x8F, 0xFE, lowEnergy ? 0xDB : 0x9B, 0xFF, 0x5B, 0x87] // a real adapter's page 0
         case HCIOpcode.leReadLocalSupportedFeatures:
             parameters = [0, extendedFeature ? 0x10 : 0, 0, 0, 0, 0, 0, 0] // bit 12: LE Extended Advertising
         default:

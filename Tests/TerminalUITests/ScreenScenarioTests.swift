@@ -237,3 +237,19 @@ import Testing
         }
     }
 }
+
+extension ScreenScenarioTests {
+    @Test func aNarrowStatusLineKeepsStateMalformedAndRecording() {
+        let source = SourceStatus(name: "museum.btsnoop", state: .paused, advertsPerSecond: 31, malformedCount: 2,
+                                  recordingFile: "out.btsnoop", replayPosition: 83, replayDuration: 600)
+        let model = MonitorState(snapshot: Museum.snapshot(rows: [], source: source)).viewModel()
+        let lines = [100, 80, 60].map { render(model, size: ScreenSize(columns: $0, lines: 10)).line(9).trimmingTrailingSpaces() }
+        #expect(lines == [
+            " museum.btsnoop paused · 01:23/10:00 · 31 adv/s · 2 malformed · ● REC out.btsnoop            ? help",
+            " museum.btsnoop paused · 01:23/10:00 · 2 malformed · ● REC out.btsnoop   ? help",
+            " museum.btsnoop paused · 2 malformed · ● REC out.btsnoop",
+        ])
+        let screen = render(model, size: ScreenSize(columns: 60, lines: 10))
+        #expect(screen.roleCodes(9).hasPrefix("TTTTTTTTTTTTTTTTwwwwwwTTTwwwwwwwwwwwTTTRRRRRRRRRRRRRRRRR"))
+    }
+}

@@ -16,11 +16,14 @@ struct TmuxMonitorTests {
     /// The monitor under a shell that reports its exit status, then prints the terminal modes (they
     /// must be the cooked ones again). The shell traps SIGINT so that C-c, which the terminal sends to
     /// the whole foreground group, does not end the shell too; the monitor starts with the default action.
-    static let wrapped = "sh -c 'trap : INT; \(benchExecutable) monitor 20 60; echo EXIT=$?; stty -a; sleep 60'"
+    static let wrapped = "sh -c 'trap : INT; \(benchExecutable) monitor 20 60; echo EXIT=$?; stty -a; echo STTY-DONE; sleep 60'"
 
-    func start(_ command: String = wrapped) throws -> TmuxSession {
+    func start(_ command: String = wrapped, environment: [String: String] = [:]) throws -> TmuxSession {
+        let standard = ["LANG": "C.UTF-8", "TERM": "screen-256color",
+                        // The Swift backtracer would otherwise wait 30 s for a key after a crash.
+                        "SWIFT_BACKTRACE": "interactive=no"]
         let session = try TmuxSession(command: command, columns: 100, lines: 30,
-                                      environment: ["LANG": "C.UTF-8", "TERM": "screen-256color"])
+                                      environment: standard.merging(environment) { $1 })
         try session.waitFor("monitor benchmark")
         #expect(try session.format("#{alternate_on}") == "1")
         return session
@@ -41,8 +44,8 @@ struct TmuxMonitorTests {
         let help = try session.waitFor("Keys (Esc or ? returns)")
         #expect(help.contains("sort by distance, RSSI, name, id"))
         try session.send("Escape", "q")
-        try session.waitFor("EXIT=0")
-        let after = try session.capture(history: true)
+        let after = try session.waitFor("STTY-DONE")
+        #expect(after.contains("EXIT=0"))
         #expect(after.contains("exit quit"))
         #expect(!after.contains("PROXIMITY"))
         let modes = after.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" })
@@ -66,12 +69,53 @@ struct TmuxMonitorTests {
         defer { terminated.kill() }
         let monitor = try #require(try terminated.childProcessIDs().first)
         #expect(Glibc.kill(monitor, SIGTERM) == 0)
-        try terminated.waitFor("EXIT=0")
-        let after = try terminated.capture(history: true)
+        let after = try terminated.waitFor("STTY-DONE")
+        #expect(after.contains("EXIT=0"))
         #expect(after.contains("exit signal(15)"))
         #expect(after.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).contains("icanon"))
         #expect(try terminated.format("#{alternate_on}") == "0")
         #expect(try terminated.format("#{cursor_flag}") == "1")
+    }
+
+    /// A Swift trap is SIGILL on x86-64 (ud2) and SIGTRAP on arm64 (brk); a wild pointer is SIGSEGV.
+    /// Sending the signal exercises the same handler a real crash reaches.
+    @Test(arguments: [SIGILL, SIGSEGV, SIGTRAP])
+    func aCrashStillRestoresTheTerminal(signal: Int32) throws {
+        let session = try start()
+        defer { session.kill() }
+        let monitor = try #require(try session.childProcessIDs().first)
+        #expect(Glibc.kill(monitor, signal) == 0)
+        // The shell reports death by signal as 128 + n; the Swift runtime's crash report, which the
+        // handler passes the signal on to, is printed on the restored screen.
+        let after = try session.waitFor("STTY-DONE")
+        #expect(after.contains("EXIT=\(128 + signal)"))
+        #expect(after.contains("💣 Program crashed"))
+        let modes = after.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" })
+        for mode in ["icanon", "echo", "icrnl", "isig"] {
+            #expect(modes.contains(Substring(mode)), "\(mode) is off after signal \(signal)")
+        }
+        #expect(try session.format("#{alternate_on}") == "0")
+        #expect(try session.format("#{cursor_flag}") == "1")
+    }
+
+    @Test func noColorAndAnASCIILocaleInARealTerminal() throws {
+        let colour = try start()
+        defer { colour.kill() }
+        let colourful = try colour.capture(escapes: true)
+        #expect(colourful.contains("\u{1B}[38;5;") || colourful.contains("\u{1B}[3"))
+
+        let plain = try start(environment: ["LANG": "C", "LC_ALL": "C", "NO_COLOR": "1"])
+        defer { plain.kill() }
+        let screen = try plain.waitFor("beacontop | monitor benchmark")
+        #expect(screen.unicodeScalars.allSatisfy { $0.isASCII })
+        #expect(screen.contains("synthetic scanning | 200 adv/s"))
+        let sgr = try plain.capture(escapes: true)
+        // Attributes (bold 1, dim 2, underline 4, reverse 7) but no foreground or background colour.
+        let colourCodes = ["[3", "[4", ";3", ";4"].filter { code in
+            sgr.components(separatedBy: "\u{1B}").contains { $0.hasPrefix(code) && !$0.hasPrefix("[4m") && !$0.hasPrefix("[39") && !$0.hasPrefix("[49") }
+        }
+        #expect(colourCodes.isEmpty, "colour escapes under NO_COLOR: \(colourCodes)")
+        #expect(sgr.contains("\u{1B}[7m") || sgr.contains(";7m"))
     }
 
     @Test func aTerminalResizeRedrawsWithFewerColumns() throws {

@@ -45,9 +45,10 @@ public final class TmuxSession {
         try tmux(["send-keys", "-t", name] + keys)
     }
 
-    /// The pane's visible text, one line per row; with `history`, the scrolled-off lines too.
-    public func capture(history: Bool = false) throws -> String {
-        try tmux(["capture-pane", "-p", "-t", name] + (history ? ["-S", "-"] : []))
+    /// The pane's visible text, one line per row; with `history`, the scrolled-off lines too; with
+    /// `escapes`, the SGR sequences for colours and attributes as well.
+    public func capture(history: Bool = false, escapes: Bool = false) throws -> String {
+        try tmux(["capture-pane", "-p", "-t", name] + (history ? ["-S", "-"] : []) + (escapes ? ["-e"] : []))
     }
 
     /// A tmux format value for the pane (`#{alternate_on}`, `#{cursor_flag}`, `#{pane_pid}`, `#{pane_dead}`).

@@ -67,7 +67,8 @@ int cnc_read_click(int *y, int *x);
 /// Installs the signal handlers: SIGINT and SIGTERM set a flag and write one byte to `wake_fd` (so the
 /// loop's poll wakes and quits cleanly through endwin); SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT and
 /// SIGFPE (a Swift trap is SIGILL or SIGTRAP) restore the saved terminal modes, leave the alternate
-/// screen, show the cursor, then re-raise with the default action so the crash is still reported.
+/// screen, show the cursor, call the previous handler (the Swift runtime's backtracer) so the crash
+/// is still reported, then die by the default action.
 /// Also unblocks SIGINT, SIGTERM and SIGWINCH on the calling thread. Call before cnc_start so ncurses
 /// keeps our handlers.
 void cnc_install_signal_handlers(int wake_fd);
