@@ -112,7 +112,13 @@ public enum CatalogCalibrationEditor {
     static func replacingValue(of line: String, with newValue: String) -> String {
         guard let colon = line.firstIndex(of: ":") else { return line }
         let rest = line[line.index(after: colon)...]
-        let comment = rest.range(of: " #").map { String(rest[$0.lowerBound...]) } ?? ""
+        // A trailing comment keeps its alignment: the spaces before `#` stay with it.
+        var comment = ""
+        if let hash = rest.range(of: " #")?.lowerBound {
+            var start = hash
+            while start > rest.startIndex, rest[rest.index(before: start)] == " " { start = rest.index(before: start) }
+            comment = String(rest[start...])
+        }
         return "\(line[...colon]) \(newValue)\(comment)"
     }
 
