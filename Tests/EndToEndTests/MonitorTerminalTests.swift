@@ -1,0 +1,142 @@
+import Foundation
+import Glibc
+import TestFixtures
+import Testing
+
+/// `swift test` builds every product of the package into the same directory.
+let beacontopExecutable = SharedData.repositoryRoot.appendingPathComponent(".build/debug/beacontop").path
+
+/// `beacontop monitor` and `beacontop demo` in a real terminal (tmux): what a person sees, the keys,
+/// and the terminal handed back in working order.
+@Suite(.serialized, .enabled(if: TmuxSession.isAvailable && FileManager.default.isExecutableFile(atPath: beacontopExecutable)))
+struct MonitorTerminalTests {
+    static let environment = ["LANG": "C.UTF-8", "TERM": "screen-256color"]
+
+    /// Runs `arguments` under a shell that reports the exit status, then hands the terminal to an
+    /// interactive shell: a prompt that works afterwards is the proof the terminal was restored.
+    static func start(_ arguments: String, in directory: String = SharedData.repositoryRoot.path, columns: Int = 110, lines: Int = 32) throws -> TmuxSession {
+        try TmuxSession(
+            command: "sh -c 'cd \(directory) && \(beacontopExecutable) \(arguments); echo EXIT=$?; exec sh'",
+            columns: columns, lines: lines, environment: environment
+        )
+    }
+
+    /// After q: the exit status, cooked terminal modes, no alternate screen, and a shell that answers.
+    static func expectRestored(_ session: TmuxSession) throws {
+        try session.waitFor("EXIT=0")
+        #expect(try session.format("#{alternate_on}") == "0")
+        #expect(try session.format("#{cursor_flag}") == "1")
+        try session.send("stty -a; echo $((40 + 2))DONE", "Enter")
+        let after = try session.waitFor("42DONE")
+        let modes = after.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" })
+        for mode in ["icanon", "echo", "icrnl", "opost", "isig"] {
+            #expect(modes.contains(Substring(mode)), "\(mode) is off after q")
+        }
+    }
+
+    @Test func theDemoShowsTheMuseumAndTheNearestExhibitPanel() throws {
+        // From another directory: the catalog is found beside the executable, up to the package root.
+        let session = try Self.start("demo --speed 4", in: NSTemporaryDirectory())
+        defer { session.kill() }
+        try session.waitFor("The Little Museum of Clever Things")
+        #expect(try session.format("#{alternate_on}") == "1")
+        let screen = try session.waitFor(timeout: 20, "the nearest exhibit's panel") { screen in
+            screen.split(separator: "\n").contains { $0.hasPrefix("── ") && ($0.contains("· near") || $0.contains("· immediate")) }
+        }
+        #expect(screen.contains("10 beacons"))
+        #expect(screen.contains("Rosetta Stone (cast)"))
+        #expect(screen.contains("sim:"))
+        // The panel names a catalog exhibit and shows the start of its description under it.
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let heading = try #require(lines.firstIndex { $0.hasPrefix("── ") && ($0.contains("· near") || $0.contains("· immediate")) })
+        let catalog = try String(contentsOf: SharedData.repositoryRoot.appendingPathComponent("demo/museum.yaml"), encoding: .utf8)
+        let descriptionStart = String(lines[heading + 1].trimmingCharacters(in: .whitespaces).prefix(30))
+        #expect(descriptionStart.count == 30 && catalog.contains(descriptionStart), "panel text: \(lines[heading + 1])")
+        try session.send("q")
+        try Self.expectRestored(session)
+    }
+
+    @Test func theDemoWithoutItsCatalogSaysWhereItLooked() throws {
+        let copy = NSTemporaryDirectory() + "beacontop-alone-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        let session = try TmuxSession(
+            command: "sh -c 'cd / && cp \(beacontopExecutable) \(copy) && \(copy) demo; echo EXIT=$?; sleep 30'",
+            columns: 200, lines: 10, environment: Self.environment
+        )
+        defer { session.kill() }
+        let screen = try session.waitFor("EXIT=1")
+        #expect(screen.contains("demo/museum.yaml not found"))
+        #expect(screen.contains("--exhibits"))
+    }
+
+    @Test func keysOnAReplayedCaptureAndQRestoresTheTerminal() throws {
+        let capture = SharedData.capture("govee-h5100.btsnoop").path
+        let session = try Self.start("monitor \(capture) --speed 20 --loop")
+        defer { session.kill() }
+        let table = try session.waitFor(timeout: 15, "a ranged beacon row") { $0.contains("494E5445…") }
+        #expect(table.contains("replaying at 20x"))
+        try session.send("s")
+        try session.waitFor("sort: rssi")
+        try session.send("Down", "Enter")
+        let detail = try session.waitFor("Last raw frame")
+        #expect(detail.contains("· detail"))
+        // Every filter's estimate side by side.
+        for name in ["adaptive", "running-average", "arma", "kalman", "iqm"] {
+            #expect(detail.contains(name), "detail lacks filter \(name)")
+        }
+        try session.send("Escape", "?")
+        let help = try session.waitFor("Keys (Esc or ? returns)")
+        #expect(help.contains("sort by distance, RSSI, name, id"))
+        try session.send("Escape", "f")
+        try session.waitFor("filter: running-average")
+        try session.send("Space")
+        try session.waitFor("paused")
+        try session.send("q")
+        try Self.expectRestored(session)
+    }
+
+    @Test func recordingStartsAndStopsWithR() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-rec-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let capture = SharedData.capture("govee-h5100.btsnoop").path
+        let session = try Self.start("monitor \(capture) --speed 50 --loop", in: directory.path)
+        defer { session.kill() }
+        try session.waitFor("replaying")
+        try session.send("r")
+        let recording = try session.waitFor("REC beacontop-")
+        #expect(recording.contains(".btsnoop"))
+        try session.send("r")
+        try session.waitFor(timeout: 10, "the REC indicator gone") { !$0.contains("REC beacontop-") }
+        try session.send("q")
+        try Self.expectRestored(session)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("beacontop-") && $0.hasSuffix(".btsnoop") }
+        #expect(files.count == 1)
+        let size = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(files[0]).path)[.size] as? Int
+        #expect((size ?? 0) > 16, "the recording holds no packets")
+    }
+
+    /// An Eddystone-URL whose URL bytes are terminal escape sequences (set the window title, clear
+    /// the screen): the decoder percent-escapes them and the renderer draws them as text.
+    @Test func anEscapeSequenceInAnEddystoneURLIsDrawnHarmlessly() throws {
+        let url: [UInt8] = [0x1B] + Array("]0;pwned".utf8) + [0x07, 0x1B] + Array("[2J".utf8)
+        let serviceData: [UInt8] = [0xAA, 0xFE, 0x10, 0xEB, 0x03] + url
+        let data: [UInt8] = [0x02, 0x01, 0x06, 0x03, 0x03, 0xAA, 0xFE, UInt8(serviceData.count + 1), 0x16] + serviceData
+        let hex = data.map { String(format: "%02x", $0) }.joined()
+        let script = (0..<50).map { "{\"t\": \(Double($0) * 0.1), \"address\": \"C0:00:00:00:00:09\", \"rssi\": -55, \"data\": \"\(hex)\"}" }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).ndjson")
+        try (["# an Eddystone-URL carrying OSC 0 (window title) and ED (clear screen)"] + script).joined(separator: "\n").write(to: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: path) }
+
+        let session = try Self.start("monitor \(path.path) --loop --speed 4")
+        defer { session.kill() }
+        let screen = try session.waitFor("%1B")
+        // 0x07 is Eddystone's ".com" expansion (Eddystone-URL spec, URL encoding), so the BEL that would
+        // end the OSC never reaches the screen either; ESC is shown as %1B.
+        #expect(screen.contains("https://%1B]0;pwned.com%1B[2J"))
+        #expect(!(try session.format("#{pane_title}")).contains("pwned"))
+        #expect(screen.contains("PROXIMITY"), "the screen was cleared")
+        try session.send("q")
+        try Self.expectRestored(session)
+    }
+}

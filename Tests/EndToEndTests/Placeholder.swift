@@ -1,4 +1,0 @@
-import Testing
-
-// Placeholder: this target's tests arrive with its layer.
-@Test func EndToEndTestsBuilds() { #expect(Bool(true)) }
