@@ -128,6 +128,7 @@ final class ReplayEngine: Sendable {
             state.announced = true
             return .emit(.status(.connected(source: name)))
         }
+        if let delta = control.takeSeek(), let action = seek(&state, by: delta, wall: wall) { return action }
         if state.pending == nil {
             if let action = readNext(&state) { return action }
         }
@@ -159,6 +160,33 @@ final class ReplayEngine: Sendable {
         var delivered = packet
         delivered.timestamp = time + state.loopOffset
         return .emit(.packet(delivered))
+    }
+
+    /// Moves to `delta` seconds from the last delivered packet (the monitor's left/right keys):
+    /// forward by skipping packets, back by reopening the file and skipping to the target. After a
+    /// seek back the loop offset grows by the distance jumped, so delivered timestamps never run
+    /// backwards. The pacer restarts at the new packet. Returns an action when the file ended (or
+    /// looped) while skipping.
+    private func seek(_ state: inout State, by delta: Double, wall: Double) -> Action? {
+        guard let start = state.captureStart else { return nil }
+        let here = state.lastDelivered ?? start
+        let target = Swift.max(0, here - start + delta)
+        if delta < 0 {
+            do { state.reader = try makeReader() } catch {
+                return finish(&state, "replay stopped: cannot reopen to seek: \(error)")
+            }
+            state.pending = nil
+            state.loopOffset += here - (start + target)
+        }
+        while true {
+            if state.pending == nil, let action = readNext(&state) { return action }
+            guard let packet = state.pending else { return nil }
+            if packet.timestamp - (state.captureStart ?? packet.timestamp) >= target {
+                state.pacer?.restart(captureStart: packet.timestamp, atWall: wall)
+                return nil
+            }
+            state.pending = nil
+        }
     }
 
     /// Reads until a packet inside the window is pending; returns an action for anything else

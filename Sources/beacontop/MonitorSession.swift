@@ -154,8 +154,8 @@ final class MonitorSession: Sendable {
             guard let replay else { return note("speed works on replays (a capture file)") }
             changeSpeed(up: command == .speedUp, replay)
         case .seek(let seconds):
-            guard replay != nil else { return note("seek works on replays (a capture file)") }
-            note("seek \(seconds > 0 ? "+" : "")\(Int(seconds)) s: this replay cannot seek while running; use --from/--to")
+            guard let replay else { return note("seek works on replays (a capture file)") }
+            replay.seek(by: seconds)
         case .toggleRecording:
             toggleRecording()
         case .selectFilter(let name):

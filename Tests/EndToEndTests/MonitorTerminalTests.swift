@@ -95,6 +95,27 @@ struct MonitorTerminalTests {
         try Self.expectRestored(session)
     }
 
+    /// The status line's replay position (`mm:ss`, the last line of the screen).
+    static func position(_ screen: String) -> String? {
+        guard let line = screen.split(separator: "\n").last(where: { $0.contains("replaying") }),
+              let range = line.range(of: #"\d\d:\d\d"#, options: .regularExpression) else { return nil }
+        return String(line[range])
+    }
+
+    @Test func leftAndRightSeekTheReplay() throws {
+        let capture = SharedData.capture("govee-h5100.btsnoop").path
+        let session = try Self.start("monitor \(capture) --speed 1")
+        defer { session.kill() }
+        try session.waitFor(timeout: 15, "the replay position") { Self.position($0)?.hasPrefix("00:0") == true }
+        try session.send("Right", "Right", "Right")
+        // At real time the position would need half a minute to get here.
+        try session.waitFor(timeout: 10, "the position 30 s on") { Self.position($0)?.hasPrefix("00:3") == true }
+        try session.send("Left", "Left")
+        try session.waitFor(timeout: 10, "the position 20 s back") { Self.position($0)?.hasPrefix("00:1") == true }
+        try session.send("q")
+        try Self.expectRestored(session)
+    }
+
     @Test func recordingStartsAndStopsWithR() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-rec-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
