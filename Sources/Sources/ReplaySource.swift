@@ -88,6 +88,11 @@ final class ReplayEngine: Sendable {
         var paused = false
     }
 
+    /// Packets due within this many seconds are handed out together rather than each after a sleep
+    /// of its own: 100 beacons at 10 Hz would otherwise cost 1000 timer wake-ups a second (measured:
+    /// the monitor's CPU dropped from 9% of a core). Timestamps are data, so ranging cannot tell.
+    static let batchWindow = 0.01
+
     let name: String
     let options: ReplayOptions
     let control: ReplayControl
@@ -150,7 +155,7 @@ final class ReplayEngine: Sendable {
         if state.paused {
             guard control.takeStep() else { return .wait(0.02) }
             state.pacer!.stepped(to: time)
-        } else if let delay = state.pacer!.delay(until: time, atWall: wall), delay > 0 {
+        } else if let delay = state.pacer!.delay(until: time, atWall: wall), delay > Self.batchWindow {
             return .wait(min(delay, 0.05))
         }
         state.pending = nil
