@@ -43,7 +43,12 @@ enum MonitorRunner {
             try? await ScanProcedure.stop(on: scanning.controller, mode: mode)
         }
         await session.stop()
-        if case .failure(let error) = outcome { fail("\(error)") }
+        if case .failure(let error) = outcome {
+            if error is TerminalError {
+                fail("cannot start the terminal UI: stdin and stdout must be a terminal with a known TERM; for NDJSON without a terminal use `beacontop scan SOURCE --json`")
+            }
+            fail("\(error)")
+        }
     }
 
     /// A start-up failure: the terminal is already restored (or was never taken); say what to do.

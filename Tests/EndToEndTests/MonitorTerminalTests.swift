@@ -137,6 +137,40 @@ struct MonitorTerminalTests {
         #expect((size ?? 0) > 16, "the recording holds no packets")
     }
 
+    @Test func theCalibrationWizardSavesIntoTheCatalogKeepingItsComments() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-cal-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let id = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:7"
+        let script = (0..<40).map { "{\"t\": \(Double($0) * 0.1), \"address\": \"C0:00:00:00:00:07\", \"rssi\": \($0 % 2 == 0 ? -60 : -62), \"ibeacon\": \"\(id)\"}" }
+        try script.joined(separator: "\n").write(to: directory.appendingPathComponent("pillar.ndjson"), atomically: true, encoding: .utf8)
+        let catalog = """
+            # venue notes: keep this comment
+            title: Calibration Hall
+            exhibits:
+              - id: "\(id)"   # on the pillar
+                name: Pillar beacon
+                description: The one by the pillar.
+
+            """
+        try catalog.write(to: directory.appendingPathComponent("hall.yaml"), atomically: true, encoding: .utf8)
+
+        let session = try Self.start("monitor pillar.ndjson --exhibits hall.yaml --loop --speed 4", in: directory.path)
+        defer { session.kill() }
+        try session.waitFor("Pillar beacon")
+        try session.send("c")
+        try session.waitFor("Calibration: hold Pillar beacon 1 m from the receiver")
+        let done = try session.waitFor(timeout: 15, "20 samples") { $0.contains("Enter saves -61 dBm") }
+        #expect(done.contains("Measured power at 1 m: -61.0 dBm"))
+        try session.send("Enter")
+        try session.waitFor("Saved as the catalog override in hall.yaml")
+        try session.send("q")
+        try Self.expectRestored(session)
+
+        let saved = try String(contentsOf: directory.appendingPathComponent("hall.yaml"), encoding: .utf8)
+        #expect(saved == catalog.replacingOccurrences(of: "    name: Pillar beacon", with: "    measuredPower: -61\n    name: Pillar beacon"))
+    }
+
     /// An Eddystone-URL whose URL bytes are terminal escape sequences (set the window title, clear
     /// the screen): the decoder percent-escapes them and the renderer draws them as text.
     @Test func anEscapeSequenceInAnEddystoneURLIsDrawnHarmlessly() throws {
