@@ -87,8 +87,9 @@ public struct MonitorFeed: Sendable {
             log(.warning, news.description)
         case .framingError:
             log(.warning, news.description)
-        case .ended:
-            status.state = .finished
+        case .ended(_, let reason):
+            // A `--loop` replay reports each pass as "looping (n)" and goes on.
+            if !reason.hasPrefix("looping") { status.state = .finished }
             log(.info, news.description)
         }
     }

@@ -213,6 +213,9 @@ struct MonitorTerminalTests {
         #expect(screen.contains("https://%1B]0;pwned.com%1B[2J"))
         #expect(!(try session.format("#{pane_title}")).contains("pwned"))
         #expect(screen.contains("PROXIMITY"), "the screen was cleared")
+        // The 5 s script at 4x has looped by now: a looping replay still says it is replaying.
+        usleep(2_000_000)
+        #expect(try session.capture().contains("replaying at 4x"))
         try session.send("q")
         try Self.expectRestored(session)
     }

@@ -83,9 +83,11 @@ import Testing
         #expect(feed.status.state == .reconnecting(attempt: 2))
         feed.note(.connected(source: "tcp:127.0.0.1:9000"))
         #expect(feed.status.state == .scanning)
+        feed.note(.ended(source: "x.btsnoop", reason: "looping (1)"))
+        #expect(feed.status.state == .scanning, "a looping replay goes on")
         feed.note(.ended(source: "x.btsnoop", reason: "end of replay after 3 packets"))
         #expect(feed.status.state == .finished)
-        #expect(feed.events.map(\.kind) == [.warning, .warning, .info, .info])
+        #expect(feed.events.map(\.kind) == [.warning, .warning, .info, .info, .info])
         #expect(feed.events[0].message.contains("connection reset"))
         // Before any packet the snapshot is status only, and carries the state.
         let snapshot = feed.snapshot(at: .nan)
