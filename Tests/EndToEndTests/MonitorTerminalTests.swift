@@ -61,6 +61,21 @@ struct MonitorTerminalTests {
         try Self.expectRestored(session)
     }
 
+    @Test func theSimSourceWalksACatalogAndRecords() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-sim-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let catalog = SharedData.repositoryRoot.appendingPathComponent("demo/tradeshow.yaml").path
+        let session = try Self.start("monitor sim:\(catalog) --speed 4 --record walk.btsnoop", in: directory.path)
+        defer { session.kill() }
+        let screen = try session.waitFor(timeout: 15, "the trade show's beacons") { $0.contains("sim:") && $0.contains(" beacons ·") && $0.contains("REC walk.btsnoop") }
+        #expect(screen.contains("scanning"))
+        try session.send("q")
+        try Self.expectRestored(session)
+        let size = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("walk.btsnoop").path)[.size] as? Int
+        #expect((size ?? 0) > 16)
+    }
+
     @Test func theDemoWithoutItsCatalogSaysWhereItLooked() throws {
         let copy = NSTemporaryDirectory() + "beacontop-alone-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: copy) }
