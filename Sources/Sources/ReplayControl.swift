@@ -8,6 +8,8 @@ public final class ReplayControl: Sendable {
         var paused = false
         var steps = 0
         var speed: ReplaySpeed?
+        /// Seconds to seek by, summed over presses not yet applied.
+        var seek = 0.0
     }
 
     private let requests = Mutex(Requests())
@@ -27,6 +29,13 @@ public final class ReplayControl: Sendable {
 
     public func setSpeed(_ speed: ReplaySpeed) { requests.withLock { $0.speed = speed } }
 
+    /// Moves the replay by `seconds` of capture time (negative: back), clamped to the capture's start.
+    /// Time stays monotonic for ranging: after a seek back, later packets are shifted as a loop shifts them.
+    public func seek(by seconds: Double) {
+        guard seconds.isFinite else { return }
+        requests.withLock { $0.seek += seconds }
+    }
+
     /// Seconds into the capture of the last packet delivered, and how many were delivered.
     public var position: (seconds: Double, packets: Int) {
         progress.withLock { ($0.position, $0.packets) }
@@ -39,6 +48,14 @@ public final class ReplayControl: Sendable {
         requests.withLock { state in
             defer { state.speed = nil }
             return state.speed
+        }
+    }
+
+    /// Takes the pending seek, if any.
+    func takeSeek() -> Double? {
+        requests.withLock { state in
+            defer { state.seek = 0 }
+            return state.seek == 0 ? nil : state.seek
         }
     }
 

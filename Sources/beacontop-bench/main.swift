@@ -11,9 +11,10 @@ do {
     case "ranging": RangingBenchmark.run(arguments: rest)
     case "render": RenderBenchmark.run()
     case "monitor": try MonitorLoadBenchmark.run(arguments: rest)
+    case "monitor-capture": try MonitorCaptureWriter.run(rest)
     case "simulate": SimulateBenchmark.run(rest)
     case "h4-framer": H4FramerBenchmark.run(rest)
-    default: print("usage: beacontop-bench decode-events|decode-file|ranging|render|monitor|simulate|h4-framer [ARGS]")
+    default: print("usage: beacontop-bench decode-events|decode-file|ranging|render|monitor|monitor-capture|simulate|h4-framer [ARGS]")
     }
 } catch {
     print("\(arguments.first ?? ""): \(error)")

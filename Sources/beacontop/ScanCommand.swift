@@ -3,19 +3,23 @@ import BeaconFormats
 import Captures
 import Foundation
 import HCI
+import Ranging
 import Sources
 
-/// `beacontop scan SOURCE`: headless scanning, one line per beacon frame (README "scan").
+/// `beacontop scan SOURCE`: headless scanning: NDJSON ranging ticks with `--json` (the same lines as
+/// `replay --json`, README "NDJSON tick lines"), or one line per beacon frame (`--frames`, or text).
 struct ScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
-        abstract: "Scan a source (hci0, serial:, tcp:, unix:, or a capture file) headless and print each beacon frame."
+        abstract: "Scan a source (hci0, serial:, tcp:, unix:, or a capture file) headless: NDJSON ranging ticks, or each beacon frame."
     )
 
     @Argument(help: "The source spec: hci0[:raw|user|monitor], serial:PATH[@BAUD][,rtscts], tcp:HOST:PORT, unix:PATH, or a capture file.")
     var source: String
 
-    @Flag(help: "Print NDJSON, one object per beacon frame.") var json = false
+    @Flag(help: "Print NDJSON: one ranging tick per second of capture time (with --frames: one object per beacon frame).") var json = false
+    @Flag(help: "One line per beacon frame instead of ranging ticks.") var frames = false
+    @OptionGroup var ranging: RangingOptions
     @Option(help: "Stop after this many seconds.") var duration: Double?
     @Flag(help: "Active scanning (send scan requests; receives scan responses).") var active = false
     @Option(help: "Scan interval in milliseconds (2.5 to 10240).") var interval: Double = 100
@@ -81,16 +85,29 @@ struct ScanCommand: AsyncParsableCommand {
         if let duration { stop.trigger(after: duration) }
 
         let json = json
+        let ticks = json && !frames
+        let pipeline = ticks ? try ranging.makePipeline() : nil
         let flushEachPacket = spec.isLive
         let source = packets
         let consumer = Task {
             var printer = FrameLinePrinter(json: json)
+            var ticker = pipeline
+            var tickWriter = JSONWriter(capacity: 1 << 16)
+            let writeTick: (RangingSnapshot) -> Void = { snapshot in
+                TickLineEncoder.appendLine(snapshot, to: &tickWriter)
+                if tickWriter.bytes.count >= 1 << 16 || flushEachPacket {
+                    FileHandle.standardOutput.write(Data(tickWriter.bytes))
+                    tickWriter.removeAll()
+                }
+            }
             var decoder = BeaconSightingDecoder()
             var malformed = 0
             var lastMalformation: DecodeError?
             var lost = false
             for await event in source.events {
                 switch event {
+                case .packet(let packet) where ticker != nil:
+                    ticker!.feed(packet, onTick: writeTick)
                 case .packet(let packet):
                     do throws(DecodeError) {
                         try decoder.decode(packet) { printer.print($0) }
@@ -114,6 +131,13 @@ struct ScanCommand: AsyncParsableCommand {
                 }
             }
             printer.flush()
+            if ticker != nil {
+                ticker!.finish(onTick: writeTick)
+                FileHandle.standardOutput.write(Data(tickWriter.bytes))
+                if ticker!.malformedPackets > 0, let first = ticker!.firstError {
+                    Self.report("\(ticker!.malformedPackets) malformed packets skipped (first: \(first))")
+                }
+            }
             if let lastMalformation {
                 Self.report("\(malformed) malformed packets skipped (last: \(lastMalformation))")
             }

@@ -26,7 +26,7 @@ struct BumbleEndToEndTests {
         let world = try BumbleWorld(controllers: 1)
         defer { world.stop() }
         let result = try BeacontopBinary.run(
-            ["scan", "tcp:127.0.0.1:\(world.ports[0])", "--json", "--duration", "5"], limit: 30)
+            ["scan", "tcp:127.0.0.1:\(world.ports[0])", "--json", "--frames", "--duration", "5"], limit: 30)
         #expect(result.status == 0, "beacontop scan failed: \(result.stderr)")
         let lines = try FrameLine.parse(result.stdout)
         #expect(lines.count >= 20, "only \(lines.count) frames in 5 s")
@@ -34,12 +34,32 @@ struct BumbleEndToEndTests {
         #expect(Set(lines.map(Self.summary)) == Self.expected)
     }
 
+    @Test("scan tcp: --json prints ranging ticks naming exactly the world's beacons")
+    func scanTicksSeeTheWorld() throws {
+        let world = try BumbleWorld(controllers: 1)
+        defer { world.stop() }
+        let result = try BeacontopBinary.run(
+            ["scan", "tcp:127.0.0.1:\(world.ports[0])", "--json", "--duration", "4"], limit: 30)
+        #expect(result.status == 0, "beacontop scan failed: \(result.stderr)")
+        let ticks = try TickLine.parse(result.stdout)
+        #expect(ticks.count >= 2, "only \(ticks.count) ticks in 4 s: \(result.stdout)")
+        // Ticks fall on whole seconds of capture time, one per second.
+        #expect(ticks.allSatisfy { $0.t == $0.t.rounded() })
+        let heard = Set(ticks.flatMap(\.beacons).map { "\($0.kind) \($0.id) \($0.address)" })
+        let expected = Set(Self.expected.map { line in
+            let parts = line.split(separator: " ")
+            return "\(parts[0]) \(parts[1]) \(parts[3])"
+        })
+        #expect(heard == expected)
+        #expect(ticks.flatMap(\.beacons).allSatisfy { $0.rssi == -50 })
+    }
+
     @Test("scan --active and explicit timing also work; passive is the default")
     func activeScan() throws {
         let world = try BumbleWorld(controllers: 1)
         defer { world.stop() }
         let result = try BeacontopBinary.run(
-            ["scan", "tcp:127.0.0.1:\(world.ports[0])", "--json", "--duration", "2", "--active", "--interval", "50", "--window", "25"],
+            ["scan", "tcp:127.0.0.1:\(world.ports[0])", "--json", "--frames", "--duration", "2", "--active", "--interval", "50", "--window", "25"],
             limit: 30)
         #expect(result.status == 0, "\(result.stderr)")
         let ids = Set(try FrameLine.parse(result.stdout).map(\.id))
@@ -69,7 +89,7 @@ struct BumbleEndToEndTests {
             Thread.sleep(forTimeInterval: 0.1)
         }
         let scan = try BeacontopBinary.run(
-            ["scan", "tcp:127.0.0.1:\(world.ports[0])", "--json", "--duration", "2"], limit: 30)
+            ["scan", "tcp:127.0.0.1:\(world.ports[0])", "--json", "--frames", "--duration", "2"], limit: 30)
         kill(advertiser.process.processIdentifier, SIGINT)
         let advertised = advertiser.wait(limit: 10)
         #expect(advertised.status == 0, "advertise: \(advertised.stderr)")
@@ -81,7 +101,7 @@ struct BumbleEndToEndTests {
 
         // Advertising stopped with the process: a second scan hears nothing.
         let after = try BeacontopBinary.run(
-            ["scan", "tcp:127.0.0.1:\(world.ports[0])", "--json", "--duration", "1.5"], limit: 30)
+            ["scan", "tcp:127.0.0.1:\(world.ports[0])", "--json", "--frames", "--duration", "1.5"], limit: 30)
         #expect(after.status == 0)
         #expect(try FrameLine.parse(after.stdout).isEmpty, "still advertising after SIGINT")
     }
@@ -102,7 +122,7 @@ struct BumbleEndToEndTests {
         var world: BumbleWorld? = try BumbleWorld(controllers: 1)
         let port = world!.ports[0]
         defer { world?.stop() }
-        let scan = try BeacontopBinary.Running(["scan", "tcp:127.0.0.1:\(port)", "--json", "--duration", "12"])
+        let scan = try BeacontopBinary.Running(["scan", "tcp:127.0.0.1:\(port)", "--json", "--frames", "--duration", "12"])
         Thread.sleep(forTimeInterval: 2.5)
         world?.stop()
         let restart = Date().timeIntervalSince1970
@@ -135,7 +155,7 @@ struct BumbleEndToEndTests {
         while !advertiser.stderrText.contains("connected") && Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
         Thread.sleep(forTimeInterval: 0.5)
         #expect(advertiser.stderrText.contains("lost (the other end closed the connection)"), "\(advertiser.stderrText)")
-        let scan = try BeacontopBinary.run(["scan", "tcp:127.0.0.1:\(ports[0])", "--json", "--duration", "2"], limit: 30)
+        let scan = try BeacontopBinary.run(["scan", "tcp:127.0.0.1:\(ports[0])", "--json", "--frames", "--duration", "2"], limit: 30)
         #expect(Set(try FrameLine.parse(scan.stdout).map(\.id)) == ["E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:5:6"], "\(scan.stderr)")
     }
 

@@ -160,3 +160,21 @@ struct FrameLine: Decodable, Hashable {
         try text.split(separator: "\n").map { try JSONDecoder().decode(FrameLine.self, from: Data($0.utf8)) }
     }
 }
+
+/// One `scan --json` ranging tick (README "NDJSON tick lines"), the fields these tests check.
+struct TickLine: Decodable {
+    struct Beacon: Decodable {
+        var id: String
+        var kind: String
+        var address: String
+        var rssi: Int
+    }
+
+    var t: Double
+    var beacons: [Beacon]
+    var nearest: String?
+
+    static func parse(_ text: String) throws -> [TickLine] {
+        try text.split(separator: "\n").map { try JSONDecoder().decode(TickLine.self, from: Data($0.utf8)) }
+    }
+}

@@ -34,12 +34,12 @@ struct RecordReplayEndToEndTests {
         let recording = Self.temporaryFile("world.btsnoop")
         defer { try? FileManager.default.removeItem(at: recording) }
         let live = try BeacontopBinary.run(
-            ["scan", "tcp:127.0.0.1:\(world.ports[0])", "--json", "--duration", "3", "--record", recording.path], limit: 30)
+            ["scan", "tcp:127.0.0.1:\(world.ports[0])", "--json", "--frames", "--duration", "3", "--record", recording.path], limit: 30)
         #expect(live.status == 0, "\(live.stderr)")
         let liveLines = try FrameLine.parse(live.stdout)
         try #require(!liveLines.isEmpty)
 
-        let replay = try BeacontopBinary.run(["scan", recording.path, "--json"], limit: 30)
+        let replay = try BeacontopBinary.run(["scan", recording.path, "--json", "--frames"], limit: 30)
         #expect(replay.status == 0, "\(replay.stderr)")
         let replayLines = try FrameLine.parse(replay.stdout)
         #expect(Set(replayLines.map(BumbleEndToEndTests.summary)) == BumbleEndToEndTests.expected)
@@ -117,7 +117,7 @@ struct RecordReplayEndToEndTests {
         let (packets, truncation) = try Self.packetCount(recording)
         #expect(packets > 100)
         #expect(truncation == nil, "every record was written whole before the kill")
-        let replay = try BeacontopBinary.run(["scan", recording.path, "--json"], limit: 30)
+        let replay = try BeacontopBinary.run(["scan", recording.path, "--json", "--frames"], limit: 30)
         #expect(replay.status == 0)
         let frames = try FrameLine.parse(replay.stdout)
         #expect(Set(frames.map(\.kind)) == ["ibeacon", "altbeacon", "eddystone-uid", "eddystone-url"])
@@ -128,7 +128,7 @@ struct RecordReplayEndToEndTests {
         let torn = Self.temporaryFile("torn.btsnoop")
         defer { try? FileManager.default.removeItem(at: torn) }
         try bytes.write(to: torn)
-        let tornReplay = try BeacontopBinary.run(["scan", torn.path, "--json"], limit: 30)
+        let tornReplay = try BeacontopBinary.run(["scan", torn.path, "--json", "--frames"], limit: 30)
         #expect(tornReplay.status == 0)
         #expect(tornReplay.stderr.contains("replayed up to there"), "\(tornReplay.stderr)")
         #expect(tornReplay.stderr.contains("after \(packets - 1) packets"), "\(tornReplay.stderr)")
@@ -160,7 +160,7 @@ struct RecordReplayEndToEndTests {
 
     @Test("replaying each real capture through scan FILE --json gives the README's frames and identities", arguments: captures)
     func realCaptures(file: String, frames: Int, ids: Set<String>?) throws {
-        let result = try BeacontopBinary.run(["scan", SharedData.capture(file).path, "--json", "--speed", "max"], limit: 60)
+        let result = try BeacontopBinary.run(["scan", SharedData.capture(file).path, "--json", "--frames", "--speed", "max"], limit: 60)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = try FrameLine.parse(result.stdout).filter { $0.kind == "ibeacon" }
         #expect(lines.count == frames)
@@ -170,13 +170,26 @@ struct RecordReplayEndToEndTests {
         #expect(result.stderr.contains("end of replay"))
     }
 
+    @Test("scan FILE --json prints the same ranging ticks as replay FILE --json (one schema, one pipeline)",
+          arguments: ["govee-h5100.btsnoop", "govee-h5105.pcapng"])
+    func scanTicksMatchReplay(file: String) throws {
+        let path = SharedData.capture(file).path
+        let scan = try BeacontopBinary.run(["scan", path, "--json"], limit: 60)
+        let replay = try BeacontopBinary.run(["replay", path, "--json"], limit: 60)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let ticks = try TickLine.parse(scan.stdout)
+        #expect(ticks.count > 10)
+        #expect(ticks.contains { !$0.beacons.isEmpty })
+        #expect(scan.stdout == replay.stdout)
+    }
+
     @Test("--from/--to cut a replay by capture time")
     func window() throws {
-        let all = try FrameLine.parse(try BeacontopBinary.run(["scan", SharedData.capture("govee-h5100.btsnoop").path, "--json"], limit: 60).stdout)
+        let all = try FrameLine.parse(try BeacontopBinary.run(["scan", SharedData.capture("govee-h5100.btsnoop").path, "--json", "--frames"], limit: 60).stdout)
         var reader = try CaptureReader(path: SharedData.capture("govee-h5100.btsnoop").path)
         let start = try #require(try reader.next()).timestamp
         let cut = try FrameLine.parse(try BeacontopBinary.run(
-            ["scan", SharedData.capture("govee-h5100.btsnoop").path, "--json", "--from", "60", "--to", "120"], limit: 60).stdout)
+            ["scan", SharedData.capture("govee-h5100.btsnoop").path, "--json", "--frames", "--from", "60", "--to", "120"], limit: 60).stdout)
         #expect(!cut.isEmpty)
         #expect(cut.count < all.count)
         #expect(cut.allSatisfy { $0.t >= start + 60 && $0.t <= start + 120 })

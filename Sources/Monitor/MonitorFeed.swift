@@ -1,0 +1,231 @@
+import BeaconFormats
+import HCI
+import Ranging
+import Sources
+
+/// The monitor's data side: HCI packets and source news in, `MonitorSnapshot`s out. The adapter
+/// between the ranging layer (`RangingEngine`, `RangingSnapshot`) and the monitor's input types.
+///
+/// A value owned by one place at a time (the wiring keeps it behind a lock and hands the loop
+/// only the snapshots it makes). Pure like the engine: time comes from the packets and from the
+/// `snapshot(at:)` argument, so a test drives it with a capture and no clock.
+public struct MonitorFeed: Sendable {
+    /// The event log keeps this many lines (the log screen shows the newest that fit).
+    public static let eventLimit = 500
+
+    public private(set) var configuration: RangingConfiguration
+    public private(set) var catalog: ExhibitCatalog?
+    public private(set) var engine: RangingEngine
+    /// Status line fields the wiring owns (name, state, recording file, replay position); the feed
+    /// fills in adverts/s and the malformed count.
+    public var status: SourceStatus
+    public private(set) var events: [MonitorEvent] = []
+    public private(set) var calibration: CalibrationRun?
+    public private(set) var malformedPackets = 0
+    public private(set) var advertisements = 0
+    /// Capture time of the newest packet, nil before the first.
+    public private(set) var lastPacketTime: Double?
+
+    private var decoder = AdvertisingReportDecoder()
+    private var extras: [BeaconIdentity: BeaconExtras] = [:]
+    private var startTime: Double?
+    private var lastNearest: BeaconIdentity?
+    private var rateWindow: (time: Double, advertisements: Int)?
+    private var advertsPerSecond = 0.0
+    private var lastTickTime: Double?
+
+    public init(configuration: RangingConfiguration = RangingConfiguration(), catalog: ExhibitCatalog? = nil, status: SourceStatus) {
+        self.configuration = configuration
+        self.catalog = catalog
+        self.status = status
+        engine = RangingEngine(configuration: configuration, catalog: catalog)
+    }
+
+    // MARK: - Input
+
+    /// Feeds one HCI packet from any source: decoded, ranged, remembered for the detail pane.
+    public mutating func feed(_ packet: HCIPacket) {
+        guard packet.timestamp.isFinite else { return }
+        note(time: packet.timestamp)
+        var decoded: [Advertisement] = []
+        do {
+            try decoder.decode(packet) { decoded.append($0) }
+        } catch {
+            malformedPackets += 1
+            return
+        }
+        for advertisement in decoded { feed(advertisement) }
+    }
+
+    /// Feeds one decoded advertisement (every beacon frame it carries is ranged).
+    public mutating func feed(_ advertisement: Advertisement) {
+        advertisements += 1
+        note(time: advertisement.timestamp)
+        guard let rssi = advertisement.rssi, advertisement.timestamp.isFinite else { return }
+        BeaconDecoder.forEachFrame(in: advertisement.data) { frame in
+            // Telemetry names no beacon of its own (as in `BeaconPipeline`).
+            if case .eddystoneTLM = frame { return }
+            let sighting = Sighting(time: advertisement.timestamp, frame: frame, address: advertisement.address, rssi: Int(rssi))
+            engine.record(sighting)
+            extras[sighting.identity, default: BeaconExtras()].record(rssi: Int(rssi), at: advertisement.timestamp, raw: advertisement.data)
+            if calibration?.identity == sighting.identity { calibration?.add(rssi: Int(rssi)) }
+        }
+    }
+
+    /// Source news: a lost transport is a line in the log and a state in the status line, not a crash.
+    public mutating func note(_ news: Sources.SourceStatus) {
+        switch news {
+        case .connected:
+            if case .lost = status.state { status.state = .scanning }
+            if case .reconnecting = status.state { status.state = .scanning }
+            log(.info, news.description)
+        case .lost(_, let reason):
+            status.state = .lost(reason: reason)
+            log(.warning, news.description)
+        case .reconnecting(_, let attempt, _):
+            status.state = .reconnecting(attempt: attempt)
+            log(.warning, news.description)
+        case .framingError:
+            log(.warning, news.description)
+        case .ended(_, let reason):
+            // A `--loop` replay reports each pass as "looping (n)" and goes on.
+            if !reason.hasPrefix("looping") { status.state = .finished }
+            log(.info, news.description)
+        }
+    }
+
+    /// Adds a line to the event log (source and wiring messages: "recording to ...").
+    public mutating func log(_ kind: MonitorEvent.Kind, _ message: String) {
+        let time = (lastTickTime ?? lastPacketTime ?? 0) - (startTime ?? lastTickTime ?? lastPacketTime ?? 0)
+        events.append(MonitorEvent(time: max(0, time), kind: kind, message: message))
+        if events.count > Self.eventLimit { events.removeFirst(events.count - Self.eventLimit) }
+    }
+
+    // MARK: - Commands
+
+    /// Switches the ranging filter (`f`, `--filter`). The engine starts afresh with the new filter:
+    /// its tracks refill within a few packets, and the history and side-by-side estimates go on.
+    public mutating func selectFilter(named name: String) throws(RangingConfigurationError) {
+        let kind = try RSSIFilterKind(name: name)
+        configuration.filter = kind
+        engine = RangingEngine(configuration: configuration, catalog: catalog)
+        log(.info, "filter: \(kind.rawValue)")
+    }
+
+    /// Uses a new catalog (after the calibration wizard saved an override into it).
+    public mutating func replaceCatalog(_ catalog: ExhibitCatalog?) {
+        self.catalog = catalog
+        engine = RangingEngine(configuration: configuration, catalog: catalog)
+    }
+
+    public mutating func startCalibration(of identity: BeaconIdentity) {
+        let name = catalog?.exhibit(forID: identity.description)?.name ?? identity.shortDescription
+        calibration = CalibrationRun(identity: identity, name: name)
+    }
+
+    public mutating func cancelCalibration() { calibration = nil }
+
+    /// Marks the wizard's run as saved (the wiring wrote the file).
+    public mutating func calibrationSaved(to path: String, measuredPower: Int) {
+        calibration?.savedTo = path
+        log(.info, "calibration: measuredPower \(measuredPower) saved to \(path)")
+    }
+
+    // MARK: - Output
+
+    /// Ticks the engine at `time` (capture time: the newest packet's, moved on by the wiring's
+    /// clock between packets) and builds the monitor's snapshot.
+    public mutating func snapshot(at requested: Double) -> MonitorSnapshot {
+        var source = status
+        source.malformedCount = malformedPackets
+        // Before the first packet there is no capture time to tick at: status and log only.
+        guard lastPacketTime != nil, requested.isFinite else {
+            return MonitorSnapshot(
+                title: catalog?.title, source: source, events: events,
+                filterNames: RSSIFilterKind.allCases.map(\.rawValue), activeFilter: configuration.filter.rawValue,
+                calibration: calibration?.progress
+            )
+        }
+        let time = max(requested, lastTickTime ?? requested)
+        if startTime == nil { startTime = time }
+        let ranging = engine.tick(at: time)
+        lastTickTime = time
+        updateRate(at: time)
+        for event in ranging.events {
+            log(event.kind == .enter ? .enter : .exit, event.region.identifier)
+        }
+        if ranging.nearest != lastNearest {
+            lastNearest = ranging.nearest
+            if let nearest = ranging.nearestReading {
+                log(.info, "nearest: \(nearest.exhibit?.name ?? nearest.identity.shortDescription)")
+            }
+        }
+
+        var rows: [BeaconRowModel] = []
+        rows.reserveCapacity(ranging.beacons.count)
+        var kept: [BeaconIdentity: BeaconExtras] = [:]
+        kept.reserveCapacity(ranging.beacons.count)
+        for reading in ranging.beacons {
+            var extra = extras[reading.identity] ?? BeaconExtras()
+            extra.sample(reading, at: time, model: configuration.distanceModel)
+            kept[reading.identity] = extra
+            rows.append(Self.row(reading, extra, at: time))
+        }
+        // Beacons the engine forgot leave the detail data too (bounded memory).
+        extras = kept
+
+        var nearest: NearestExhibit?
+        if let reading = ranging.nearestReading {
+            nearest = NearestExhibit(
+                identity: reading.identity, name: reading.exhibit?.name ?? reading.identity.shortDescription,
+                description: reading.exhibit?.description ?? "", proximity: ProximityClass(reading.proximity)
+            )
+        }
+        source.advertsPerSecond = advertsPerSecond
+        return MonitorSnapshot(
+            title: catalog?.title, rows: rows, nearest: nearest, source: source, events: events,
+            filterNames: RSSIFilterKind.allCases.map(\.rawValue), activeFilter: configuration.filter.rawValue,
+            calibration: calibration?.progress
+        )
+    }
+
+    static func row(_ reading: BeaconReading, _ extra: BeaconExtras, at time: Double) -> BeaconRowModel {
+        BeaconRowModel(
+            identity: reading.identity, exhibitName: reading.exhibit?.name, rssi: reading.rssi,
+            rssiHistory: extra.rssiHistory, accuracy: reading.accuracy >= 0 ? reading.accuracy : nil,
+            accuracyRange: reading.accuracyRange, accuracyHistory: extra.accuracyHistory,
+            proximity: ProximityClass(reading.proximity), measuredPower: Int(reading.measuredPower.dBm.rounded()),
+            packetsPerSecond: reading.packetsPerSecond, secondsSinceSeen: max(0, time - reading.lastSeen),
+            isStale: reading.isStale, lastRawFrame: extra.lastRawFrame, filterEstimates: extra.estimates
+        )
+    }
+
+    private mutating func note(time: Double) {
+        guard time.isFinite else { return }
+        lastPacketTime = max(lastPacketTime ?? time, time)
+    }
+
+    /// Advertisements per second over at least one second of capture time.
+    private mutating func updateRate(at time: Double) {
+        guard let window = rateWindow else {
+            rateWindow = (time, advertisements)
+            return
+        }
+        let elapsed = time - window.time
+        guard elapsed >= 1 else { return }
+        advertsPerSecond = Double(advertisements - window.advertisements) / elapsed
+        rateWindow = (time, advertisements)
+    }
+}
+
+extension ProximityClass {
+    /// Ranging's classes are CoreLocation's four, by name.
+    public init(_ proximity: Proximity) {
+        switch proximity {
+        case .immediate: self = .immediate
+        case .near: self = .near
+        case .far: self = .far
+        case .unknown: self = .unknown
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import HCI
+import Monitor
+import Ranging
+import Simulation
+import Sources
+
+/// `beacontop monitor [SOURCE]` (and plain `beacontop`): the full-screen ranging monitor.
+struct MonitorSubcommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "monitor",
+        abstract: "The live ranging monitor (the default command): a table of beacons, nearest exhibit highlighted.",
+        discussion: """
+            SOURCE is a source spec (hci0[:raw|user|monitor], serial:PATH[@BAUD][,rtscts], tcp:HOST:PORT, \
+            unix:PATH, a capture file or advertisement script) or sim:CATALOG (a simulated visitor walking \
+            past the catalog's beacons). Keys: press ? in the monitor (README "Running the monitor").
+            """
+    )
+
+    @Argument(help: "The source spec, or sim:CATALOG.") var source: String = "hci0"
+    @Option(help: "The exhibit catalog (YAML): names, descriptions, calibration overrides.") var exhibits: String?
+    @Option(help: "The ranging filter: adaptive, running-average, arma, kalman, iqm.") var filter: String = "adaptive"
+    @Option(help: "Also write every packet to this btsnoop file.") var record: String?
+    @Option(help: "Replay (and sim:) speed: 0.25 to 100, or max for a replay.") var speed: String = "1"
+    @Flag(help: "Replay: start over at the end.") var loop = false
+    @Option(help: "Replay: start this many seconds after the capture's first packet.") var from: Double?
+    @Option(help: "Replay: stop this many seconds after the capture's first packet.") var to: Double?
+    @Flag(help: "Active scanning (send scan requests).") var active = false
+    @Option(help: "Scan interval in milliseconds (2.5 to 10240).") var interval: Double = 100
+    @Option(help: "Scan window in milliseconds (2.5 to the interval).") var window: Double?
+    @Option(help: "sim: the seed of the simulated walk.") var seed: UInt64 = 1
+
+    func validate() throws {
+        do { _ = try RSSIFilterKind(name: filter) } catch { throw ValidationError(error.description) }
+        do { _ = try ReplaySpeed(parsing: speed) } catch { throw ValidationError(error.description) }
+        if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
+        if !source.hasPrefix("sim:") {
+            do { _ = try SourceSpec(parsing: source) } catch { throw ValidationError(error.description) }
+        }
+    }
+
+    func run() async throws {
+        let catalog = exhibits.map { MonitorSetup.loadCatalog($0) }
+        var configuration = RangingConfiguration()
+        configuration.filter = (try? RSSIFilterKind(name: filter)) ?? .adaptive
+        let replaySpeed = (try? ReplaySpeed(parsing: speed)) ?? .factor(1)
+
+        if source.hasPrefix("sim:") {
+            let path = String(source.dropFirst(4))
+            let venue = MonitorSetup.loadCatalog(path)
+            guard case .factor(let factor) = replaySpeed else { MonitorRunner.fail("sim: needs a numeric --speed (0.25 to 100)") }
+            let scenario: Scenario
+            do { scenario = try SimulatedVenue.scenario(catalog: venue, path: path, seed: seed) } catch {
+                MonitorRunner.fail("\(error)")
+            }
+            let simulated = SimulatedPacketSource(name: source, scenario: scenario, seed: seed, speed: factor)
+            try await MonitorSetup.run(source: simulated, replay: nil, speed: nil, catalog: catalog ?? venue,
+                                       catalogPath: exhibits ?? path, configuration: configuration, record: record)
+            return
+        }
+
+        let spec: SourceSpec
+        do { spec = try SourceSpec(parsing: source) } catch { MonitorRunner.fail(error.description) }
+        let opening: SourceOpening
+        do {
+            opening = try SourceOpening(spec: spec, replay: ReplayOptions(speed: replaySpeed, loop: loop, from: from, to: to))
+        } catch {
+            MonitorRunner.fail("\(error)")
+        }
+        var scanning: MonitorRunner.Scanning?
+        if let controller = opening.controller {
+            let timing: LEScanTiming
+            do { timing = try LEScanTiming(intervalMilliseconds: interval, windowMilliseconds: window ?? interval) } catch {
+                MonitorRunner.fail("\(error.field): \(error.reason)")
+            }
+            var resetFirst = true
+            if case .kernel(_, .raw) = spec { resetFirst = false }
+            scanning = .init(controller: controller, options: ScanOptions(type: active ? .active : .passive, timing: timing, resetFirst: resetFirst))
+        }
+        try await MonitorSetup.run(
+            source: opening.packets, replay: opening.replayControl, speed: opening.replayControl == nil ? nil : replaySpeed,
+            catalog: catalog, catalogPath: exhibits, configuration: configuration, record: record, scanning: scanning
+        )
+    }
+}
+
+/// What `monitor` and `demo` share: catalog loading and starting a session.
+enum MonitorSetup {
+    static func loadCatalog(_ path: String) -> ExhibitCatalog {
+        do { return try ExhibitCatalog(contentsOf: URL(fileURLWithPath: path)) } catch {
+            MonitorRunner.fail("catalog \(path): \(error)")
+        }
+    }
+
+    static func run(
+        source: any PacketSource, replay: ReplayControl?, speed: ReplaySpeed?, catalog: ExhibitCatalog?, catalogPath: String?,
+        configuration: RangingConfiguration, record: String?, scanning: MonitorRunner.Scanning? = nil
+    ) async throws {
+        let feed = MonitorFeed(
+            configuration: configuration, catalog: catalog,
+            status: SourceStatus(name: source.name, state: replay == nil ? .scanning : .replaying(speed: 1))
+        )
+        let session = MonitorSession(feed: feed, source: source, replay: replay, speed: speed, catalogPath: catalogPath)
+        if let record {
+            do { try session.startRecording(to: record) } catch { MonitorRunner.fail("--record \(record): \(error)") }
+        }
+        do { try source.start() } catch { MonitorRunner.fail("\(error)") }
+        try await MonitorRunner.run(session, scanning: scanning)
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+import Glibc
+import TestFixtures
+import Testing
+
+/// `swift test` builds every product of the package into the same directory.
+let beacontopExecutable = SharedData.repositoryRoot.appendingPathComponent(".build/debug/beacontop").path
+
+/// `beacontop monitor` and `beacontop demo` in a real terminal (tmux): what a person sees, the keys,
+/// and the terminal handed back in working order.
+@Suite(.serialized, .enabled(if: TmuxSession.isAvailable && FileManager.default.isExecutableFile(atPath: beacontopExecutable)))
+struct MonitorTerminalTests {
+    static let environment = ["LANG": "C.UTF-8", "TERM": "screen-256color"]
+
+    /// Runs `arguments` under a shell that reports the exit status, then hands the terminal to an
+    /// interactive shell: a prompt that works afterwards is the proof the terminal was restored.
+    static func start(_ arguments: String, in directory: String = SharedData.repositoryRoot.path, columns: Int = 110, lines: Int = 32) throws -> TmuxSession {
+        try TmuxSession(
+            command: "sh -c 'cd \(directory) && \(beacontopExecutable) \(arguments); echo EXIT=$?; exec sh'",
+            columns: columns, lines: lines, environment: environment
+        )
+    }
+
+    /// After q: the exit status, cooked terminal modes, no alternate screen, and a shell that answers.
+    static func expectRestored(_ session: TmuxSession) throws {
+        try session.waitFor("EXIT=0")
+        #expect(try session.format("#{alternate_on}") == "0")
+        #expect(try session.format("#{cursor_flag}") == "1")
+        try session.send("stty -a; echo $((40 + 2))DONE", "Enter")
+        let after = try session.waitFor("42DONE")
+        let modes = after.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" })
+        for mode in ["icanon", "echo", "icrnl", "opost", "isig"] {
+            #expect(modes.contains(Substring(mode)), "\(mode) is off after q")
+        }
+    }
+
+    @Test func theDemoShowsTheMuseumAndTheNearestExhibitPanel() throws {
+        // From another directory: the catalog is found beside the executable, up to the package root.
+        let session = try Self.start("demo --speed 4", in: NSTemporaryDirectory())
+        defer { session.kill() }
+        try session.waitFor("The Little Museum of Clever Things")
+        #expect(try session.format("#{alternate_on}") == "1")
+        let screen = try session.waitFor(timeout: 20, "the nearest exhibit's panel") { screen in
+            screen.split(separator: "\n").contains { $0.hasPrefix("── ") && ($0.contains("· near") || $0.contains("· immediate")) }
+        }
+        #expect(screen.contains("10 beacons"))
+        #expect(screen.contains("Rosetta Stone (cast)"))
+        #expect(screen.contains("sim:"))
+        // The panel names a catalog exhibit and shows the start of its description under it.
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let heading = try #require(lines.firstIndex { $0.hasPrefix("── ") && ($0.contains("· near") || $0.contains("· immediate")) })
+        let catalog = try String(contentsOf: SharedData.repositoryRoot.appendingPathComponent("demo/museum.yaml"), encoding: .utf8)
+        let descriptionStart = String(lines[heading + 1].trimmingCharacters(in: .whitespaces).prefix(30))
+        #expect(descriptionStart.count == 30 && catalog.contains(descriptionStart), "panel text: \(lines[heading + 1])")
+        // The event log: the visitor entered exhibits' regions, and the nearest changed.
+        try session.send("e")
+        let log = try session.waitFor(timeout: 10, "region events in the log") { $0.contains(" enter ") && $0.contains("nearest: ") }
+        #expect(log.contains("8F3A2C61-5B7E-4D19-A0C4-2E6B9F1D7A35:1:"))
+        try session.send("Escape")
+        try session.send("q")
+        try Self.expectRestored(session)
+    }
+
+    @Test func theSimSourceWalksACatalogAndRecords() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-sim-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let catalog = SharedData.repositoryRoot.appendingPathComponent("demo/tradeshow.yaml").path
+        let session = try Self.start("monitor sim:\(catalog) --speed 4 --record walk.btsnoop", in: directory.path)
+        defer { session.kill() }
+        let screen = try session.waitFor(timeout: 15, "the trade show's beacons") { $0.contains("sim:") && $0.contains(" beacons ·") && $0.contains("REC walk.btsnoop") }
+        #expect(screen.contains("scanning"))
+        try session.send("q")
+        try Self.expectRestored(session)
+        let size = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("walk.btsnoop").path)[.size] as? Int
+        #expect((size ?? 0) > 16)
+    }
+
+    @Test func theDemoWithoutItsCatalogSaysWhereItLooked() throws {
+        let copy = NSTemporaryDirectory() + "beacontop-alone-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        let session = try TmuxSession(
+            command: "sh -c 'cd / && cp \(beacontopExecutable) \(copy) && \(copy) demo; echo EXIT=$?; sleep 30'",
+            columns: 200, lines: 10, environment: Self.environment
+        )
+        defer { session.kill() }
+        let screen = try session.waitFor("EXIT=1")
+        #expect(screen.contains("demo/museum.yaml not found"))
+        #expect(screen.contains("--exhibits"))
+    }
+
+    @Test func keysOnAReplayedCaptureAndQRestoresTheTerminal() throws {
+        let capture = SharedData.capture("govee-h5100.btsnoop").path
+        let session = try Self.start("monitor \(capture) --speed 20 --loop")
+        defer { session.kill() }
+        let table = try session.waitFor(timeout: 15, "a ranged beacon row") { $0.contains("494E5445…") }
+        #expect(table.contains("replaying at 20x"))
+        try session.send("s")
+        try session.waitFor("sort: rssi")
+        try session.send("Down", "Enter")
+        let detail = try session.waitFor("Last raw frame")
+        #expect(detail.contains("· detail"))
+        // Every filter's estimate side by side.
+        for name in ["adaptive", "running-average", "arma", "kalman", "iqm"] {
+            #expect(detail.contains(name), "detail lacks filter \(name)")
+        }
+        try session.send("Escape", "?")
+        let help = try session.waitFor("Keys (Esc or ? returns)")
+        #expect(help.contains("sort by distance, RSSI, name, id"))
+        try session.send("Escape", "f")
+        try session.waitFor("filter: running-average")
+        try session.send("Space")
+        try session.waitFor("paused")
+        try session.send("q")
+        try Self.expectRestored(session)
+    }
+
+    /// The status line's replay position (`mm:ss`, the last line of the screen).
+    static func position(_ screen: String) -> String? {
+        guard let line = screen.split(separator: "\n").last(where: { $0.contains("replaying") }),
+              let range = line.range(of: #"\d\d:\d\d"#, options: .regularExpression) else { return nil }
+        return String(line[range])
+    }
+
+    @Test func leftAndRightSeekTheReplay() throws {
+        let capture = SharedData.capture("govee-h5100.btsnoop").path
+        let session = try Self.start("monitor \(capture) --speed 1")
+        defer { session.kill() }
+        try session.waitFor(timeout: 15, "the replay position") { Self.position($0)?.hasPrefix("00:0") == true }
+        try session.send("Right", "Right", "Right")
+        // At real time the position would need half a minute to get here.
+        try session.waitFor(timeout: 10, "the position 30 s on") { Self.position($0)?.hasPrefix("00:3") == true }
+        try session.send("Left", "Left")
+        try session.waitFor(timeout: 10, "the position 20 s back") { Self.position($0)?.hasPrefix("00:1") == true }
+        try session.send("q")
+        try Self.expectRestored(session)
+    }
+
+    @Test func recordingStartsWithRecordAndRToggles() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-rec-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let capture = SharedData.capture("govee-h5100.btsnoop").path
+        let session = try Self.start("monitor \(capture) --speed 50 --loop --record first.btsnoop", in: directory.path)
+        defer { session.kill() }
+        try session.waitFor("REC first.btsnoop")
+        usleep(1_000_000)  // let some of the capture through (50x: about 50 s of it)
+        try session.send("r")
+        try session.waitFor(timeout: 10, "the REC indicator gone") { !$0.contains("REC first") }
+        try session.send("r")
+        let recording = try session.waitFor("REC beacontop-")
+        #expect(recording.contains(".btsnoop"))
+        usleep(1_000_000)
+        try session.send("r")
+        try session.waitFor(timeout: 10, "the REC indicator gone") { !$0.contains("REC beacontop-") }
+        try session.send("q")
+        try Self.expectRestored(session)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".btsnoop") }.sorted()
+        #expect(files.count == 2)
+        #expect(files.first { $0.hasPrefix("beacontop-") }.map { $0.count == "beacontop-20261122-041512.btsnoop".count } == true)
+        // Both recordings replay: beacon frames come back out of each.
+        for file in files {
+            let scan = Process()
+            scan.executableURL = URL(fileURLWithPath: beacontopExecutable)
+            scan.arguments = ["scan", directory.appendingPathComponent(file).path, "--json", "--frames"]
+            let out = Pipe()
+            scan.standardOutput = out
+            scan.standardError = FileHandle.nullDevice
+            try scan.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            scan.waitUntilExit()
+            #expect(text.contains("\"kind\":\"ibeacon\""), "\(file) holds no beacon frames")
+        }
+    }
+
+    @Test func theCalibrationWizardSavesIntoTheCatalogKeepingItsComments() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-cal-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let id = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:7"
+        let script = (0..<40).map { "{\"t\": \(Double($0) * 0.1), \"address\": \"C0:00:00:00:00:07\", \"rssi\": \($0 % 2 == 0 ? -60 : -62), \"ibeacon\": \"\(id)\"}" }
+        try script.joined(separator: "\n").write(to: directory.appendingPathComponent("pillar.ndjson"), atomically: true, encoding: .utf8)
+        let catalog = """
+            # venue notes: keep this comment
+            title: Calibration Hall
+            exhibits:
+              - id: "\(id)"   # on the pillar
+                name: Pillar beacon
+                description: The one by the pillar.
+
+            """
+        try catalog.write(to: directory.appendingPathComponent("hall.yaml"), atomically: true, encoding: .utf8)
+
+        let session = try Self.start("monitor pillar.ndjson --exhibits hall.yaml --loop --speed 4", in: directory.path)
+        defer { session.kill() }
+        try session.waitFor("Pillar beacon")
+        try session.send("c")
+        try session.waitFor("Calibration: hold Pillar beacon 1 m from the receiver")
+        let done = try session.waitFor(timeout: 15, "20 samples") { $0.contains("Enter saves -61 dBm") }
+        // The 10%-trimmed mean of -60/-62 samples: -61 give or take a sample's imbalance.
+        #expect(done.contains("Measured power at 1 m: -61.0 dBm") || done.contains("Measured power at 1 m: -60.9 dBm") || done.contains("Measured power at 1 m: -61.1 dBm"))
+        try session.send("Enter")
+        try session.waitFor("Saved as the catalog override in hall.yaml")
+        try session.send("q")
+        try Self.expectRestored(session)
+
+        let saved = try String(contentsOf: directory.appendingPathComponent("hall.yaml"), encoding: .utf8)
+        #expect(saved == catalog.replacingOccurrences(of: "    name: Pillar beacon", with: "    measuredPower: -61\n    name: Pillar beacon"))
+    }
+
+    /// An Eddystone-URL whose URL bytes are terminal escape sequences (set the window title, clear
+    /// the screen): the decoder percent-escapes them and the renderer draws them as text.
+    @Test func anEscapeSequenceInAnEddystoneURLIsDrawnHarmlessly() throws {
+        let url: [UInt8] = [0x1B] + Array("]0;pwned".utf8) + [0x07, 0x1B] + Array("[2J".utf8)
+        let serviceData: [UInt8] = [0xAA, 0xFE, 0x10, 0xEB, 0x03] + url
+        let data: [UInt8] = [0x02, 0x01, 0x06, 0x03, 0x03, 0xAA, 0xFE, UInt8(serviceData.count + 1), 0x16] + serviceData
+        let hex = data.map { String(format: "%02x", $0) }.joined()
+        let script = (0..<50).map { "{\"t\": \(Double($0) * 0.1), \"address\": \"C0:00:00:00:00:09\", \"rssi\": -55, \"data\": \"\(hex)\"}" }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).ndjson")
+        try (["# an Eddystone-URL carrying OSC 0 (window title) and ED (clear screen)"] + script).joined(separator: "\n").write(to: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: path) }
+
+        let session = try Self.start("monitor \(path.path) --loop --speed 4")
+        defer { session.kill() }
+        let screen = try session.waitFor("%1B")
+        // 0x07 is Eddystone's ".com" expansion (Eddystone-URL spec, URL encoding), so the BEL that would
+        // end the OSC never reaches the screen either; ESC is shown as %1B.
+        #expect(screen.contains("https://%1B]0;pwned.com%1B[2J"))
+        #expect(!(try session.format("#{pane_title}")).contains("pwned"))
+        #expect(screen.contains("PROXIMITY"), "the screen was cleared")
+        // The 5 s script at 4x has looped by now: a looping replay still says it is replaying.
+        usleep(2_000_000)
+        #expect(try session.capture().contains("replaying at 4x"))
+        try session.send("q")
+        try Self.expectRestored(session)
+    }
+}

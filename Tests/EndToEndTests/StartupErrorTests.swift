@@ -1,0 +1,59 @@
+import Foundation
+import TestFixtures
+import Testing
+
+/// Start-up failures of the monitor: a message a person can act on, exit status 1, and nothing
+/// drawn (the terminal is never taken, or already restored).
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: beacontopExecutable)))
+struct StartupErrorTests {
+    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: beacontopExecutable)
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func plainBeacontopIsTheMonitorOnHci0() throws {
+        // No subcommand: the monitor on hci0. Here that fails at the socket (no Bluetooth in this
+        // kernel, no adapter or no permission) or, with an adapter, at the terminal (stdin is not one).
+        let result = try Self.run([])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("beacontop: "))
+        #expect(result.stderr.contains("modprobe") || result.stderr.contains("setcap") || result.stderr.contains("hci0") || result.stderr.contains("terminal"))
+    }
+
+    @Test func aSourceNobodyListensOnIsReportedBeforeTheTerminalIsTaken() throws {
+        let result = try Self.run(["monitor", "tcp:127.0.0.1:1"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("tcp:127.0.0.1:1"))
+        #expect(result.stderr.contains("refused"))
+    }
+
+    @Test func withoutATerminalTheMonitorSaysWhatToUseInstead() throws {
+        let result = try Self.run(["monitor", SharedData.capture("govee-h5100.btsnoop").path])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("cannot start the terminal UI"))
+        #expect(result.stderr.contains("beacontop scan SOURCE --json"))
+    }
+
+    @Test func badOptionsNameTheOption() throws {
+        let filter = try Self.run(["monitor", "x.btsnoop", "--filter", "median"])
+        #expect(filter.status != 0)
+        #expect(filter.stderr.contains("unknown filter \"median\""))
+        let catalog = try Self.run(["monitor", "sim:/nonexistent/venue.yaml"])
+        #expect(catalog.status == 1)
+        #expect(catalog.stderr.contains("/nonexistent/venue.yaml"))
+    }
+}

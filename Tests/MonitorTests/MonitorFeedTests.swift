@@ -1,0 +1,154 @@
+import BeaconFormats
+import Captures
+import Foundation
+import HCI
+import Monitor
+import Ranging
+import Sources
+import TestFixtures
+import Testing
+
+/// The adapter from ranging to the monitor, driven by real captures and the committed museum walk.
+@Suite struct MonitorFeedTests {
+    static let demoCatalog = SharedData.repositoryRoot.appendingPathComponent("demo/museum.yaml")
+    static let demoWalk = SharedData.repositoryRoot.appendingPathComponent("demo/museum-walk.btsnoop")
+
+    /// Feeds a whole capture, taking a snapshot every `every` seconds of capture time.
+    static func feedCapture(_ path: String, into feed: inout MonitorFeed, every: Double = 1, body: (MonitorSnapshot) -> Void = { _ in }) throws -> MonitorSnapshot {
+        var reader = try CaptureReader(path: path)
+        var nextSnapshot: Double?
+        while let packet = try reader.next() {
+            if let due = nextSnapshot, packet.timestamp >= due {
+                body(feed.snapshot(at: due))
+                nextSnapshot = due + every
+            } else if nextSnapshot == nil {
+                nextSnapshot = packet.timestamp.rounded(.down) + every
+            }
+            feed.feed(packet)
+        }
+        return feed.snapshot(at: try #require(feed.lastPacketTime))
+    }
+
+    @Test func rowsCarryTheEnginesReadingsHistoryRawFrameAndEveryFilter() throws {
+        var feed = MonitorFeed(status: SourceStatus(name: "govee-h5100.btsnoop"))
+        let final = try Self.feedCapture(SharedData.capture("govee-h5100.btsnoop").path, into: &feed)
+
+        // The same capture through the headless pipeline names the same beacons.
+        var pipeline = BeaconPipeline(engine: RangingEngine())
+        var reader = try CaptureReader(path: SharedData.capture("govee-h5100.btsnoop").path)
+        while let packet = try reader.next() { pipeline.feed(packet) { _ in } }
+        let reference = pipeline.engine.tick(at: try #require(feed.lastPacketTime))
+        #expect(Set(final.rows.map(\.identity)) == Set(reference.beacons.map(\.identity)))
+        #expect(!final.rows.isEmpty)
+
+        let row = try #require(final.rows.first { $0.rssiHistory.count > 30 })
+        #expect(row.rssiHistory.count <= 60)
+        #expect(row.rssiHistory.allSatisfy { $0 < 0 && $0 > -127 })
+        // The raw frame is the advertising data (here a scan response, no flags): an Apple iBeacon manufacturer record.
+        let raw = row.lastRawFrame
+        #expect(raw.count >= 27)
+        #expect((0..<(raw.count - 3)).contains { raw[$0] == 0x4C && raw[$0 + 1] == 0x00 && raw[$0 + 2] == 0x02 && raw[$0 + 3] == 0x15 })
+        #expect(row.filterEstimates.map(\.filterName) == RSSIFilterKind.allCases.map(\.rawValue))
+        #expect(row.filterEstimates.contains { $0.accuracy != nil })
+        #expect(final.source.advertsPerSecond > 0)
+        #expect(final.filterNames == RSSIFilterKind.allCases.map(\.rawValue))
+        #expect(final.activeFilter == "adaptive")
+    }
+
+    @Test func theMuseumWalkShowsTheNearestExhibitWithItsDescription() throws {
+        let catalog = try ExhibitCatalog(contentsOf: Self.demoCatalog)
+        var feed = MonitorFeed(catalog: catalog, status: SourceStatus(name: "museum-walk"))
+        var panels: [String: String] = [:]
+        _ = try Self.feedCapture(Self.demoWalk.path, into: &feed) { snapshot in
+            if let nearest = snapshot.nearest, nearest.showsPanel { panels[nearest.name] = nearest.description }
+            #expect(snapshot.title == catalog.title)
+        }
+        // The visitor stands in front of every exhibit in turn: most get their panel at some point.
+        #expect(panels.count >= 7, "panels seen: \(panels.keys.sorted())")
+        for (name, description) in panels {
+            let exhibit = try #require(catalog.exhibits.first { $0.name == name })
+            #expect(exhibit.description == description)
+        }
+        let log = feed.events
+        #expect(log.contains { $0.kind == .enter })
+        #expect(log.contains { $0.kind == .info && $0.message.hasPrefix("nearest: ") })
+        #expect(log.allSatisfy { $0.time >= 0 })
+    }
+
+    @Test func sourceNewsBecomesStateAndLogLines() {
+        var feed = MonitorFeed(status: SourceStatus(name: "tcp:127.0.0.1:9000"))
+        feed.note(.lost(source: "tcp:127.0.0.1:9000", reason: "connection reset"))
+        #expect(feed.status.state == .lost(reason: "connection reset"))
+        feed.note(.reconnecting(source: "tcp:127.0.0.1:9000", attempt: 2, delay: 1))
+        #expect(feed.status.state == .reconnecting(attempt: 2))
+        feed.note(.connected(source: "tcp:127.0.0.1:9000"))
+        #expect(feed.status.state == .scanning)
+        feed.note(.ended(source: "x.btsnoop", reason: "looping (1)"))
+        #expect(feed.status.state == .scanning, "a looping replay goes on")
+        feed.note(.ended(source: "x.btsnoop", reason: "end of replay after 3 packets"))
+        #expect(feed.status.state == .finished)
+        #expect(feed.events.map(\.kind) == [.warning, .warning, .info, .info, .info])
+        #expect(feed.events[0].message.contains("connection reset"))
+        // Before any packet the snapshot is status only, and carries the state.
+        let snapshot = feed.snapshot(at: .nan)
+        #expect(snapshot.rows.isEmpty)
+        #expect(snapshot.source.state == .finished)
+    }
+
+    @Test func malformedReportsAreCountedNotFatal() throws {
+        var feed = MonitorFeed(status: SourceStatus(name: "test"))
+        // LE Meta event, Advertising Report with 1 report but no room for it.
+        let broken = HCIPacket(timestamp: 10, direction: .controllerToHost, type: .event, payload: [0x3E, 0x03, 0x02, 0x01, 0x00][...])
+        feed.feed(broken)
+        feed.feed(broken)
+        let snapshot = feed.snapshot(at: 11)
+        #expect(snapshot.source.malformedCount == 2)
+        #expect(snapshot.rows.isEmpty)
+    }
+
+    static func iBeaconPacket(minor: UInt16, rssi: Int8, at time: Double) -> HCIPacket {
+        let frame = IBeaconFrame(uuid: UUIDBytes("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4")!, major: 1, minor: minor, measuredPower: -59)
+        let advertisement = Advertisement(
+            timestamp: time, address: BDAddress(rawValue: 0xC0_01_02_03_04_05), addressType: .randomDevice, eventKind: .advNonconnInd,
+            rssi: rssi, data: frame.advertisingData[...]
+        )
+        return AdvertisingReportEncoder.legacyReportPacket([advertisement], at: time)
+    }
+
+    @Test func calibrationCollectsTheSelectedBeaconAndGivesTheTrimmedMean() throws {
+        var feed = MonitorFeed(status: SourceStatus(name: "test"))
+        let identity = BeaconIdentity.iBeacon(uuid: UUIDBytes("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4")!, major: 1, minor: 7)
+        feed.startCalibration(of: identity)
+        let pattern: [Int8] = [-60, -62, -61, -63, -59]
+        for step in 0..<19 {
+            feed.feed(Self.iBeaconPacket(minor: 7, rssi: pattern[step % 5], at: 100 + Double(step) * 0.1))
+            feed.feed(Self.iBeaconPacket(minor: 8, rssi: -40, at: 100 + Double(step) * 0.1))
+        }
+        var progress = try #require(feed.snapshot(at: 102).calibration)
+        #expect(progress.samplesCollected == 19)
+        #expect(!progress.isComplete)
+        #expect(progress.measuredPower == nil)
+        feed.feed(Self.iBeaconPacket(minor: 7, rssi: -59, at: 102.1))
+        progress = try #require(feed.snapshot(at: 103).calibration)
+        #expect(progress.isComplete)
+        let power = try #require(progress.measuredPower)
+        #expect(abs(power - -60.8) < 0.5, "measured power \(power)")
+        #expect(try #require(progress.spread) < 2)
+        feed.calibrationSaved(to: "museum.yaml", measuredPower: -61)
+        #expect(feed.snapshot(at: 104).calibration?.savedTo == "museum.yaml")
+        feed.cancelCalibration()
+        #expect(feed.snapshot(at: 105).calibration == nil)
+    }
+
+    @Test func aFilterChangeRangesWithTheNewFilterAndAnUnknownNameIsRefused() throws {
+        var feed = MonitorFeed(status: SourceStatus(name: "test"))
+        try feed.selectFilter(named: "kalman")
+        #expect(feed.configuration.filter == .kalman)
+        for step in 0..<30 { feed.feed(Self.iBeaconPacket(minor: 1, rssi: -65, at: 50 + Double(step) * 0.1)) }
+        let snapshot = feed.snapshot(at: 53)
+        #expect(snapshot.activeFilter == "kalman")
+        #expect(snapshot.rows.count == 1)
+        #expect(throws: RangingConfigurationError.self) { try feed.selectFilter(named: "median") }
+        #expect(feed.configuration.filter == .kalman)
+    }
+}
