@@ -25,7 +25,7 @@ struct DecodeCommand: ParsableCommand {
     @Flag(help: "Do not print each malformed packet, only their count.") var quiet = false
 
     func run() throws {
-        var output = StandardOutput()
+        var output = BufferedStandardOutput()
         var line = JSONLineBuilder()
         var tallies = BeaconTallies()
         var reportedMalformed = 0
@@ -44,10 +44,10 @@ struct DecodeCommand: ParsableCommand {
                 }
             }, onMalformed: { packet in
                 reportedMalformed += 1
-                if verbose { StandardOutput.error("warning: \(packet)") }
+                if verbose { BufferedStandardOutput.error("warning: \(packet)") }
             })
         } catch {
-            StandardOutput.error("beacontop: \(error)")
+            BufferedStandardOutput.error("beacontop: \(error)")
             throw ExitCode(1)
         }
         if !listFrames {
@@ -63,14 +63,14 @@ struct DecodeCommand: ParsableCommand {
         }
         output.flush()
         for (linkType, count) in totals.skippedRecords.sorted(by: { $0.key < $1.key }) {
-            StandardOutput.error("note: \(count) records of unsupported link type \(linkType) skipped")
+            BufferedStandardOutput.error("note: \(count) records of unsupported link type \(linkType) skipped")
         }
         if let truncation = totals.truncation {
-            StandardOutput.error("warning: \(file): \(truncation); decoded up to there")
+            BufferedStandardOutput.error("warning: \(file): \(truncation); decoded up to there")
         }
-        StandardOutput.error("\(totals.records) records, \(totals.packets) HCI packets, \(totals.sightings) beacon frames, \(totals.malformed) malformed packets")
+        BufferedStandardOutput.error("\(totals.records) records, \(totals.packets) HCI packets, \(totals.sightings) beacon frames, \(totals.malformed) malformed packets")
         if let stopped = totals.stoppedBy {
-            StandardOutput.error("beacontop: \(stopped); decoded up to there")
+            BufferedStandardOutput.error("beacontop: \(stopped); decoded up to there")
             throw ExitCode(2)
         }
     }
@@ -106,34 +106,5 @@ struct DecodeCommand: ParsableCommand {
     static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
         let fill = String(repeating: " ", count: max(0, width - text.count))
         return right ? fill + text : text + fill
-    }
-}
-
-/// Standard output through one 64 KiB buffer: a million frame lines in a handful of write(2)s.
-private struct StandardOutput {
-    private var buffer: [UInt8] = []
-
-    init() { buffer.reserveCapacity(1 << 16) }
-
-    mutating func write(_ bytes: [UInt8]) {
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= 1 << 16 { flush() }
-    }
-
-    mutating func write(_ text: String) { write(Array(text.utf8)) }
-
-    mutating func flush() {
-        var done = 0
-        while done < buffer.count {
-            let written = buffer.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + done, $0.count - done) }
-            if written < 0 { if errno == EINTR { continue }; break }
-            done += written
-        }
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    static func error(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
-        _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress!, $0.count) }
     }
 }

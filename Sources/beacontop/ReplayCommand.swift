@@ -35,7 +35,7 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws {
         var pipeline = try ranging.makePipeline()
-        var output = NDJSONOutput()
+        var output = BufferedStandardOutput()
         var writer = JSONWriter(capacity: 1 << 16)
         let status = CaptureReplay.run(path: file, pipeline: &pipeline) { snapshot in
             TickLineEncoder.appendLine(snapshot, to: &writer)
@@ -66,7 +66,7 @@ struct RangingOptions: ParsableArguments {
             do {
                 catalog = try ExhibitCatalog(contentsOf: URL(fileURLWithPath: exhibits))
             } catch {
-                NDJSONOutput.error("beacontop: \(exhibits): \(error)")
+                BufferedStandardOutput.error("beacontop: \(exhibits): \(error)")
                 throw ExitCode(1)
             }
         }
@@ -85,11 +85,11 @@ enum CaptureReplay {
 
         func finish() throws {
             if let cannotRead {
-                NDJSONOutput.error("beacontop: \(cannotRead)")
+                BufferedStandardOutput.error("beacontop: \(cannotRead)")
                 throw ExitCode(1)
             }
             if let stoppedBy {
-                NDJSONOutput.error("beacontop: \(stoppedBy); replayed up to there")
+                BufferedStandardOutput.error("beacontop: \(stoppedBy); replayed up to there")
                 throw ExitCode(2)
             }
         }
@@ -125,7 +125,7 @@ enum CaptureReplay {
             } catch {
                 if error.isRecoverable {
                     malformedRecords += 1
-                    if malformedRecords <= 5 { NDJSONOutput.error("warning: \(error)") }
+                    if malformedRecords <= 5 { BufferedStandardOutput.error("warning: \(error)") }
                     continue
                 }
                 status.stoppedBy = error
@@ -134,41 +134,12 @@ enum CaptureReplay {
         }
         pipeline.finish(onTick: onTick)
         if let truncation = reader.truncation {
-            NDJSONOutput.error("warning: \(path): \(truncation); replayed up to there")
+            BufferedStandardOutput.error("warning: \(path): \(truncation); replayed up to there")
         }
         if let first = firstPacketError {
-            NDJSONOutput.error("warning: first malformed HCI packet: \(first)")
+            BufferedStandardOutput.error("warning: first malformed HCI packet: \(first)")
         }
-        NDJSONOutput.error("\(reader.recordCount) records, \(pipeline.beaconReports) beacon frames ranged, \(malformedPackets + malformedRecords) malformed packets")
+        BufferedStandardOutput.error("\(reader.recordCount) records, \(pipeline.beaconReports) beacon frames ranged, \(malformedPackets + malformedRecords) malformed packets")
         return status
-    }
-}
-
-/// Standard output through one 64 KiB buffer.
-struct NDJSONOutput {
-    private var buffer: [UInt8] = []
-
-    init() { buffer.reserveCapacity(1 << 17) }
-
-    mutating func write(_ bytes: [UInt8]) {
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= 1 << 16 { flush() }
-    }
-
-    mutating func write(_ text: String) { write(Array(text.utf8)) }
-
-    mutating func flush() {
-        var done = 0
-        while done < buffer.count {
-            let written = buffer.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + done, $0.count - done) }
-            if written < 0 { if errno == EINTR { continue }; break }
-            done += written
-        }
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    static func error(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
-        _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress!, $0.count) }
     }
 }

@@ -28,7 +28,7 @@ struct ReportCommand: ParsableCommand {
         let status = CaptureReplay.run(path: file, pipeline: &pipeline) { _ in }
         if status.cannotRead == nil {
             let report = pipeline.dwellReport
-            var output = NDJSONOutput()
+            var output = BufferedStandardOutput()
             if csv {
                 output.write(DwellReportRenderer.csv(report))
             } else if json {
