@@ -28,6 +28,8 @@ struct BeaconTrack: Sendable {
     let pathLossExponent: Double
     let regionIndices: [Int]
     private var arrivals: [Double]
+    /// The RSSI of each arrival in `arrivals` (same slots): the nearest-exhibit choice's window.
+    private var arrivalRSSI: [Double]
     private var arrivalHead = 0
     private var arrivalCount = 0
 
@@ -54,6 +56,7 @@ struct BeaconTrack: Sendable {
         self.pathLossExponent = pathLossExponent
         self.regionIndices = regionIndices
         arrivals = Array(repeating: 0, count: arrivalHistory)
+        arrivalRSSI = Array(repeating: 0, count: arrivalHistory)
     }
 
     /// Records one sighting. After a silence longer than `staleAfter` the filter and class start
@@ -77,6 +80,7 @@ struct BeaconTrack: Sendable {
         packetsSinceTick += 1
         totalPackets += 1
         arrivals[arrivalHead] = sighting.time
+        arrivalRSSI[arrivalHead] = rssi
         arrivalHead = (arrivalHead + 1) % arrivals.count
         arrivalCount = min(arrivalCount + 1, arrivals.count)
     }
@@ -102,6 +106,34 @@ struct BeaconTrack: Sendable {
     /// The arrival `back` packets ago (0 = newest); `back < arrivalCount`.
     private func arrival(_ back: Int) -> Double {
         arrivals[(arrivalHead - 1 - back + 2 * arrivals.count) % arrivals.count]
+    }
+
+    /// A quantile (0.5: the median) of the RSSI of the packets that arrived in the last `window`
+    /// seconds before `time`, or of the last `minimumCount` packets when fewer arrived in the window;
+    /// nil when nothing was heard since the last restart. This is the nearest-exhibit choice's fast,
+    /// robust level: a deep fade or a body-blocked packet moves a quantile little, and a window of a
+    /// second or two follows an arrival far sooner than the display filter. Runs per candidate per
+    /// tick; insertion sort in a stack buffer, no allocation.
+    func recentRSSIQuantile(at time: Double, window: Double, quantile: Double, minimumCount: Int = 3) -> Double? {
+        var count = 0
+        while count < arrivalCount, arrival(count) > time - window { count += 1 }
+        count = min(max(count, min(minimumCount, arrivalCount)), arrivalCount)
+        guard count > 0 else { return nil }
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: arrivals.count) { sorted -> Double in
+            for back in 0..<count {
+                let value = arrivalRSSI[(arrivalHead - 1 - back + 2 * arrivals.count) % arrivals.count]
+                var slot = back
+                while slot > 0, sorted[slot - 1] > value {
+                    sorted[slot] = sorted[slot - 1]
+                    slot -= 1
+                }
+                sorted[slot] = value
+            }
+            let position = min(max(quantile, 0), 1) * Double(count - 1)
+            let low = Int(position)
+            let high = min(low + 1, count - 1)
+            return sorted[low] + (sorted[high] - sorted[low]) * (position - Double(low))
+        }
     }
 
     /// Packets per second over the last `window` seconds (or since first heard, or over the ring
