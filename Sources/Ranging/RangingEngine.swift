@@ -69,6 +69,7 @@ public struct RangingEngine: Sendable {
         var readings: [BeaconReading] = []
         readings.reserveCapacity(tracks.count)
         var candidates: [NearestExhibitSelector.Candidate] = []
+        candidates.reserveCapacity(tracks.count)
         for position in tracks.indices {
             let reading = reading(ofTrack: position, at: time)
             if let candidate = nearestCandidate(reading, track: position, at: time) { candidates.append(candidate) }

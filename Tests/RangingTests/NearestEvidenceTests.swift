@@ -95,6 +95,13 @@ import Testing
         }
         let median = track.recentRSSIQuantile(at: 4.95, window: 2, quantile: 0.5)
         #expect(median == -60)
+        #expect(track.recentRSSIQuantile(at: 4.95, window: 2, quantile: 0) == -80)
+        #expect(track.recentRSSIQuantile(at: 4.95, window: 2, quantile: 1) == -60)
+        // 20 packets, 6 of them -80: rank 0.25 * 19 = 4.75 is still the fade, 0.3 * 19 = 5.7 is
+        // between the last -80 (rank 5) and the first -60 (rank 6): 70% of the way.
+        #expect(track.recentRSSIQuantile(at: 4.95, window: 2, quantile: 0.25) == -80)
+        let between = track.recentRSSIQuantile(at: 4.95, window: 2, quantile: 0.3) ?? 0
+        #expect(abs(between - (-80 + 20 * 0.7)) < 1e-9)
         // A window of the last second is mostly the fade (6 of 10 packets): its median is the fade.
         #expect(track.recentRSSIQuantile(at: 4.95, window: 1, quantile: 0.5) == -80)
         // Nothing in the window: the last three packets stand in.
