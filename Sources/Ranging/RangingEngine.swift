@@ -115,7 +115,9 @@ public struct RangingEngine: Sendable {
         let near = reading.proximity == .immediate || reading.proximity == .near
         // The window's level alone admits a beacon that is clearly near (-20 log10(nearBelow)
         // at n = 2) before the steadier classifier says so: the first seconds after an arrival.
-        guard near || level > -20 * log10(configuration.nearBelow) else { return nil }
+        // The holder stays a candidate down to the floor distance: hysteresis on "near" too.
+        let admission = reading.identity == selector.holder ? configuration.nearestFloorDistance : configuration.nearBelow
+        guard near || level > -20 * log10(admission) else { return nil }
         return NearestExhibitSelector.Candidate(key: reading.identity, level: level)
     }
 
