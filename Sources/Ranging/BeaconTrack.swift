@@ -28,6 +28,9 @@ struct BeaconTrack: Sendable {
     let pathLossExponent: Double
     let regionIndices: [Int]
     private var arrivals: [Double]
+    /// The RSSI of each arrival in `arrivals` (same slots): the nearest-exhibit choice's window.
+    /// Int8 as HCI reports it (Core 5.4 Vol 4 Part E 7.7.65.2): a track's ring stays one cache line.
+    private var arrivalRSSI: [Int8]
     private var arrivalHead = 0
     private var arrivalCount = 0
 
@@ -54,6 +57,7 @@ struct BeaconTrack: Sendable {
         self.pathLossExponent = pathLossExponent
         self.regionIndices = regionIndices
         arrivals = Array(repeating: 0, count: arrivalHistory)
+        arrivalRSSI = Array(repeating: 0, count: arrivalHistory)
     }
 
     /// Records one sighting. After a silence longer than `staleAfter` the filter and class start
@@ -77,6 +81,7 @@ struct BeaconTrack: Sendable {
         packetsSinceTick += 1
         totalPackets += 1
         arrivals[arrivalHead] = sighting.time
+        arrivalRSSI[arrivalHead] = Int8(clamping: sighting.rssi)
         arrivalHead = (arrivalHead + 1) % arrivals.count
         arrivalCount = min(arrivalCount + 1, arrivals.count)
     }
@@ -102,6 +107,57 @@ struct BeaconTrack: Sendable {
     /// The arrival `back` packets ago (0 = newest); `back < arrivalCount`.
     private func arrival(_ back: Int) -> Double {
         arrivals[(arrivalHead - 1 - back + 2 * arrivals.count) % arrivals.count]
+    }
+
+    /// A quantile (0.5: the median) of the RSSI of the packets that arrived in the last `window`
+    /// seconds before `time`, or of the last `minimumCount` packets when fewer arrived in the window;
+    /// nil when nothing was heard. This is the nearest-exhibit choice's fast, robust level: a deep
+    /// fade or a body-blocked burst moves a median little, and a window of a second or two follows
+    /// an arrival far sooner than the display filter. Runs per candidate per tick, so it counts
+    /// instead of sorting (RSSI is an integer): a 256-slot histogram on the stack, no allocation.
+    func recentRSSIQuantile(at time: Double, window: Double, quantile: Double, minimumCount: Int = 3) -> Double? {
+        let capacity = arrivals.count
+        var count = 0
+        var slot = arrivalHead == 0 ? capacity - 1 : arrivalHead - 1
+        while count < arrivalCount, arrivals[slot] > time - window {
+            count += 1
+            slot = slot == 0 ? capacity - 1 : slot - 1
+        }
+        count = min(max(count, min(minimumCount, arrivalCount)), arrivalCount)
+        guard count > 0 else { return nil }
+        let rank = min(max(quantile, 0), 1) * Double(count - 1)
+        let lowRank = Int(rank)
+        let highRank = min(lowRank + 1, count - 1)
+        return arrivalRSSI.withUnsafeBufferPointer { ring in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { histogram -> Double in
+                var slot = arrivalHead == 0 ? capacity - 1 : arrivalHead - 1
+                var lowest = Int.max, highest = Int.min
+                for _ in 0..<count {
+                    let value = Int(ring[slot]) + 128
+                    lowest = min(lowest, value)
+                    highest = max(highest, value)
+                    slot = slot == 0 ? capacity - 1 : slot - 1
+                }
+                for value in lowest...highest { histogram[value] = 0 }
+                slot = arrivalHead == 0 ? capacity - 1 : arrivalHead - 1
+                for _ in 0..<count {
+                    histogram[Int(ring[slot]) + 128] &+= 1
+                    slot = slot == 0 ? capacity - 1 : slot - 1
+                }
+                // Walk up to the values of rank lowRank and highRank (0-based, in sorted order).
+                var seen = 0, low = -1, high = highest, value = lowest
+                while value <= highest {
+                    seen += Int(histogram[value])
+                    if low < 0, seen > lowRank { low = value }
+                    if seen > highRank {
+                        high = value
+                        break
+                    }
+                    value += 1
+                }
+                return Double(low - 128) + Double(high - low) * (rank - Double(lowRank))
+            }
+        }
     }
 
     /// Packets per second over the last `window` seconds (or since first heard, or over the ring

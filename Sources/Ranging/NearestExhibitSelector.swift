@@ -1,65 +1,111 @@
 import BeaconFormats
+import Foundation
 
-/// Chooses the exhibit the visitor is nearest, with hysteresis so two exhibits at nearly the same
+/// Chooses the exhibit the visitor is nearest, handing over fast when the evidence for a new
+/// exhibit is strong and holding on when it is ambiguous, so two exhibits at nearly the same
 /// distance do not make it flicker.
 ///
-/// Candidates are beacons whose (hysteresis) proximity is immediate or near. The holder keeps the
-/// title until a challenger is closer by `margin` (a fraction of the holder's distance: 0.2 means
-/// 20% closer, about 1.9 dB at n = 2) continuously for `challengeTime` seconds, and the holder has
-/// held it at least `minimumHold` seconds. When the holder stops being a candidate (far, silent,
-/// forgotten) the closest candidate takes over at once, or nobody.
+/// Candidates are compared by their *level*: received power relative to the beacon's measured
+/// power, in dB, normalised to a path-loss exponent of 2 (`2 (rssi - P1m) / n`, that is
+/// `-20 log10(distance)`), so a 1 dB lead is the same distance ratio (12%) for every beacon.
+///
+/// The switch rule is a sequential test (a one-sided CUSUM, Page 1954): at each update the
+/// strongest challenger's lead over the holder, minus a `hysteresis` in dB, is added to an evidence
+/// sum, weighted by the seconds since the previous update; the sum never goes below zero, restarts
+/// when a different challenger takes the lead, and the challenger takes over once it reaches
+/// `evidenceThreshold` (dB·s) and the holder has held at least `minimumHold` seconds. A challenger
+/// 8 dB ahead (after arriving at a new exhibit) takes over in one second; one 2 dB ahead needs
+/// several seconds of consistent lead; one that is ahead and behind by turns (shadowing on two
+/// equidistant beacons) never piles up enough. When the holder stops being a candidate (far,
+/// silent, forgotten) the strongest candidate takes over at once, or nobody.
 public struct NearestExhibitSelector: Sendable, Equatable {
-    public var margin: Double
-    public var challengeTime: Double
+    /// dB a challenger must lead by before its lead counts as evidence.
+    public var hysteresis: Double
+    /// Accumulated lead beyond the hysteresis (dB·s) that hands the title over.
+    public var evidenceThreshold: Double
     public var minimumHold: Double
+    /// The most lead (dB) one second can add: a holder's deep fade is not a hand-over by itself.
+    public var leadClip: Double
     public private(set) var holder: BeaconIdentity?
+    /// The current challenger's accumulated evidence, dB·s.
+    public private(set) var evidence: Double = 0
     private var heldSince: Double = 0
     private var challenger: BeaconIdentity?
-    private var challengerSince: Double = 0
+    private var lastUpdate: Double?
 
-    public init(margin: Double = 0.2, challengeTime: Double = 1.0, minimumHold: Double = 2.0) {
-        self.margin = margin
-        self.challengeTime = challengeTime
+    public init(hysteresis: Double = 1, evidenceThreshold: Double = 6, leadClip: Double = 4, minimumHold: Double = 2) {
+        self.hysteresis = hysteresis
+        self.evidenceThreshold = evidenceThreshold
+        self.leadClip = leadClip
         self.minimumHold = minimumHold
     }
 
-    /// One candidate: a stable key and its distance in metres.
+    /// One candidate: a stable key and its level (dB relative to measured power, at n = 2).
     public struct Candidate: Sendable, Equatable {
         public var key: BeaconIdentity
-        public var distance: Double
+        public var level: Double
 
-        public init(key: BeaconIdentity, distance: Double) {
+        public init(key: BeaconIdentity, level: Double) {
             self.key = key
-            self.distance = distance
+            self.level = level
+        }
+
+        /// A candidate at `distance` metres: level `-20 log10(distance)`.
+        public init(key: BeaconIdentity, distance: Double) {
+            self.init(key: key, level: -20 * log10(max(distance, 1e-6)))
         }
     }
 
     /// Feeds this tick's candidates; returns the nearest exhibit or nil.
-    public mutating func update(candidates: [Candidate], at time: Double) -> BeaconIdentity? {
-        guard let best = candidates.min(by: { ($0.distance, $0.key) < ($1.distance, $1.key) }) else {
+    ///
+    /// - Parameter floor: the level a candidate is weighed against when there is no holder (or the
+    ///   holder stopped being a candidate): nobody is nearest until a candidate's lead over it
+    ///   piles up like a challenger's. `-infinity` (the default) admits the strongest at once.
+    public mutating func update(candidates: [Candidate], at time: Double, floor: Double = -.infinity) -> BeaconIdentity? {
+        let elapsed = lastUpdate.map { min(max(time - $0, 0), 5) } ?? 0
+        lastUpdate = time
+        let current = holder
+        var heldLevel = floor
+        var strongest: Candidate?
+        for candidate in candidates {
+            if candidate.key == current {
+                heldLevel = candidate.level
+                continue
+            }
+            if let leader = strongest, (leader.level, candidate.key) >= (candidate.level, leader.key) { continue }
+            strongest = candidate
+        }
+        if current != nil, heldLevel == floor, !candidates.contains(where: { $0.key == current }) {
+            // The holder is far, silent or forgotten: nobody holds any more.
             holder = nil
-            challenger = nil
-            return nil
         }
-        guard let current = holder, let held = candidates.first(where: { $0.key == current }) else {
-            holder = best.key
-            heldSince = time
+        guard let rival = strongest else {
             challenger = nil
+            evidence = 0
             return holder
         }
-        guard best.key != current, best.distance < held.distance * (1 - margin) else {
-            challenger = nil
+        if holder == nil, floor == -.infinity {
+            take(rival.key, at: time)
             return holder
         }
-        if challenger != best.key {
-            challenger = best.key
-            challengerSince = time
+        // A new challenger starts from nothing; with nobody holding, the evidence is that someone
+        // is near, so it carries over when the lead passes from one candidate to another.
+        if challenger != rival.key {
+            if holder != nil { evidence = 0 }
+            challenger = rival.key
         }
-        if time - challengerSince >= challengeTime, time - heldSince >= minimumHold {
-            holder = best.key
-            heldSince = time
-            challenger = nil
+        let lead = min(rival.level - heldLevel - hysteresis, leadClip)
+        evidence = max(0, evidence + lead * elapsed)
+        if evidence >= evidenceThreshold, holder == nil || time - heldSince >= minimumHold {
+            take(rival.key, at: time)
         }
         return holder
+    }
+
+    private mutating func take(_ key: BeaconIdentity, at time: Double) {
+        holder = key
+        heldSince = time
+        challenger = nil
+        evidence = 0
     }
 }

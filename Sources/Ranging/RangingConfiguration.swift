@@ -23,10 +23,20 @@ public struct RangingConfiguration: Sendable, Equatable {
     public var nearBelow: Double = 3.0
     public var proximityMargin: Double = 0.15
     public var proximityDwell: Double = 1.0
-    /// Nearest-exhibit hysteresis.
-    public var nearestMargin: Double = 0.2
-    public var nearestChallengeTime: Double = 1.0
+    /// Nearest exhibit (README "Nearest exhibit"). Candidates are compared by the median RSSI heard
+    /// in the last `nearestWindow` seconds (not the display filter, which is tuned for steadiness)
+    /// relative to measured power; a challenger takes over when its lead beyond `nearestHysteresis`
+    /// dB (at most `nearestLeadClip` dB counted per second) summed over time reaches
+    /// `nearestEvidence` dB·s, and the holder has held `nearestMinimumHold` s. With nobody holding,
+    /// the leader is weighed the same way against a virtual exhibit at `nearestFloorDistance` m.
+    /// Measured on the Simulation museum walk: README "Nearest exhibit".
+    public var nearestWindow: Double = 2.0
+    public var nearestQuantile: Double = 0.5
+    public var nearestHysteresis: Double = 1.0
+    public var nearestEvidence: Double = 6.0
+    public var nearestLeadClip: Double = 4.0
     public var nearestMinimumHold: Double = 2.0
+    public var nearestFloorDistance: Double = 4.0
     /// A region is exited only after no matching beacon was heard for this long (s), as CoreLocation.
     public var regionExitDelay: Double = 30
     /// Most beacons tracked at once; a new one beyond this evicts the one heard least recently.
@@ -46,7 +56,14 @@ public struct RangingConfiguration: Sendable, Equatable {
         try require(staleAfter > 0, "staleAfter", "must be positive")
         try require(forgetAfter >= staleAfter, "forgetAfter", "must be at least staleAfter")
         try require(immediateBelow > 0 && nearBelow > immediateBelow, "nearBelow", "must be above immediateBelow, both positive")
-        try require(proximityMargin >= 0 && nearestMargin >= 0 && nearestMargin < 1, "margin", "must be within 0..<1")
+        try require(proximityMargin >= 0, "proximityMargin", "must not be negative")
+        try require(nearestWindow > 0, "nearestWindow", "must be positive")
+        try require((0...1).contains(nearestQuantile), "nearestQuantile", "must be within 0...1")
+        try require(nearestHysteresis >= 0, "nearestHysteresis", "must not be negative")
+        try require(nearestEvidence >= 0, "nearestEvidence", "must not be negative")
+        try require(nearestLeadClip > 0, "nearestLeadClip", "must be positive")
+        try require(nearestMinimumHold >= 0, "nearestMinimumHold", "must not be negative")
+        try require(nearestFloorDistance > 0, "nearestFloorDistance", "must be positive")
         try require(regionExitDelay >= 0, "regionExitDelay", "must not be negative")
         try require(maxBeacons > 0, "maxBeacons", "must be positive")
         try require(arrivalHistory >= 2, "arrivalHistory", "must be at least 2")

@@ -31,8 +31,9 @@ public struct RangingEngine: Sendable {
         self.configuration = configuration
         self.catalog = catalog
         selector = NearestExhibitSelector(
-            margin: configuration.nearestMargin,
-            challengeTime: configuration.nearestChallengeTime,
+            hysteresis: configuration.nearestHysteresis,
+            evidenceThreshold: configuration.nearestEvidence,
+            leadClip: configuration.nearestLeadClip,
             minimumHold: configuration.nearestMinimumHold
         )
         regionMonitor = RegionMonitor(regions: regions ?? catalog?.regions ?? [], exitDelay: configuration.regionExitDelay)
@@ -67,8 +68,12 @@ public struct RangingEngine: Sendable {
         forgetSilentBeacons(at: time)
         var readings: [BeaconReading] = []
         readings.reserveCapacity(tracks.count)
+        var candidates: [NearestExhibitSelector.Candidate] = []
+        candidates.reserveCapacity(tracks.count)
         for position in tracks.indices {
-            readings.append(reading(ofTrack: position, at: time))
+            let reading = reading(ofTrack: position, at: time)
+            if let candidate = nearestCandidate(reading, track: position, at: time) { candidates.append(candidate) }
+            readings.append(reading)
             tracks[position].packetsSinceTick = 0
             if time - tracks[position].lastSeen <= configuration.regionExitDelay {
                 for region in tracks[position].regionIndices {
@@ -84,12 +89,7 @@ public struct RangingEngine: Sendable {
         }
         readings = order.map { readings[$0] }
 
-        let candidates = readings.compactMap { reading -> NearestExhibitSelector.Candidate? in
-            guard reading.proximity == .immediate || reading.proximity == .near else { return nil }
-            if catalog != nil, reading.exhibit == nil { return nil }
-            return NearestExhibitSelector.Candidate(key: reading.identity, distance: reading.accuracy)
-        }
-        let nearest = selector.update(candidates: candidates, at: time)
+        let nearest = selector.update(candidates: candidates, at: time, floor: -20 * log10(configuration.nearestFloorDistance))
         dwell.update(nearest: nearest?.description, at: time)
         let events = regionMonitor.events(at: time)
         lastTick = time
@@ -102,6 +102,24 @@ public struct RangingEngine: Sendable {
     }
 
     // MARK: - Internals
+
+    /// A near or immediate beacon (a catalog exhibit when there is a catalog), with its level for
+    /// the nearest choice: the window quantile of its RSSI relative to measured power, at n = 2.
+    private func nearestCandidate(_ reading: BeaconReading, track position: Int, at time: Double) -> NearestExhibitSelector.Candidate? {
+        guard !reading.isStale else { return nil }
+        if catalog != nil, reading.exhibit == nil { return nil }
+        guard let rssi = tracks[position].recentRSSIQuantile(
+            at: time, window: configuration.nearestWindow, quantile: configuration.nearestQuantile
+        ) else { return nil }
+        let level = 2 * (rssi - reading.measuredPower.dBm) / reading.pathLossExponent
+        let near = reading.proximity == .immediate || reading.proximity == .near
+        // The window's level alone admits a beacon that is clearly near (-20 log10(nearBelow)
+        // at n = 2) before the steadier classifier says so: the first seconds after an arrival.
+        // The holder stays a candidate down to the floor distance: hysteresis on "near" too.
+        let admission = reading.identity == selector.holder ? configuration.nearestFloorDistance : configuration.nearBelow
+        guard near || level > -20 * log10(admission) else { return nil }
+        return NearestExhibitSelector.Candidate(key: reading.identity, level: level)
+    }
 
     private func makeTrack(for sighting: Sighting) -> BeaconTrack {
         let exhibitIndex = catalog?.index(ofID: sighting.identity.description)

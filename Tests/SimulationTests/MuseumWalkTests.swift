@@ -33,13 +33,6 @@ import Testing
         print("museum walk, \(Self.seeds.count) seeds: share \(share) (\(correct)/\(ticks) ticks), \(passing)/\(stays.count) stays >= 97% on their own, changes per move \(perMove) (\(changes)/\(moves))")
         #expect(ticks > 1000, "the walks were scored")
         #expect(perMove <= 1.2)
-        // Measured on merging ranging (04:10 UTC): 96.0% (1124/1171), 1.19 changes per move. The
-        // misses are mostly 2 m neighbours taking over for a few ticks when shadowing and
-        // calibration errors line up (seed 8: Enigma Machine reported as Jacquard Loom Cards for
-        // 13 of 16 ticks), and a few "none" at 1.2 m. When the engine reaches 97% this known
-        // issue stops being recorded and the test fails: then delete the wrapper.
-        withKnownIssue("the default pipeline is below issue 3's 97% on the simulated museum walk") {
-            #expect(share >= 0.97)
-        }
+        #expect(share >= 0.97)
     }
 }

@@ -27,9 +27,11 @@ import Testing
             if abs(row.total - near) > 0.15 * near + 8 { misses.append(row.name) }
         }
         #expect(misses.count <= 1, "\(misses)")
-        // Measured on merging ranging (04:10 UTC): every booth within tolerance but Halcyon Audio,
-        // 11 s against 30 s (a 22 s stay 1.3 m from the booth; its mean RSSI there gives 1.8 m with
-        // n = 2, so shadowing of 5 dB pushes it past the 3 m "near" boundary). When the engine gets
+        // Measured with the evidence rule for `nearest` (README "Nearest exhibit"): every booth within
+        // tolerance but Halcyon Audio, 17 s against 30 s (11 s with the former rule; 12.5 s of error
+        // is allowed): a 22 s stay 1.3 m from the booth whose mean RSSI there gives 1.8 m with n = 2,
+        // so shadowing of 5 dB keeps it beyond the 3 m "near" boundary for the first 6 s of the stay
+        // and `nearest` stays null until it is near. When the engine gets
         // it, the known issue stops being recorded and the test fails: then delete the wrapper.
         withKnownIssue("the default pipeline loses half of one trade-show stay") {
             #expect(misses.isEmpty, "\(misses)")

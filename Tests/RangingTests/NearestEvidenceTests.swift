@@ -1,0 +1,132 @@
+import BeaconFormats
+import HCI
+import Testing
+@testable import Ranging
+
+/// The nearest-exhibit switch rule on its own (`NearestExhibitSelector`): leads in dB summed over
+/// time against a threshold, and the window median it is fed (`BeaconTrack.recentRSSIQuantile`).
+@Suite struct NearestEvidenceTests {
+    static let a = ScriptedBeacon.iBeacon(minor: 1).identity
+    static let b = ScriptedBeacon.iBeacon(minor: 2).identity
+    static let c = ScriptedBeacon.iBeacon(minor: 3).identity
+
+    /// Feeds `levels(t)` every second from t = 0 through `until`; returns the holder at each second.
+    static func feed(_ selector: inout NearestExhibitSelector, until: Int, floor: Double = -.infinity,
+                    _ levels: (Int) -> [(BeaconIdentity, Double)]) -> [BeaconIdentity?] {
+        (0...until).map { t in
+            selector.update(candidates: levels(t).map { .init(key: $0.0, level: $0.1) }, at: Double(t), floor: floor)
+        }
+    }
+
+    @Test func aStrongLeadHandsOverWithinTwoSeconds() {
+        var selector = NearestExhibitSelector()
+        // a holds from t = 0; from t = 10 b leads by 8 dB (the visitor arrived at b).
+        let held = Self.feed(&selector, until: 14) { t in [(Self.a, 0), (Self.b, t < 10 ? -6 : 8)] }
+        #expect(held[9] == Self.a)
+        // Each second adds min(8 - 1, 4) = 4 dB·s (the clip): 8 >= 6 at the second one.
+        #expect(held[10] == Self.a)
+        #expect(held[11] == Self.b)
+    }
+
+    @Test func aWeakLeadNeedsItsEvidenceToPileUp() {
+        var selector = NearestExhibitSelector()
+        // b leads by 2 dB from t = 1: 1 dB·s beyond the hysteresis per second, 6 s to reach 6 dB·s.
+        let held = Self.feed(&selector, until: 10) { t in [(Self.a, 0), (Self.b, t < 1 ? -3 : 2)] }
+        #expect(held[5] == Self.a)
+        #expect(held[6] == Self.b)
+    }
+
+    @Test func aLeadThatComesAndGoesNeverHandsOver() {
+        var selector = NearestExhibitSelector()
+        // Equidistant exhibits with shadowing: b is 4 dB ahead one second, 4 dB behind the next.
+        let held = Self.feed(&selector, until: 120) { t in [(Self.a, 0), (Self.b, t == 0 ? -1 : (t % 2 == 0 ? 4 : -4))] }
+        #expect(held.allSatisfy { $0 == Self.a })
+        #expect(selector.evidence <= 3)
+    }
+
+    @Test func aLeadWithinTheHysteresisNeverHandsOver() {
+        var selector = NearestExhibitSelector()
+        let held = Self.feed(&selector, until: 120) { t in [(Self.a, 0), (Self.b, t == 0 ? -1 : 0.9)] }
+        #expect(held.allSatisfy { $0 == Self.a })
+    }
+
+    @Test func aNewChallengerStartsFromNothing() {
+        var selector = NearestExhibitSelector()
+        // b piles up 4 dB·s, then c takes the lead: c needs its own 6 dB·s.
+        let held = Self.feed(&selector, until: 8) { t in
+            [(Self.a, 0), (Self.b, t >= 1 && t <= 2 ? 3 : -5), (Self.c, t >= 3 ? 3 : -5)]
+        }
+        #expect(held[4] == Self.a)
+        #expect(held[5] == Self.c)
+    }
+
+    @Test func theHolderKeepsTheTitleForTheMinimumHold() {
+        var second = NearestExhibitSelector(minimumHold: 5)
+        let swapped = Self.feed(&second, until: 6) { t in [(Self.a, 0), (Self.b, t < 1 ? -10 : 20)] }
+        // Evidence reaches 6 dB·s at t = 2, but a holds until t = 5.
+        #expect(swapped[4] == Self.a)
+        #expect(swapped[5] == Self.b)
+    }
+
+    @Test func withAFloorNobodyIsNearestUntilTheEvidenceSaysSo() {
+        var selector = NearestExhibitSelector()
+        // Floor -12 dB (4 m); a at -9 dB (2.8 m): 2 dB·s per second beyond the hysteresis.
+        let held = Self.feed(&selector, until: 6, floor: -12) { _ in [(Self.a, -9)] }
+        #expect(held[2] == nil)
+        #expect(held[3] == Self.a)
+        // A holder that stops being a candidate leaves nobody; a candidate just above the floor
+        // plus the hysteresis never gets the title.
+        let after = Self.feed(&selector, until: 30, floor: -12) { _ in [(Self.b, -11.5)] }
+        #expect(after.allSatisfy { $0 == nil })
+    }
+
+    @Test func theWindowMedianIgnoresADeepFade() {
+        let beacon = ScriptedBeacon.iBeacon(minor: 1)
+        var track = BeaconTrack(
+            identity: beacon.identity, address: beacon.address, time: 0, filter: AdaptiveKalmanRSSIFilter(),
+            classifier: ProximityClassifier(immediateBelow: 0.5, nearBelow: 3, margin: 0.15, dwell: 1),
+            exhibitIndex: nil, measuredPowerOverride: nil, pathLossExponent: 2, regionIndices: [], arrivalHistory: 64
+        )
+        // 10 packets/s at -60 dBm, with a 0.6 s deep fade of 20 dB in the last 2 s.
+        for step in 0..<50 {
+            let time = Double(step) / 10
+            let rssi = step >= 40 && step <= 45 ? -80 : -60
+            track.record(Sighting(time: time, identity: beacon.identity, measuredPower: -59, address: beacon.address, rssi: rssi), staleAfter: 5)
+        }
+        let median = track.recentRSSIQuantile(at: 4.95, window: 2, quantile: 0.5)
+        #expect(median == -60)
+        #expect(track.recentRSSIQuantile(at: 4.95, window: 2, quantile: 0) == -80)
+        #expect(track.recentRSSIQuantile(at: 4.95, window: 2, quantile: 1) == -60)
+        // 20 packets, 6 of them -80: rank 0.25 * 19 = 4.75 is still the fade, 0.3 * 19 = 5.7 is
+        // between the last -80 (rank 5) and the first -60 (rank 6): 70% of the way.
+        #expect(track.recentRSSIQuantile(at: 4.95, window: 2, quantile: 0.25) == -80)
+        let between = track.recentRSSIQuantile(at: 4.95, window: 2, quantile: 0.3) ?? 0
+        #expect(abs(between - (-80 + 20 * 0.7)) < 1e-9)
+        // A window of the last second is mostly the fade (6 of 10 packets): its median is the fade.
+        #expect(track.recentRSSIQuantile(at: 4.95, window: 1, quantile: 0.5) == -80)
+        // Nothing in the window: the last three packets stand in.
+        #expect(track.recentRSSIQuantile(at: 100, window: 2, quantile: 0.5) == -60)
+    }
+
+    /// "Near" has hysteresis for the holder: an exhibit that was nearest stays so out to the 4 m
+    /// floor (level -12 dB) though the classifier calls it far beyond 3.45 m, while a newcomer at
+    /// the same distance never becomes nearest; beyond 4 m nobody is.
+    @Test func theHolderStaysNearestOutToTheFloor() {
+        var noise = SeededNoise(seed: 21)
+        var a = ScriptedBeacon.iBeacon(minor: 1), b = ScriptedBeacon.iBeacon(minor: 2)
+        a.noise = 0.5
+        b.noise = 0.5
+        let sightings = merged([
+            a.sightings(from: 0, to: 80, noise: &noise) { t in t < 20 ? 1 : (t < 60 ? 3.6 : 5) },
+            b.sightings(from: 0.05, to: 80, noise: &noise) { _ in 3.6 },
+        ])
+        var engine = RangingEngine(catalog: NearestExhibitTests.catalog([1, 2]))
+        let snapshots = run(sightings, engine: &engine, until: 80)
+        let during = snapshots.filter { $0.time >= 3 && $0.time < 60 }
+        #expect(during.allSatisfy { $0.nearest == a.identity })
+        let at50 = snapshots.first { $0.time == 50 }
+        let aAt50 = at50?.beacons.first { $0.identity == a.identity }
+        #expect(aAt50?.proximity == .far)
+        #expect(snapshots.filter { $0.time >= 63 }.allSatisfy { $0.nearest == nil })
+    }
+}
