@@ -49,6 +49,7 @@ public struct KeyMap: Sendable {
         KeyBinding([.character("/")], .beginFilter, "filter by text or region UUID[:major[:minor]]"),
         KeyBinding([.character("f")], .cycleRangingFilter, "pick the ranging filter"),
         KeyBinding([.character(" ")], .togglePause, "pause or resume"),
+        KeyBinding([.character(".")], .step, "pause, then step one packet at a time"),
         KeyBinding([.character("+"), .character("=")], .speedUp, "replay faster"),
         KeyBinding([.character("-")], .slowDown, "replay slower"),
         KeyBinding([.left], .seekBackward, "seek back 10 s"),

@@ -12,6 +12,7 @@ public enum MonitorAction: Hashable, Sendable {
     case beginFilter
     case cycleRangingFilter
     case togglePause
+    case step
     case speedUp, slowDown
     case seekBackward, seekForward
     case toggleRecording
@@ -42,6 +43,8 @@ public struct Reaction: OptionSet, Sendable, Hashable {
 /// forwards it to the source, recorder, ranging engine or catalog.
 public enum MonitorCommand: Hashable, Sendable {
     case togglePause
+    /// Pause the replay if it runs, then deliver its next packet (`.`).
+    case step
     /// Replay speed up (`+`) or down (`-`); the source picks its own steps (1x, 2x, 4x, ...).
     case speedUp, slowDown
     /// Seek the replay by this many seconds (negative: backwards).

@@ -127,6 +127,7 @@ public struct MonitorState: Sendable {
             let current = snapshot.activeFilter.flatMap { names.firstIndex(of: $0) } ?? -1
             return (.command, .selectFilter(names[(current + 1) % names.count]))
         case .togglePause: return (.command, .togglePause)
+        case .step: return (.command, .step)
         case .speedUp: return (.command, .speedUp)
         case .slowDown: return (.command, .slowDown)
         case .seekBackward: return (.command, .seek(seconds: -KeyMap.seekStep))

@@ -3,7 +3,7 @@ public struct SourceStatus: Sendable, Equatable {
     public enum State: Sendable, Equatable {
         /// A live adapter or controller is scanning.
         case scanning
-        /// A capture file is replaying at `speed` times real time (1 = real time).
+        /// A capture file is replaying at `speed` times real time (1 = real time; infinity = as fast as it reads).
         case replaying(speed: Double)
         /// Replay (or the live view) is paused.
         case paused

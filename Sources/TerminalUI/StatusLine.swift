@@ -66,6 +66,7 @@ enum StatusLine {
     }
 
     static func speedText(_ speed: Double) -> String {
-        speed == speed.rounded() ? "\(Int(speed))x" : CellFormat.fixed(speed, decimals: 2) + "x"
+        guard speed.isFinite else { return "max" }
+        return speed == speed.rounded() ? "\(Int(speed))x" : CellFormat.fixed(speed, decimals: 2) + "x"
     }
 }

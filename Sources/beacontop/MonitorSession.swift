@@ -116,7 +116,7 @@ final class MonitorSession: Sendable {
                     if paused { feed.status.state = .paused } else if case .factor(let factor)? = speed.withLock({ $0 }) {
                         feed.status.state = .replaying(speed: factor)
                     } else {
-                        feed.status.state = .replaying(speed: Self.speedSteps.last!)
+                        feed.status.state = .replaying(speed: .infinity)
                     }
                 }
             }
@@ -150,6 +150,10 @@ final class MonitorSession: Sendable {
         case .togglePause:
             guard let replay else { return note("pause works on replays (a capture file)") }
             replay.togglePause()
+        case .step:
+            guard let replay else { return note("step works on replays (a capture file)") }
+            replay.pause()
+            replay.step()
         case .speedUp, .slowDown:
             guard let replay else { return note("speed works on replays (a capture file)") }
             changeSpeed(up: command == .speedUp, replay)

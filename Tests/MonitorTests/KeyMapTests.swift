@@ -8,7 +8,7 @@ import Testing
         let expected: [(Key, MonitorAction)] = [
             (.character("q"), .quit), (.up, .selectPrevious), (.down, .selectNext), (.enter, .toggleDetail),
             (.character("s"), .cycleSort), (.character("/"), .beginFilter), (.character("f"), .cycleRangingFilter),
-            (.character(" "), .togglePause), (.character("+"), .speedUp), (.character("-"), .slowDown),
+            (.character(" "), .togglePause), (.character("."), .step), (.character("+"), .speedUp), (.character("-"), .slowDown),
             (.left, .seekBackward), (.right, .seekForward), (.character("r"), .toggleRecording),
             (.character("c"), .calibrate), (.character("e"), .toggleEventLog), (.character("?"), .toggleHelp),
             (.escape, .back), (.resize, .resize),
@@ -31,7 +31,7 @@ import Testing
         // Actions reached otherwise: a click selects a row, KEY_RESIZE resizes.
         let keyless: Set<MonitorAction> = [.selectRow(0), .resize]
         let all: [MonitorAction] = [.quit, .selectPrevious, .selectNext, .selectFirst, .selectLast, .pageUp, .pageDown,
-                                    .toggleDetail, .cycleSort, .beginFilter, .cycleRangingFilter, .togglePause, .speedUp,
+                                    .toggleDetail, .cycleSort, .beginFilter, .cycleRangingFilter, .togglePause, .step, .speedUp,
                                     .slowDown, .seekBackward, .seekForward, .toggleRecording, .calibrate, .toggleEventLog,
                                     .toggleHelp, .back]
         for action in all { #expect(bound.contains(action), "\(action) has no key") }

@@ -132,7 +132,7 @@ import Testing
     @Test func sourceKeysBecomeCommandsForTheWiring() {
         var state = Self.state()
         let expected: [(Key, MonitorCommand)] = [
-            (.character(" "), .togglePause), (.character("+"), .speedUp), (.character("-"), .slowDown),
+            (.character(" "), .togglePause), (.character("."), .step), (.character("+"), .speedUp), (.character("-"), .slowDown),
             (.left, .seek(seconds: -10)), (.right, .seek(seconds: 10)), (.character("r"), .toggleRecording),
             (.character("f"), .selectFilter("median")),
         ]

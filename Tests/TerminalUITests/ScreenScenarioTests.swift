@@ -196,6 +196,10 @@ import Testing
         _ = state.update(Museum.snapshot(rows: [], source: source))
         let resumed = render(state.viewModel(), size: ScreenSize(columns: 100, lines: 10))
         #expect(resumed.line(9).hasPrefix(" museum.btsnoop replaying at 4x · 01:23/10:00 · 31 adv/s"))
+        source.state = .replaying(speed: .infinity)
+        _ = state.update(Museum.snapshot(rows: [], source: source))
+        let flatOut = render(state.viewModel(), size: ScreenSize(columns: 100, lines: 10))
+        #expect(flatOut.line(9).hasPrefix(" museum.btsnoop replaying at max · 01:23/10:00"))
     }
 
     @Test func smallTerminalsDropColumnsInOrderThenShowAMessage() {
