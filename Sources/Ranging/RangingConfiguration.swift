@@ -1,4 +1,4 @@
-/// Every tunable of the ranging engine, with the documented defaults (README "Ranging").
+/// Every tunable of the ranging engine, with the documented defaults (README "Ranging: formulas and defaults").
 public struct RangingConfiguration: Sendable, Equatable {
     /// The RSSI filter every beacon gets.
     public var filter: RSSIFilterKind = .adaptive
