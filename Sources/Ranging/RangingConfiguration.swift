@@ -39,6 +39,9 @@ public struct RangingConfiguration: Sendable, Equatable {
     public var nearestFloorDistance: Double = 4.0
     /// A region is exited only after no matching beacon was heard for this long (s), as CoreLocation.
     public var regionExitDelay: Double = 30
+    /// A dwell visit survives a gap of at most this long (s) with no exhibit nearest when the same
+    /// exhibit comes back (README "Regions and dwell").
+    public var visitResumeWithin: Double = 5
     /// Most beacons tracked at once; a new one beyond this evicts the one heard least recently.
     public var maxBeacons: Int = 1024
     /// Arrival times kept per beacon for packets/s and the advertising interval.
@@ -65,6 +68,7 @@ public struct RangingConfiguration: Sendable, Equatable {
         try require(nearestMinimumHold >= 0, "nearestMinimumHold", "must not be negative")
         try require(nearestFloorDistance > 0, "nearestFloorDistance", "must be positive")
         try require(regionExitDelay >= 0, "regionExitDelay", "must not be negative")
+        try require(visitResumeWithin >= 0, "visitResumeWithin", "must not be negative")
         try require(maxBeacons > 0, "maxBeacons", "must be positive")
         try require(arrivalHistory >= 2, "arrivalHistory", "must be at least 2")
     }

@@ -20,7 +20,7 @@ public struct RangingEngine: Sendable {
     private var tracks: [BeaconTrack] = []
     private var selector: NearestExhibitSelector
     private var regionMonitor: RegionMonitor
-    private var dwell = DwellTracker()
+    private var dwell: DwellTracker
     public private(set) var evictedBeacons = 0
     public private(set) var lastTick: Double?
 
@@ -37,6 +37,7 @@ public struct RangingEngine: Sendable {
             minimumHold: configuration.nearestMinimumHold
         )
         regionMonitor = RegionMonitor(regions: regions ?? catalog?.regions ?? [], exitDelay: configuration.regionExitDelay)
+        dwell = DwellTracker(resumeWithin: configuration.visitResumeWithin)
     }
 
     /// How many beacons are tracked now.

@@ -15,6 +15,25 @@ import Testing
         #expect(tracker.totals(at: 45)["B"] == DwellTracker.Totals(visits: 2, total: 16, longest: 15))
     }
 
+    @Test func aShortGapWithNobodyNearestDoesNotSplitAVisit() {
+        var tracker = DwellTracker(resumeWithin: 5)
+        // A: 0-10, nobody 10-13, A again until 20: one visit of 20 s, the gap included.
+        // Then nobody 20-30 (longer than 5 s): the visit ended at 20; A again at 30 is a second visit.
+        // Then nobody 32-34 and B: A's visit ends when nobody became nearest (32), B's starts at 34.
+        let script: [(Double, String?)] = [(0, "A"), (10, nil), (12, nil), (13, "A"), (20, nil), (25, nil), (30, "A"), (32, nil), (34, "B")]
+        for (time, nearest) in script { tracker.update(nearest: nearest, at: time) }
+        let totals = tracker.totals(at: 40)
+        #expect(totals["A"] == DwellTracker.Totals(visits: 2, total: 22, longest: 20))
+        #expect(totals["B"] == DwellTracker.Totals(visits: 1, total: 6, longest: 6))
+        // A gap still open at report time counts only up to when nobody became nearest.
+        tracker.update(nearest: nil, at: 41)
+        #expect(tracker.totals(at: 43)["B"] == DwellTracker.Totals(visits: 1, total: 7, longest: 7))
+        // Without the resume window (the default) the same gap is two visits.
+        var strict = DwellTracker()
+        for (time, nearest) in script.prefix(5) { strict.update(nearest: nearest, at: time) }
+        #expect(strict.totals(at: 20)["A"] == DwellTracker.Totals(visits: 2, total: 17, longest: 10))
+    }
+
     static let report = DwellReport(
         totals: ["id-a": DwellTracker.Totals(visits: 2, total: 95, longest: 80), "stray": DwellTracker.Totals(visits: 1, total: 3, longest: 3)],
         catalog: ExhibitCatalog(title: "Hall", exhibits: [
