@@ -26,10 +26,9 @@ public struct InterquartileMeanRSSIFilter: RSSIFilter {
         guard !sorted.isEmpty else { lastVariance = nil; return nil }
         let quarter = sorted.count >= 4 ? sorted.count / 4 : 0
         let kept = sorted[quarter..<(sorted.count - quarter)]
-        let mean = kept.reduce(0, +) / Double(kept.count)
-        let spread = kept.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(max(1, kept.count - 1))
-        lastVariance = spread / Double(kept.count)
-        return mean
+        let result = TrimmedMean(kept)
+        lastVariance = result.varianceOfMean
+        return result.mean
     }
 
     public mutating func reset() {

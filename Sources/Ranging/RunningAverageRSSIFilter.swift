@@ -32,10 +32,9 @@ public struct RunningAverageRSSIFilter: RSSIFilter {
             end = size - size / 10 - 2
         }
         let kept = sorted[start...end]
-        let mean = kept.reduce(0, +) / Double(kept.count)
-        let spread = kept.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(max(1, kept.count - 1))
-        lastVariance = spread / Double(kept.count)
-        return mean
+        let result = TrimmedMean(kept)
+        lastVariance = result.varianceOfMean
+        return result.mean
     }
 
     public mutating func reset() {

@@ -43,3 +43,17 @@ public struct SampleWindow: Sendable {
 
     public var newestTime: Double? { count == 0 ? nil : times[(head + count - 1) % capacity] }
 }
+
+/// The mean of the samples a window filter kept after trimming its extremes, and the variance of
+/// that mean (sample variance over the count), which the engine turns into an accuracy range.
+struct TrimmedMean {
+    var mean: Double
+    var varianceOfMean: Double
+
+    init(_ kept: ArraySlice<Double>) {
+        mean = kept.reduce(0, +) / Double(kept.count)
+        let m = mean
+        let spread = kept.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(max(1, kept.count - 1))
+        varianceOfMean = spread / Double(kept.count)
+    }
+}
