@@ -1,4 +1,5 @@
 import HCI
+import TestFixtures
 import Testing
 @testable import BeaconFormats
 
@@ -20,6 +21,14 @@ import Testing
     @Test func iBeacon() throws {
         let frame = IBeaconFrame(uuid: UUIDBytes("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4")!, major: 100, minor: 1, measuredPower: -59)
         try Self.roundTrip(.iBeacon(frame), frame.advertisingData)
+    }
+
+    /// The exact bytes, not only a round trip (which a bug shared by encoder and decoder would pass):
+    /// flags, then Apple's manufacturer record 4C 00, type 02, length 15, UUID, major and minor
+    /// big-endian, measured power as a signed byte.
+    @Test func iBeaconBytesAreApplesLayout() {
+        let frame = IBeaconFrame(uuid: UUIDBytes("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4")!, major: 100, minor: 1, measuredPower: -59)
+        #expect(frame.advertisingData == SharedData.bytes(hex: "020106 1AFF4C000215 E2C56DB5DFFB48D2B060D0F5A71096E4 0064 0001 C5"))
     }
 
     @Test func eddystoneUID() throws {

@@ -8,8 +8,14 @@ let beacontopExecutable = SharedData.repositoryRoot.appendingPathComponent(".bui
 
 /// `beacontop monitor` and `beacontop demo` in a real terminal (tmux): what a person sees, the keys,
 /// and the terminal handed back in working order.
-@Suite(.serialized, .enabled(if: TmuxSession.isAvailable && FileManager.default.isExecutableFile(atPath: beacontopExecutable)))
+@Suite(.serialized)
 struct MonitorTerminalTests {
+    /// Fails every test, with what to do, when tmux or beacontop is missing (never a silent skip).
+    init() throws {
+        try TestPrerequisites.requireTmux()
+        try TestPrerequisites.requireExecutable(beacontopExecutable)
+    }
+
     static let environment = ["LANG": "C.UTF-8", "TERM": "screen-256color"]
 
     /// Runs `arguments` under a shell that reports the exit status, then hands the terminal to an

@@ -4,8 +4,13 @@ import Testing
 
 /// Start-up failures of the monitor: a message a person can act on, exit status 1, and nothing
 /// drawn (the terminal is never taken, or already restored).
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: beacontopExecutable)))
+@Suite
 struct StartupErrorTests {
+    /// Fails every test, with what to do, when beacontop is not built (never a silent skip).
+    init() throws {
+        try TestPrerequisites.requireExecutable(beacontopExecutable)
+    }
+
     static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: beacontopExecutable)

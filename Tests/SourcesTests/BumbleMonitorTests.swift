@@ -4,9 +4,15 @@ import Testing
 
 /// `beacontop monitor tcp:...` on the Bumble world in a real terminal (tmux): the four beacons'
 /// rows, and a controller that goes away shown as an event, not a crash.
-@Suite("Bumble monitor", .serialized, .enabled(if: TmuxSession.isAvailable))
+@Suite("Bumble monitor", .serialized)
 struct BumbleMonitorTests {
     static let executable = SharedData.repositoryRoot.appendingPathComponent(".build/debug/beacontop").path
+
+    /// Fails, with what to do, when tmux or beacontop is missing (never a silent skip).
+    init() throws {
+        try TestPrerequisites.requireTmux()
+        try TestPrerequisites.requireExecutable(Self.executable)
+    }
 
     @Test("the monitor shows the world's four beacons and no other; a lost controller is an event on screen")
     func monitorShowsTheWorld() throws {

@@ -9,8 +9,14 @@ let benchExecutable = SharedData.repositoryRoot.appendingPathComponent(".build/d
 /// The real loop in a real terminal (tmux): keys in, `capture-pane` out, and the terminal restored on
 /// every exit path. Runs `beacontop-bench monitor`, the runnable entry this layer has until the lead
 /// wires `beacontop monitor`.
-@Suite(.serialized, .enabled(if: TmuxSession.isAvailable && FileManager.default.isExecutableFile(atPath: benchExecutable)))
+@Suite(.serialized)
 struct TmuxMonitorTests {
+    /// Fails every test, with what to do, when tmux or the bench is missing (never a silent skip).
+    init() throws {
+        try TestPrerequisites.requireTmux()
+        try TestPrerequisites.requireExecutable(benchExecutable)
+    }
+
     static let bench = benchExecutable
 
     /// The monitor under a shell that reports its exit status, then prints the terminal modes (they
