@@ -32,18 +32,28 @@ public enum BeaconDecoder {
     }
 
     /// Every beacon frame in `data`, in order: one advertisement may carry several (an iBeacon and
-    /// an Eddystone-TLM, say). Stops, like `decode`, where a structure overruns the data.
+    /// an Eddystone-TLM, say). Stops, like `decode`, where a structure overruns the data. Walks by
+    /// index and reads iBeacon in place, as `decode` does, since every capture decode runs it.
     public static func forEachFrame(in data: ArraySlice<UInt8>, _ body: (BeaconFrame) -> Void) {
-        var walker = ADStructures(data)
-        while let structure = walker.next() {
-            switch structure.type {
+        var position = data.startIndex
+        let end = data.endIndex
+        while position < end {
+            let length = Int(data[position])
+            let next = position + 1 + length
+            guard length > 0, next <= end else { return }
+            switch data[position + 1] {
             case ADType.manufacturerSpecificData:
-                if let frame = decodeManufacturerData(structure.value) { body(frame) }
+                if let frame = IBeaconParser.parse(data, valueStart: position + 2, valueEnd: next) {
+                    body(.iBeacon(frame))
+                } else if let frame = AltBeaconParser.parse(data[(position + 2)..<next]) {
+                    body(.altBeacon(frame))
+                }
             case ADType.serviceData16:
-                if let frame = decodeServiceData(structure.value) { body(frame) }
+                if let frame = decodeServiceData(data[(position + 2)..<next]) { body(frame) }
             default:
-                continue
+                break
             }
+            position = next
         }
     }
 

@@ -46,11 +46,14 @@ public struct BeaconSightingDecoder: Sendable {
     @usableFromInline
     mutating func decodeReports(_ packet: HCIPacket, _ body: (BeaconSighting) -> Void) throws(DecodeError) {
         try reports.decode(packet) { advertisement in
-            guard let frame = BeaconDecoder.decode(advertisement.data) else { return }
-            body(BeaconSighting(
-                timestamp: advertisement.timestamp, address: advertisement.address, addressType: advertisement.addressType,
-                eventKind: advertisement.eventKind, rssi: advertisement.rssi, frame: frame
-            ))
+            // Every frame, as `BeaconPipeline` and the monitor range them: `replay FILE --json`
+            // must print what `scan FILE --json` prints, also for an advertisement carrying two.
+            BeaconDecoder.forEachFrame(in: advertisement.data) { frame in
+                body(BeaconSighting(
+                    timestamp: advertisement.timestamp, address: advertisement.address, addressType: advertisement.addressType,
+                    eventKind: advertisement.eventKind, rssi: advertisement.rssi, frame: frame
+                ))
+            }
         }
     }
 }

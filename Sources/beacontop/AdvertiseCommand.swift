@@ -15,7 +15,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @Argument(help: "The source spec of the controller to advertise with.") var source: String
     @Option(help: "Advertise an iBeacon: UUID:MAJOR:MINOR.") var ibeacon: String?
     @Option(help: "Advertise an AltBeacon: UUID:ID2:ID3 (the 20-byte id as a UUID and two 16-bit numbers).") var altbeacon: String?
-    @Option(help: "AltBeacon manufacturer id (default 0x0118, Radius Networks).") var company: String = "0x0118"
+    @Option(help: "AltBeacon manufacturer id, hex or decimal (0x0118 is Radius Networks).") var company: String = "0x0118"
     @Option(help: "Advertise an Eddystone-UID: NAMESPACE:INSTANCE (20 and 12 hex digits).") var eddystoneUid: String?
     @Option(help: "Advertise an Eddystone-URL (http:// or https://, at most 17 bytes once compressed).") var eddystoneUrl: String?
     @Option(parsing: .unconditional, help: "Measured power at 1 m in dBm (a negative number); Eddystone sends it +41 dB as TX power at 0 m.") var measuredPower: Int = -59
