@@ -2,8 +2,12 @@ import Monitor
 
 /// The last line: the source and its state, replay position, adverts/s, malformed count, recording;
 /// or the filter prompt while `/` is being typed. When the line is too narrow, the help hint goes
-/// first, then adverts/s, then the replay position: the state, malformed count and recording
-/// indicator are what a technician must not miss.
+/// first, then adverts/s, then the replay position, then the front of the source name (a long capture
+/// path keeps its file name): the state, malformed count and recording indicator are what a
+/// technician must not miss.
+///
+/// The line is laid out in `width - 1` columns: ncurses cannot draw the bottom-right cell without
+/// scrolling, so `CursesTerminal` leaves it out, and text put there would be lost on a real screen.
 enum StatusLine {
     private struct Segment {
         var text: String
@@ -22,21 +26,7 @@ enum StatusLine {
         }
         let separator = buffer.charset.separator
         let source = model.source
-        var segments: [Segment] = []
-        switch source.state {
-        case .scanning: segments.append(Segment(text: " \(source.name) scanning", role: .status))
-        case .replaying(let speed): segments.append(Segment(text: " \(source.name) replaying at \(speedText(speed))", role: .status))
-        case .finished: segments.append(Segment(text: " \(source.name) replay finished", role: .status))
-        case .paused:
-            segments.append(Segment(text: " \(source.name) ", role: .status))
-            segments.append(Segment(text: "paused", role: .statusWarning))
-        case .lost(let reason):
-            segments.append(Segment(text: " \(source.name) ", role: .status))
-            segments.append(Segment(text: "lost: \(reason)", role: .statusWarning))
-        case .reconnecting(let attempt):
-            segments.append(Segment(text: " \(source.name) ", role: .status))
-            segments.append(Segment(text: "reconnecting (attempt \(attempt))", role: .statusWarning))
-        }
+        var segments = stateSegments(source.state)
         if let position = source.replayPosition {
             var clock = CellFormat.clock(position)
             if let duration = source.replayDuration { clock += "/" + CellFormat.clock(duration) }
@@ -51,18 +41,51 @@ enum StatusLine {
             segments.append(Segment(text: separator, role: .status))
             segments.append(Segment(text: (buffer.charset == .unicode ? "● REC " : "* REC ") + file, role: .recording))
         }
-        let hint = " ? help "
+        let hint = " ? help"
+        let usable = buffer.width - 1
         func width(_ list: [Segment]) -> Int {
             list.reduce(0) { $0 + TerminalText.width($1.text, charset: buffer.charset) }
         }
-        var showsHint = width(segments) + hint.count <= buffer.width
-        for rank in 1...2 where !showsHint && width(segments) > buffer.width {
+        let nameWidth = TerminalText.width(source.name, charset: buffer.charset)
+        // " name" in front of the state segments.
+        var showsHint = 1 + nameWidth + width(segments) + hint.count <= usable
+        for rank in 1...2 where !showsHint && 1 + nameWidth + width(segments) > usable {
             segments.removeAll { $0.dropRank == rank }
         }
-        showsHint = width(segments) + hint.count <= buffer.width
-        var x = 0
-        for segment in segments { x += buffer.write(segment.text, x: x, y: y, role: segment.role) }
-        if showsHint { buffer.writeRight(hint, end: buffer.width, y: y, role: .status) }
+        showsHint = 1 + nameWidth + width(segments) + hint.count <= usable
+        let name = leftTruncated(source.name, width: usable - 1 - width(segments), charset: buffer.charset)
+        var x = buffer.write(" " + name, x: 0, y: y, role: .status, limit: usable)
+        for segment in segments { x += buffer.write(segment.text, x: x, y: y, role: segment.role, limit: usable - x) }
+        if showsHint { buffer.writeRight(hint, end: usable, y: y, role: .status) }
+    }
+
+    /// What follows the source name: its state, a warning role where it needs attention.
+    private static func stateSegments(_ state: SourceStatus.State) -> [Segment] {
+        switch state {
+        case .scanning: [Segment(text: " scanning", role: .status)]
+        case .replaying(let speed): [Segment(text: " replaying at \(speedText(speed))", role: .status)]
+        case .finished: [Segment(text: " replay finished", role: .status)]
+        case .paused: [Segment(text: " ", role: .status), Segment(text: "paused", role: .statusWarning)]
+        case .lost(let reason): [Segment(text: " ", role: .status), Segment(text: "lost: \(reason)", role: .statusWarning)]
+        case .reconnecting(let attempt):
+            [Segment(text: " ", role: .status), Segment(text: "reconnecting (attempt \(attempt))", role: .statusWarning)]
+        }
+    }
+
+    /// `name` cut from the front to fit `width` columns behind an ellipsis ("…/captures/walk.btsnoop"),
+    /// keeping at least 8 columns of it; the end of a path is the part that tells captures apart.
+    static func leftTruncated(_ name: String, width: Int, charset: Charset) -> String {
+        guard TerminalText.width(name, charset: charset) > width else { return name }
+        let room = max(8, width) - 1
+        var kept: [Character] = []
+        var used = 0
+        for character in name.reversed() {
+            let w = TerminalText.cell(for: character, charset: charset).width
+            if used + w > room { break }
+            kept.append(character)
+            used += w
+        }
+        return "…" + String(kept.reversed())
     }
 
     static func speedText(_ speed: Double) -> String {

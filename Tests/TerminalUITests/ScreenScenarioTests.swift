@@ -256,4 +256,20 @@ extension ScreenScenarioTests {
         let screen = render(model, size: ScreenSize(columns: 60, lines: 10))
         #expect(screen.roleCodes(9).hasPrefix("TTTTTTTTTTTTTTTTwwwwwwTTTwwwwwwwwwwwTTTRRRRRRRRRRRRRRRRR"))
     }
+
+    /// A long capture path gives way from the front, so the state and the recording indicator stay
+    /// whole; nothing is laid out in the bottom-right cell, which ncurses cannot draw.
+    @Test func aLongSourcePathGivesWayToTheRecordingIndicator() {
+        let path = "/check/work/shared/data/captures/govee-h5100.btsnoop"
+        let source = SourceStatus(name: path, state: .replaying(speed: 50), advertsPerSecond: 7, malformedCount: 0,
+                                  recordingFile: "first.btsnoop", replayPosition: 85, replayDuration: nil)
+        let model = MonitorState(snapshot: Museum.snapshot(rows: [], source: source)).viewModel()
+        let lines = [120, 110, 70].map { render(model, size: ScreenSize(columns: $0, lines: 10)).line(9) }
+        #expect(lines.map { $0.trimmingTrailingSpaces() } == [
+            " /check/work/shared/data/captures/govee-h5100.btsnoop replaying at 50x · 01:25 · 7 adv/s · ● REC first.btsnoop   ? help",
+            " /check/work/shared/data/captures/govee-h5100.btsnoop replaying at 50x · 01:25 · ● REC first.btsnoop   ? help",
+            " …captures/govee-h5100.btsnoop replaying at 50x · ● REC first.btsnoop",
+        ])
+        for line in lines { #expect(line.last == " ", "the bottom-right cell holds text: \(line)") }
+    }
 }
