@@ -14,7 +14,8 @@ do {
     case "monitor-capture": try MonitorCaptureWriter.run(rest)
     case "simulate": SimulateBenchmark.run(rest)
     case "h4-framer": H4FramerBenchmark.run(rest)
-    default: print("usage: beacontop-bench decode-events|decode-file|ranging|render|monitor|monitor-capture|simulate|h4-framer [ARGS]")
+    case "replay-stages": try ReplayStagesBenchmark.run(rest)
+    default: print("usage: beacontop-bench decode-events|decode-file|ranging|render|monitor|monitor-capture|simulate|h4-framer|replay-stages [ARGS]")
     }
 } catch {
     print("\(arguments.first ?? ""): \(error)")

@@ -1,0 +1,101 @@
+import BeaconFormats
+import Captures
+import HCI
+import Ranging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `beacontop-bench replay-stages [FILE]`: where `beacontop replay FILE --json --speed max` spends
+/// its time, stage by stage. Each line runs the replay loop up to one more stage (read records;
+/// decode beacon frames; range them; tick; encode NDJSON into memory) and prints its CPU time and
+/// rate, so the difference between two lines is the cost of a stage. Default FILE is the
+/// 1,000,000-report file `decode-file` writes; `replay-stages FILE STAGE` runs one stage only.
+enum ReplayStagesBenchmark {
+    enum Stage: Int, CaseIterable {
+        case read, decode, record, tick, json
+
+        var label: String {
+            switch self {
+            case .read: "read records"
+            case .decode: "+ decode frames"
+            case .record: "+ range (record)"
+            case .tick: "+ ticks"
+            case .json: "+ NDJSON"
+            }
+        }
+    }
+
+    static func run(_ arguments: [String]) throws {
+        let path = arguments.first ?? "/tmp/beacontop-bench-v2-1000000.btsnoop"
+        // A second argument runs that one stage only (for a profiler).
+        let only = arguments.dropFirst().first.flatMap { name in Stage.allCases.first { "\($0)" == name } }
+        for stage in Stage.allCases where only == nil || only == stage {
+            var best = Double.infinity
+            var records = 0
+            var checksum = 0
+            for _ in 0..<3 {
+                let start = DecodeFileBenchmark.now(CLOCK_PROCESS_CPUTIME_ID)
+                (records, checksum) = try replay(path, through: stage)
+                best = min(best, DecodeFileBenchmark.now(CLOCK_PROCESS_CPUTIME_ID) - start)
+            }
+            let label = stage.label.padding(toLength: 18, withPad: " ", startingAt: 0)
+            print("\(label) \(String(format: "%6.1f", best * 1000)) ms CPU  \(String(format: "%5.2f", Double(records) / best / 1e6)) M records/s  [\(checksum)]")
+        }
+    }
+
+    /// The replay loop of `CaptureReplay.run`, stopped after `stage`. One function per stage, so
+    /// no counter is captured by two closures (the compiler then boxes it and checks exclusivity
+    /// at run time, which the real loop never does).
+    static func replay(_ path: String, through stage: Stage) throws -> (records: Int, checksum: Int) {
+        switch stage {
+        case .read: try read(path)
+        case .decode: try decode(path)
+        case .record: try range(path, ticks: false, json: false)
+        case .tick: try range(path, ticks: true, json: false)
+        case .json: try range(path, ticks: true, json: true)
+        }
+    }
+
+    static func read(_ path: String) throws -> (records: Int, checksum: Int) {
+        var reader = try CaptureReader(path: path)
+        var checksum = 0
+        while let packet = try reader.next() { checksum &+= packet.payload.count }
+        return (reader.recordCount, checksum)
+    }
+
+    static func decode(_ path: String) throws -> (records: Int, checksum: Int) {
+        var reader = try CaptureReader(path: path)
+        var decoder = BeaconSightingDecoder()
+        var checksum = 0
+        while let packet = try reader.next() {
+            try decoder.decode(packet) { sighting in checksum &+= Int(sighting.rssi ?? 0) }
+        }
+        return (reader.recordCount, checksum)
+    }
+
+    static func range(_ path: String, ticks: Bool, json: Bool) throws -> (records: Int, checksum: Int) {
+        var reader = try CaptureReader(path: path)
+        var decoder = BeaconSightingDecoder()
+        var pipeline = BeaconPipeline(engine: RangingEngine(), tickInterval: 1)
+        var writer = JSONWriter(capacity: 1 << 16)
+        var bytes = 0
+        while let packet = try reader.next() {
+            if ticks {
+                pipeline.advance(to: packet.timestamp) { snapshot in
+                    if json {
+                        TickLineEncoder.appendLine(snapshot, to: &writer)
+                        bytes &+= writer.bytes.count
+                        writer.removeAll()
+                    }
+                }
+            }
+            try decoder.decode(packet) { sighting in
+                guard let rssi = sighting.rssi else { return }
+                pipeline.record(Sighting(time: sighting.timestamp, frame: sighting.frame, address: sighting.address, rssi: Int(rssi)))
+            }
+        }
+        if ticks { pipeline.finish { _ in } }
+        return (reader.recordCount, bytes &+ pipeline.beaconReports)
+    }
+}
