@@ -1,59 +1,72 @@
 import HCI
 
-/// Finds the beacon frame, if any, in one advertisement's AD structures. Pure and allocation-free
+/// Finds the beacon frames, if any, in one advertisement's AD structures. Pure, and allocation-free
 /// for iBeacon, the hot path of every replay.
 public enum BeaconDecoder {
     /// The first beacon frame in `data`, or nil when the advertisement is not a beacon (or is a
     /// malformed one: a beacon whose structure is cut short is no beacon).
-    ///
-    /// Walks the structures by index rather than through `ADStructures`, and tries iBeacon on the
-    /// caller's buffer before making a sub-slice: slices retain their storage, and at millions of
-    /// reports a second those retains were a fifth of the time (perf, beacontop-bench decode-events).
-    /// The walk stops exactly where `ADStructures` stops: at a zero length or an overrun.
     public static func decode(_ data: ArraySlice<UInt8>) -> BeaconFrame? {
-        var position = data.startIndex
-        let end = data.endIndex
+        var first: BeaconFrame?
+        forEachFrame(in: data) { frame in
+            if first == nil { first = frame }
+        }
+        return first
+    }
+
+    /// Every beacon frame in `data`, in order: one advertisement may carry several (an iBeacon and
+    /// an Eddystone-TLM, say).
+    public static func forEachFrame(in data: ArraySlice<UInt8>, _ body: (BeaconFrame) -> Void) {
+        let bytes = data.span
+        forEachFrame(in: bytes, bounds: 0..<bytes.count, body)
+    }
+
+    /// Every beacon frame in `bytes[bounds]` (a legacy report's data inside its packet), in order.
+    ///
+    /// Walks the structures by index rather than through `ADStructures` and reads iBeacon in place
+    /// from a span: slices retain their storage, and at millions of reports a second those retains
+    /// were most of the decoding time (perf, `beacontop-bench replay-stages`). Inlinable, with the
+    /// iBeacon parser, so the capture decoders in other modules call no function per iBeacon frame.
+    /// The walk stops exactly where `ADStructures` stops: at a zero length or an overrun.
+    @inlinable
+    public static func forEachFrame(in bytes: borrowing Span<UInt8>, bounds: Range<Int>, _ body: (BeaconFrame) -> Void) {
+        var position = max(bounds.lowerBound, 0)
+        let end = min(bounds.upperBound, bytes.count)
         while position < end {
-            let length = Int(data[position])
-            let next = position + 1 + length
-            guard length > 0, next <= end else { return nil }
-            switch data[position + 1] {
+            let length = Int(bytes[position])
+            let next = position &+ 1 &+ length
+            guard length > 0, next <= end else { return }
+            switch bytes[position &+ 1] {
             case ADType.manufacturerSpecificData:
-                if let frame = IBeaconParser.parse(data, valueStart: position + 2, valueEnd: next) { return .iBeacon(frame) }
-                if let frame = AltBeaconParser.parse(data[(position + 2)..<next]) { return .altBeacon(frame) }
+                if let frame = IBeaconParser.parse(bytes, valueStart: position &+ 2, valueEnd: next) {
+                    body(.iBeacon(frame))
+                } else if let frame = altBeacon(in: bytes, position &+ 2..<next) {
+                    body(.altBeacon(frame))
+                }
             case ADType.serviceData16:
-                if let frame = decodeServiceData(data[(position + 2)..<next]) { return frame }
+                if let frame = eddystone(in: bytes, position &+ 2..<next) { body(frame) }
             default:
                 break
             }
             position = next
         }
-        return nil
     }
 
-    /// Every beacon frame in `data`, in order: one advertisement may carry several (an iBeacon and
-    /// an Eddystone-TLM, say). Stops, like `decode`, where a structure overruns the data. Walks by
-    /// index and reads iBeacon in place, as `decode` does, since every capture decode runs it.
-    public static func forEachFrame(in data: ArraySlice<UInt8>, _ body: (BeaconFrame) -> Void) {
-        var position = data.startIndex
-        let end = data.endIndex
-        while position < end {
-            let length = Int(data[position])
-            let next = position + 1 + length
-            guard length > 0, next <= end else { return }
-            switch data[position + 1] {
-            case ADType.manufacturerSpecificData:
-                if let frame = IBeaconParser.parse(data, valueStart: position + 2, valueEnd: next) {
-                    body(.iBeacon(frame))
-                } else if let frame = AltBeaconParser.parse(data[(position + 2)..<next]) {
-                    body(.altBeacon(frame))
-                }
-            case ADType.serviceData16:
-                if let frame = decodeServiceData(data[(position + 2)..<next]) { body(frame) }
-            default:
-                break
-            }
-            position = next
+    /// The other kinds are parsed from a copy of their structure's value: their frames hold arrays
+    /// or strings anyway, and they are rare next to iBeacon.
+    @usableFromInline
+    static func altBeacon(in bytes: borrowing Span<UInt8>, _ range: Range<Int>) -> AltBeaconFrame? {
+        AltBeaconParser.parse(copy(of: bytes, range)[...])
+    }
+
+    @usableFromInline
+    static func eddystone(in bytes: borrowing Span<UInt8>, _ range: Range<Int>) -> BeaconFrame? {
+        EddystoneParser.parse(copy(of: bytes, range)[...])
+    }
+
+    private static func copy(of bytes: borrowing Span<UInt8>, _ range: Range<Int>) -> [UInt8] {
+        Array(unsafeUninitializedCapacity: range.count) { buffer, count in
+            for offset in 0..<range.count { buffer[offset] = bytes[range.lowerBound + offset] }
+            count = range.count
         }
     }
 

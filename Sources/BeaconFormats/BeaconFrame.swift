@@ -8,6 +8,7 @@ public struct IBeaconFrame: Sendable, Hashable {
     /// Calibrated RSSI at 1 m in dBm, as the beacon claims it (signed; some real beacons send +3 or +12).
     public var measuredPower: Int8
 
+    @inlinable
     public init(uuid: UUIDBytes, major: UInt16, minor: UInt16, measuredPower: Int8) {
         self.uuid = uuid
         self.major = major

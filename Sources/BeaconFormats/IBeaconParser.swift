@@ -2,27 +2,30 @@
 /// length 0x15, then UUID (16), major (2, big-endian), minor (2, big-endian), measured power (1, signed).
 /// Govee/Telink thermometers send it in the scan response without a Flags structure, so Flags are
 /// never required.
+@usableFromInline
 enum IBeaconParser {
+    @usableFromInline
     static let bodyLength = 2 + 2 + 21
 
     static func parse(_ value: ArraySlice<UInt8>) -> IBeaconFrame? {
-        parse(value, valueStart: value.startIndex, valueEnd: value.endIndex)
+        let bytes = value.span
+        return parse(bytes, valueStart: 0, valueEnd: bytes.count)
     }
 
-    /// The value is `data[valueStart..<valueEnd]`, read in place: no sub-slice, no retain.
-    static func parse(_ value: ArraySlice<UInt8>, valueStart s: Int, valueEnd: Int) -> IBeaconFrame? {
-        guard valueEnd - s >= bodyLength, s >= value.startIndex, valueEnd <= value.endIndex else { return nil }
-        guard value[s] == 0x4C, value[s + 1] == 0x00, value[s + 2] == 0x02, value[s + 3] == 0x15 else { return nil }
-        // The UUID as two unaligned big-endian loads: a per-byte loop with bounds checks was the
-        // slowest part of the hot path. The bounds were checked above.
-        let uuidOffset = s + 4 - value.startIndex
-        let (high, low) = value.withUnsafeBytes { raw in
-            (UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: uuidOffset, as: UInt64.self)),
-             UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: uuidOffset + 8, as: UInt64.self)))
-        }
-        let major = UInt16(value[s + 20]) << 8 | UInt16(value[s + 21])
-        let minor = UInt16(value[s + 22]) << 8 | UInt16(value[s + 23])
-        let power = Int8(bitPattern: value[s + 24])
+    /// The value is `bytes[valueStart..<valueEnd]`, read in place. Word loads, not a loop over
+    /// bytes: the prefix is one 32-bit compare and the UUID two 64-bit loads (each bounds-checked
+    /// by the span, once).
+    @inlinable
+    static func parse(_ bytes: borrowing Span<UInt8>, valueStart s: Int, valueEnd: Int) -> IBeaconFrame? {
+        guard s >= 0, valueEnd <= bytes.count, valueEnd - s >= bodyLength else { return nil }
+        let raw = bytes.bytes
+        // 4C 00 02 15, read little-endian.
+        guard UInt32(littleEndian: raw.unsafeLoadUnaligned(fromByteOffset: s, as: UInt32.self)) == 0x1502_004C else { return nil }
+        let high = UInt64(bigEndian: raw.unsafeLoadUnaligned(fromByteOffset: s &+ 4, as: UInt64.self))
+        let low = UInt64(bigEndian: raw.unsafeLoadUnaligned(fromByteOffset: s &+ 12, as: UInt64.self))
+        let major = UInt16(bigEndian: raw.unsafeLoadUnaligned(fromByteOffset: s &+ 20, as: UInt16.self))
+        let minor = UInt16(bigEndian: raw.unsafeLoadUnaligned(fromByteOffset: s &+ 22, as: UInt16.self))
+        let power = Int8(bitPattern: bytes[s &+ 24])
         return IBeaconFrame(uuid: UUIDBytes(high: high, low: low), major: major, minor: minor, measuredPower: power)
     }
 }

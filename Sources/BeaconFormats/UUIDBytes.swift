@@ -4,6 +4,7 @@ public struct UUIDBytes: Hashable, Sendable, Comparable, CustomStringConvertible
     public var high: UInt64
     public var low: UInt64
 
+    @inlinable
     public init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low

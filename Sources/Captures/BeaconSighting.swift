@@ -45,15 +45,23 @@ public struct BeaconSightingDecoder: Sendable {
 
     @usableFromInline
     mutating func decodeReports(_ packet: HCIPacket, _ body: (BeaconSighting) -> Void) throws(DecodeError) {
-        try reports.decode(packet) { advertisement in
-            // Every frame, as `BeaconPipeline` and the monitor range them: `replay FILE --json`
-            // must print what `scan FILE --json` prints, also for an advertisement carrying two.
+        // Every frame, as `BeaconPipeline` and the monitor range them: `replay FILE --json` must
+        // print what `scan FILE --json` prints, also for an advertisement carrying two.
+        let time = packet.timestamp
+        try reports.decode(packet, legacy: { report, payload in
+            BeaconDecoder.forEachFrame(in: payload, bounds: report.data) { frame in
+                body(BeaconSighting(
+                    timestamp: time, address: report.address, addressType: report.addressType,
+                    eventKind: report.eventKind, rssi: report.rssi, frame: frame
+                ))
+            }
+        }, extended: { advertisement in
             BeaconDecoder.forEachFrame(in: advertisement.data) { frame in
                 body(BeaconSighting(
                     timestamp: advertisement.timestamp, address: advertisement.address, addressType: advertisement.addressType,
                     eventKind: advertisement.eventKind, rssi: advertisement.rssi, frame: frame
                 ))
             }
-        }
+        })
     }
 }

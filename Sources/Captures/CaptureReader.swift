@@ -69,7 +69,9 @@ public struct CaptureReader: Sendable {
                 packet = try nextPCAP(linkType: linkType, bigEndian: bigEndian, nanoseconds: nanoseconds)
             case .pcapng: packet = try nextPCAPNG()
             }
-            if packet == nil { finished = true }
+            // Not `packet == nil`: that is Optional's generic `==`, which copied the packet
+            // through value witnesses (a retain and release of the read buffer per packet).
+            if case .none = packet { finished = true }
             return packet
         } catch {
             if !error.isRecoverable { finished = true }

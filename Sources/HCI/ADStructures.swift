@@ -6,8 +6,8 @@ public enum ADType {
     public static let shortenedLocalName: UInt8 = 0x08
     public static let completeLocalName: UInt8 = 0x09
     public static let txPowerLevel: UInt8 = 0x0A
-    public static let serviceData16: UInt8 = 0x16
-    public static let manufacturerSpecificData: UInt8 = 0xFF
+    @inlinable public static var serviceData16: UInt8 { 0x16 }
+    @inlinable public static var manufacturerSpecificData: UInt8 { 0xFF }
 }
 
 /// One AD structure: its type and value (the bytes after the type byte).

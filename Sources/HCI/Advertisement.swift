@@ -10,6 +10,18 @@ public enum AdvertisingEventKind: UInt8, Sendable, CaseIterable {
     /// An extended (non-legacy) advertisement; the bit field is kept in `Advertisement.extendedProperties`.
     case extended = 0x10
 
+    /// A legacy report's Event_Type (Core 5.4 Vol 4 Part E 7.7.65.2); reserved values read as ADV_IND.
+    @inlinable
+    public init(legacyCode code: UInt8) {
+        switch code {
+        case 0x01: self = .advDirectInd
+        case 0x02: self = .advScanInd
+        case 0x03: self = .advNonconnInd
+        case 0x04: self = .scanRsp
+        default: self = .advInd
+        }
+    }
+
     /// The name as the Core specification and btmon print it.
     public var name: String {
         switch self {

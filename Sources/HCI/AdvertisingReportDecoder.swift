@@ -27,52 +27,41 @@ public struct AdvertisingReportDecoder: Sendable {
     /// commands or advertising data in an Android log) are never received advertisements.
     /// Throws when the packet is malformed; reports before the fault have already been delivered.
     public mutating func decode(_ packet: HCIPacket, _ body: (Advertisement) -> Void) throws(DecodeError) {
-        guard packet.type == .event, packet.direction == .controllerToHost else { return }
-        let p = packet.payload
-        let s = p.startIndex
-        // Event header: code, parameter length; LE Meta Event 0x3E carries a subevent code first.
-        guard p.count >= 3, p[s] == 0x3E else { return }
-        let declared = Int(p[s + 1])
-        guard declared + 2 <= p.count else {
-            throw DecodeError(field: "parameter length", offset: 1, reason: "says \(declared) bytes, \(p.count - 2) present")
-        }
-        let params = p[(s + 2)..<(s + 2 + declared)]
-        switch p[s + 2] {
-        case 0x02: try decodeLegacy(params, at: packet.timestamp, body)
-        case 0x0D: try decodeExtended(params, at: packet.timestamp, body)
-        default: return
-        }
+        let payload = packet.payload
+        let time = packet.timestamp
+        try decode(packet, legacy: { report, _ in
+            let start = payload.startIndex
+            body(Advertisement(
+                timestamp: time, address: report.address, addressType: report.addressType,
+                eventKind: report.eventKind, rssi: report.rssi,
+                data: payload[(start + report.data.lowerBound)..<(start + report.data.upperBound)]
+            ))
+        }, extended: body)
     }
 
-    /// Reports follow each other as whole records (event type, address type, address, length,
-    /// data, RSSI), which is how controllers, BlueZ and Wireshark lay them out. A count that
-    /// promises more reports than the bytes hold throws at the first missing one.
-    private func decodeLegacy(_ params: ArraySlice<UInt8>, at time: Double, _ body: (Advertisement) -> Void) throws(DecodeError) {
-        let base = params.startIndex
-        guard params.count >= 2 else {
-            throw DecodeError(field: "Num_Reports", offset: 3, reason: "missing")
+    /// As `decode(_:_:)`, but legacy reports are handed over in place: the report's fields and a
+    /// span of the packet's payload, its data at `report.data`. The replay's hot path reads beacon
+    /// frames there without a slice per report (a slice retains the read buffer, and that reference
+    /// counting was most of a replay's decoding time). Extended reports, which may need joining,
+    /// come as advertisements.
+    public mutating func decode(
+        _ packet: HCIPacket, legacy: (LegacyReport, borrowing Span<UInt8>) -> Void, extended: (Advertisement) -> Void
+    ) throws(DecodeError) {
+        guard packet.type == .event, packet.direction == .controllerToHost else { return }
+        let bytes = packet.payload.span
+        // Event header: code, parameter length; LE Meta Event 0x3E carries a subevent code first.
+        guard bytes.count >= 3, bytes[0] == 0x3E else { return }
+        let declared = Int(bytes[1])
+        guard declared + 2 <= bytes.count else {
+            throw DecodeError(field: "parameter length", offset: 1, reason: "says \(declared) bytes, \(bytes.count - 2) present")
         }
-        let count = Int(params[base + 1])
-        var i = base + 2
-        for report in 0..<count {
-            guard i + 9 <= params.endIndex else {
-                throw DecodeError(field: "report \(report) header", offset: i - base + 2, reason: "event ends after \(report) of \(count) reports")
-            }
-            let length = Int(params[i + 8])
-            let dataStart = i + 9
-            guard dataStart + length + 1 <= params.endIndex else {
-                throw DecodeError(field: "report \(report) Data_Length", offset: i + 8 - base + 2, reason: "\(length) data bytes and RSSI run past the event")
-            }
-            let rssiByte = Int8(bitPattern: params[dataStart + length])
-            body(Advertisement(
-                timestamp: time,
-                address: BDAddress(littleEndian: params, at: i + 2),
-                addressType: AddressType(code: params[i + 1]),
-                eventKind: AdvertisingEventKind(rawValue: params[i]) ?? .advInd,
-                rssi: rssiByte == 127 ? nil : rssiByte,
-                data: params[dataStart..<(dataStart + length)]
-            ))
-            i = dataStart + length + 1
+        let params = 2..<(2 + declared)
+        switch bytes[2] {
+        case 0x02: try LegacyReports.forEach(in: bytes, bounds: params) { legacy($0, bytes) }
+        case 0x0D:
+            let start = packet.payload.startIndex
+            try decodeExtended(packet.payload[(start + 2)..<(start + 2 + declared)], at: packet.timestamp, extended)
+        default: return
         }
     }
 

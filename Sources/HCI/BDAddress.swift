@@ -4,6 +4,7 @@ public struct BDAddress: Hashable, Sendable, Comparable, CustomStringConvertible
     /// The address as an integer; bits 47..40 are the first printed byte.
     public var rawValue: UInt64
 
+    @inlinable
     public init(rawValue: UInt64) { self.rawValue = rawValue & 0xFFFF_FFFF_FFFF }
 
     /// Reads six little-endian bytes, as they appear in HCI events. `bytes` must hold at least six.
@@ -19,6 +20,7 @@ public struct BDAddress: Hashable, Sendable, Comparable, CustomStringConvertible
 
     /// Reads the six little-endian bytes at `index` of `bytes` in place (the decoders' hot path:
     /// no sub-slice, no generic iteration). The caller has checked that they are there.
+    @inlinable
     init(littleEndian bytes: ArraySlice<UInt8>, at index: Int) {
         var value: UInt64 = 0
         for offset in (0..<6).reversed() { value = value << 8 | UInt64(bytes[index + offset]) }
@@ -66,6 +68,7 @@ public enum AddressType: UInt8, Sendable {
     case randomIdentity = 0x03
     case anonymous = 0xFF
 
+    @inlinable
     public init(code: UInt8) { self = AddressType(rawValue: code) ?? .anonymous }
 
     public var name: String {
