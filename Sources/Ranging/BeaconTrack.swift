@@ -13,10 +13,12 @@ struct BeaconTrack: Sendable {
     private var addressTextFor: BDAddress
     var lastRSSI: Int = 0
     var frameMeasuredPower: Int?
-    /// The default filter is stored concretely (no existential dispatch on the hot path); any
-    /// other selected filter is in `otherFilter`.
-    var adaptiveFilter: AdaptiveKalmanRSSIFilter?
+    /// The default filter is stored concretely and unwrapped (no existential dispatch, and no
+    /// copy of an optional's payload to test it, on the hot path); any other selected filter is in
+    /// `otherFilter`, and `adaptiveFilter` then sits unused.
+    var adaptiveFilter: AdaptiveKalmanRSSIFilter
     var otherFilter: (any RSSIFilter)?
+    private let usesAdaptiveFilter: Bool
     var classifier: ProximityClassifier
     var firstSeen: Double
     var lastSeen: Double
@@ -46,8 +48,11 @@ struct BeaconTrack: Sendable {
         addressTextFor = address
         if let adaptive = filter as? AdaptiveKalmanRSSIFilter {
             adaptiveFilter = adaptive
+            usesAdaptiveFilter = true
         } else {
+            adaptiveFilter = AdaptiveKalmanRSSIFilter()
             otherFilter = filter
+            usesAdaptiveFilter = false
         }
         self.classifier = classifier
         firstSeen = time
@@ -64,13 +69,13 @@ struct BeaconTrack: Sendable {
     /// afresh: the old level says nothing about where the beacon is now.
     mutating func record(_ sighting: Sighting, staleAfter: Double) {
         if sighting.time - lastSeen > staleAfter {
-            adaptiveFilter?.reset()
+            adaptiveFilter.reset()
             otherFilter?.reset()
             classifier.reset()
         }
         let rssi = Double(sighting.rssi)
-        if adaptiveFilter != nil {
-            adaptiveFilter!.add(rssi, at: sighting.time)
+        if usesAdaptiveFilter {
+            adaptiveFilter.add(rssi, at: sighting.time)
         } else {
             otherFilter?.add(rssi, at: sighting.time)
         }
@@ -82,8 +87,10 @@ struct BeaconTrack: Sendable {
         totalPackets += 1
         arrivals[arrivalHead] = sighting.time
         arrivalRSSI[arrivalHead] = Int8(clamping: sighting.rssi)
-        arrivalHead = (arrivalHead + 1) % arrivals.count
-        arrivalCount = min(arrivalCount + 1, arrivals.count)
+        // A compare, not `%`: an integer division per sighting showed in the replay profile.
+        arrivalHead += 1
+        if arrivalHead == arrivals.count { arrivalHead = 0 }
+        if arrivalCount < arrivals.count { arrivalCount += 1 }
     }
 
     /// Brings `addressText` up to date (at tick time, not per sighting).
@@ -96,17 +103,21 @@ struct BeaconTrack: Sendable {
 
     /// The filter's estimate at `time`, and its variance.
     mutating func estimate(at time: Double) -> (value: Double, variance: Double?)? {
-        if adaptiveFilter != nil {
-            guard let value = adaptiveFilter!.estimate(at: time) else { return nil }
-            return (value, adaptiveFilter!.estimateVariance)
+        if usesAdaptiveFilter {
+            guard let value = adaptiveFilter.estimate(at: time) else { return nil }
+            return (value, adaptiveFilter.estimateVariance)
         }
         guard let value = otherFilter?.estimate(at: time) else { return nil }
         return (value, otherFilter?.estimateVariance)
     }
 
-    /// The arrival `back` packets ago (0 = newest); `back < arrivalCount`.
+    /// The arrival `back` packets ago (0 = newest); `back < arrivalCount`. A compare, not `%`: the
+    /// per-tick rate and interval walk up to 64 arrivals, and an integer division each was most of
+    /// a tick's cost (perf, `beacontop-bench replay-stages`).
+    @inline(__always)
     private func arrival(_ back: Int) -> Double {
-        arrivals[(arrivalHead - 1 - back + 2 * arrivals.count) % arrivals.count]
+        let slot = arrivalHead - 1 - back
+        return arrivals[slot < 0 ? slot + arrivals.count : slot]
     }
 
     /// A quantile (0.5: the median) of the RSSI of the packets that arrived in the last `window`

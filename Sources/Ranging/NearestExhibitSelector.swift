@@ -72,7 +72,10 @@ public struct NearestExhibitSelector: Sendable, Equatable {
                 heldLevel = candidate.level
                 continue
             }
-            if let leader = strongest, (leader.level, candidate.key) >= (candidate.level, leader.key) { continue }
+            // Levels first: identities compare by their printed id, a string built per comparison.
+            if let leader = strongest, candidate.level < leader.level || candidate.level == leader.level && !(candidate.key < leader.key) {
+                continue
+            }
             strongest = candidate
         }
         if current != nil, heldLevel == floor, !candidates.contains(where: { $0.key == current }) {

@@ -11,7 +11,10 @@ import HCI
 /// Memory is bounded: at most `maxBeacons` tracks (the least recently heard is evicted), each
 /// with fixed-size buffers.
 public struct RangingEngine: Sendable {
-    public let configuration: RangingConfiguration
+    /// The tunables, behind one reference: inline, the 600-byte configuration made the engine a
+    /// struct the compiler copied whole around calls on the per-sighting path (perf, memcpy).
+    private let settings: Settings
+    public var configuration: RangingConfiguration { settings.value }
     public let catalog: ExhibitCatalog?
     /// iBeacon and AltBeacon tracks by a flat key in an open-addressing table (this lookup runs for
     /// every sighting; see `FlatBeaconTable`); other kinds by identity.
@@ -28,7 +31,7 @@ public struct RangingEngine: Sendable {
     ///   - catalog: when given, only its exhibits can be `nearest`, and its calibration overrides apply.
     ///   - regions: regions to monitor; defaults to the catalog's (none without a catalog).
     public init(configuration: RangingConfiguration = RangingConfiguration(), catalog: ExhibitCatalog? = nil, regions: [BeaconRegion]? = nil) {
-        self.configuration = configuration
+        settings = Settings(configuration)
         self.catalog = catalog
         selector = NearestExhibitSelector(
             hysteresis: configuration.nearestHysteresis,
@@ -48,12 +51,12 @@ public struct RangingEngine: Sendable {
         // A corrupt timestamp would poison the filter for good; such a sighting is dropped.
         guard sighting.time.isFinite else { return }
         if let position = position(of: sighting.identity) {
-            tracks[position].record(sighting, staleAfter: configuration.staleAfter)
+            tracks[position].record(sighting, staleAfter: settings.value.staleAfter)
             return
         }
-        if tracks.count >= configuration.maxBeacons { evictLeastRecentlyHeard() }
+        if tracks.count >= settings.value.maxBeacons { evictLeastRecentlyHeard() }
         var track = makeTrack(for: sighting)
-        track.record(sighting, staleAfter: configuration.staleAfter)
+        track.record(sighting, staleAfter: settings.value.staleAfter)
         setPosition(tracks.count, of: sighting.identity)
         tracks.append(track)
     }
@@ -218,6 +221,7 @@ public struct RangingEngine: Sendable {
         tracks.removeLast()
     }
 
+    @inline(__always)
     private func position(of identity: BeaconIdentity) -> Int? {
         if let key = FlatBeaconKey(identity) { return flatIndex[key] }
         return index[identity]
@@ -225,5 +229,13 @@ public struct RangingEngine: Sendable {
 
     private mutating func setPosition(_ position: Int?, of identity: BeaconIdentity) {
         if let key = FlatBeaconKey(identity) { flatIndex[key] = position } else { index[identity] = position }
+    }
+}
+
+extension RangingEngine {
+    /// An immutable configuration shared by reference (see `settings`).
+    final class Settings: Sendable {
+        let value: RangingConfiguration
+        init(_ value: RangingConfiguration) { self.value = value }
     }
 }
