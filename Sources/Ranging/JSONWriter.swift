@@ -5,61 +5,102 @@
 /// Strings are escaped as RFC 8259 section 7 requires (quote, backslash and every control
 /// character below U+0020); numbers are written in fixed point with a bounded number of decimals
 /// and trailing zeros trimmed; non-finite numbers become `null` (JSON has no NaN).
+///
+/// Each token is written through one pointer into spare room at the end of the buffer (`write`),
+/// not appended a byte at a time: an `Array.append` checks uniqueness and capacity per byte, and
+/// that was most of the encoding time (callgrind, `beacontop-bench replay-stages`).
 public struct JSONWriter: Sendable {
-    public private(set) var bytes: [UInt8] = []
+    /// Written bytes, then spare room (zeros).
+    private var storage: [UInt8]
+    private var count = 0
 
     public init(capacity: Int = 4096) {
-        bytes.reserveCapacity(capacity)
+        storage = [UInt8](repeating: 0, count: max(capacity, 64))
     }
 
-    public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+    /// What has been written.
+    public var bytes: ArraySlice<UInt8> { storage[0..<count] }
+
+    public mutating func removeAll() { count = 0 }
+
+    /// Runs `body` on room for at least `maximum` bytes at the end; it returns how many it wrote.
+    @inline(__always)
+    private mutating func write(atMost maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        if storage.count - count < maximum {
+            storage.append(contentsOf: repeatElement(0, count: max(storage.count, maximum)))
+        }
+        let start = count
+        count += storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
+    }
 
     public mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        text.withUTF8Buffer { text in
+            write(atMost: text.count) { out in
+                out.update(from: text.baseAddress!, count: text.count)
+                return text.count
+            }
+        }
     }
 
-    public mutating func byte(_ value: UInt8) { bytes.append(value) }
+    public mutating func byte(_ value: UInt8) {
+        write(atMost: 1) { out in
+            out[0] = value
+            return 1
+        }
+    }
 
     public mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
-            // Copy runs of bytes that need no escape in one go; most ids and names are one run.
-            var runStart = 0
-            for index in 0..<utf8.count {
-                let unit = utf8[index]
-                guard unit < 0x20 || unit == UInt8(ascii: "\"") || unit == UInt8(ascii: "\\") else { continue }
-                if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
-                escape(unit)
-                runStart = index + 1
+            // At worst every byte becomes a six-byte \u00XX escape.
+            write(atMost: utf8.count * 6 + 2) { out in
+                var written = 0
+                out[written] = UInt8(ascii: "\""); written += 1
+                for unit in utf8 {
+                    if unit >= 0x20 && unit != UInt8(ascii: "\"") && unit != UInt8(ascii: "\\") {
+                        out[written] = unit
+                        written += 1
+                    } else {
+                        written += Self.escape(unit, into: out + written)
+                    }
+                }
+                out[written] = UInt8(ascii: "\""); written += 1
+                return written
             }
-            if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count])) }
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
-    private mutating func escape(_ unit: UInt8) {
-        switch unit {
-        case UInt8(ascii: "\""): raw("\\\"")
-        case UInt8(ascii: "\\"): raw("\\\\")
-        case 0x0A: raw("\\n")
-        case 0x0D: raw("\\r")
-        case 0x09: raw("\\t")
-        case 0x08: raw("\\b")
-        case 0x0C: raw("\\f")
-        default:
-            raw("\\u00")
-            bytes.append(Self.hexDigit(unit >> 4))
-            bytes.append(Self.hexDigit(unit & 0xF))
+    private static func escape(_ unit: UInt8, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        let short: UInt8? = switch unit {
+        case UInt8(ascii: "\""): UInt8(ascii: "\"")
+        case UInt8(ascii: "\\"): UInt8(ascii: "\\")
+        case 0x0A: UInt8(ascii: "n")
+        case 0x0D: UInt8(ascii: "r")
+        case 0x09: UInt8(ascii: "t")
+        case 0x08: UInt8(ascii: "b")
+        case 0x0C: UInt8(ascii: "f")
+        default: nil
         }
+        out[0] = UInt8(ascii: "\\")
+        if let short {
+            out[1] = short
+            return 2
+        }
+        out[1] = UInt8(ascii: "u")
+        out[2] = UInt8(ascii: "0")
+        out[3] = UInt8(ascii: "0")
+        out[4] = hexDigit(unit >> 4)
+        out[5] = hexDigit(unit & 0xF)
+        return 6
     }
 
     public mutating func integer(_ value: Int) {
-        if value < 0 {
-            bytes.append(UInt8(ascii: "-"))
-            unsigned(value.magnitude)
-        } else {
-            unsigned(UInt(value))
+        write(atMost: 20) { out in
+            if value < 0 {
+                out[0] = UInt8(ascii: "-")
+                return 1 + Self.digits(UInt64(value.magnitude), into: out + 1)
+            }
+            return Self.digits(UInt64(value), into: out)
         }
     }
 
@@ -71,55 +112,64 @@ public struct JSONWriter: Sendable {
         let scale = Self.powersOfTen[places]
         let magnitude = abs(value)
         // Beyond 2^53 / scale fixed point loses precision; such values are nonsense here anyway.
-        guard magnitude * Double(scale) < 9.0e15 else { raw("null"); return }
-        let scaled = UInt64((magnitude * Double(scale)).rounded())
-        var whole = scaled / scale
-        var fraction = scaled % scale
-        if scaled == 0 { whole = 0; fraction = 0 }
-        if value < 0, scaled != 0 { bytes.append(UInt8(ascii: "-")) }
-        unsigned(UInt(whole))
-        var digits = places
-        while digits > 0, fraction % 10 == 0 {
-            fraction /= 10
-            digits -= 1
-        }
-        if digits == 0 {
-            if keepPoint { raw(".0") }
-            return
-        }
-        bytes.append(UInt8(ascii: "."))
-        var divisor = Self.powersOfTen[digits - 1]
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8((fraction / divisor) % 10))
-            divisor /= 10
+        guard magnitude * scale < 9.0e15 else { raw("null"); return }
+        let scaled = UInt64((magnitude * scale).rounded())
+        write(atMost: 24) { out in
+            var written = 0
+            if value < 0, scaled != 0 {
+                out[0] = UInt8(ascii: "-")
+                written = 1
+            }
+            // All the digits of the scaled value, at least places + 1 of them (leading zeros), then
+            // the point goes `places` from the right and the fraction loses its trailing zeros.
+            let digitStart = out + written
+            var count = Self.digits(scaled, into: digitStart)
+            if count <= places {
+                let pad = places + 1 - count
+                (digitStart + pad).update(from: digitStart, count: count)
+                digitStart.update(repeating: UInt8(ascii: "0"), count: pad)
+                count = places + 1
+            }
+            var fraction = places
+            while fraction > 0, digitStart[count - places + fraction - 1] == UInt8(ascii: "0") { fraction -= 1 }
+            let wholeCount = count - places
+            written += wholeCount
+            if fraction > 0 {
+                // Shift the kept fraction one place right to make room for the point.
+                (out + written + 1).update(from: out + written, count: fraction)
+                out[written] = UInt8(ascii: ".")
+                written += 1 + fraction
+            } else if keepPoint {
+                out[written] = UInt8(ascii: ".")
+                out[written + 1] = UInt8(ascii: "0")
+                written += 2
+            }
+            return written
         }
     }
 
     public mutating func null() { raw("null") }
 
-    private mutating func unsigned(_ value: UInt) {
-        if value < 10 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value))
-            return
+    /// Writes the decimal digits of `value` at `out` and returns how many (1...20). Division by the
+    /// constant 10 compiles to a multiply.
+    private static func digits(_ value: UInt64, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        var count = 1
+        var probe = value
+        while probe >= 10 {
+            probe /= 10
+            count += 1
         }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
         var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while rest > 0 {
-                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            }
-            for index in stride(from: count - 1, through: 0, by: -1) {
-                bytes.append(buffer[index])
-            }
+        var index = count - 1
+        while index >= 0 {
+            out[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+            index -= 1
         }
+        return count
     }
 
-    private static let powersOfTen: [UInt64] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
+    private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
 
     private static func hexDigit(_ value: UInt8) -> UInt8 {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10

@@ -7,7 +7,7 @@ struct BufferedStandardOutput {
 
     init() { buffer.reserveCapacity(1 << 17) }
 
-    mutating func write(_ bytes: [UInt8]) {
+    mutating func write(_ bytes: some Collection<UInt8>) {
         buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { flush() }
     }
