@@ -78,6 +78,13 @@ public struct BeaconPipeline: Sendable {
         engine.record(sighting)
     }
 
+    /// For callers with their own decoder: ranges one decoded frame (after `advance(to:)`), on the
+    /// engine's fast path for frames it already tracks.
+    public mutating func record(frame: BeaconFrame, address: BDAddress, rssi: Int, at time: Double) {
+        beaconReports += 1
+        engine.record(frame: frame, address: address, rssi: rssi, at: time)
+    }
+
     /// Emits the tick at the end of the capture (the next tick boundary after the last packet).
     public mutating func finish(onTick: (RangingSnapshot) -> Void) {
         guard let next = nextTick else { return }

@@ -68,25 +68,28 @@ struct BeaconTrack: Sendable {
     /// Records one sighting. After a silence longer than `staleAfter` the filter and class start
     /// afresh: the old level says nothing about where the beacon is now.
     mutating func record(_ sighting: Sighting, staleAfter: Double) {
-        if sighting.time - lastSeen > staleAfter {
+        record(time: sighting.time, rssi: sighting.rssi, measuredPower: sighting.measuredPower, address: sighting.address, staleAfter: staleAfter)
+    }
+
+    mutating func record(time: Double, rssi: Int, measuredPower: Int?, address: BDAddress, staleAfter: Double) {
+        if time - lastSeen > staleAfter {
             adaptiveFilter.reset()
             otherFilter?.reset()
             classifier.reset()
         }
-        let rssi = Double(sighting.rssi)
         if usesAdaptiveFilter {
-            adaptiveFilter.add(rssi, at: sighting.time)
+            adaptiveFilter.add(Double(rssi), at: time)
         } else {
-            otherFilter?.add(rssi, at: sighting.time)
+            otherFilter?.add(Double(rssi), at: time)
         }
-        lastRSSI = sighting.rssi
-        frameMeasuredPower = sighting.measuredPower
-        address = sighting.address
-        lastSeen = max(lastSeen, sighting.time)
+        lastRSSI = rssi
+        frameMeasuredPower = measuredPower
+        self.address = address
+        lastSeen = max(lastSeen, time)
         packetsSinceTick += 1
         totalPackets += 1
-        arrivals[arrivalHead] = sighting.time
-        arrivalRSSI[arrivalHead] = Int8(clamping: sighting.rssi)
+        arrivals[arrivalHead] = time
+        arrivalRSSI[arrivalHead] = Int8(clamping: rssi)
         // A compare, not `%`: an integer division per sighting showed in the replay profile.
         arrivalHead += 1
         if arrivalHead == arrivals.count { arrivalHead = 0 }

@@ -22,6 +22,14 @@ struct FlatBeaconKey: Hashable {
         }
     }
 
+    /// An iBeacon frame's key, as `init?(_:)` gives for its identity.
+    @inline(__always)
+    init(_ frame: IBeaconFrame) {
+        high = frame.uuid.high
+        low = frame.uuid.low
+        rest = 1 << 32 | UInt64(frame.major) << 16 | UInt64(frame.minor)
+    }
+
     /// A multiply-xorshift mix (the finaliser of SplitMix64): beacon ids are not chosen by an
     /// attacker (a flood of forged ids is bounded by `maxBeacons` anyway), so SipHash's
     /// flooding resistance buys nothing here and costs a third of the per-sighting time.

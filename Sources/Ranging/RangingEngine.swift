@@ -61,8 +61,17 @@ public struct RangingEngine: Sendable {
         tracks.append(track)
     }
 
-    /// Convenience: feeds a decoded frame.
+    /// Feeds a decoded frame: the same as `record(Sighting(...))`, but an iBeacon already tracked is
+    /// found by its flat key and ranged without building its `BeaconIdentity` and `Sighting` (the
+    /// replay's hot path: those enum copies cost as much as decoding the report).
     public mutating func record(frame: BeaconFrame, address: BDAddress, rssi: Int, at time: Double) {
+        if case .iBeacon(let beacon) = frame, time.isFinite, let position = flatIndex[FlatBeaconKey(beacon)] {
+            tracks[position].record(
+                time: time, rssi: rssi, measuredPower: Int(beacon.measuredPower), address: address,
+                staleAfter: settings.value.staleAfter
+            )
+            return
+        }
         record(Sighting(time: time, frame: frame, address: address, rssi: rssi))
     }
 

@@ -92,7 +92,8 @@ enum ReplayStagesBenchmark {
             }
             try decoder.decode(packet) { sighting in
                 guard let rssi = sighting.rssi else { return }
-                pipeline.record(Sighting(time: sighting.timestamp, frame: sighting.frame, address: sighting.address, rssi: Int(rssi)))
+                if case .eddystoneTLM = sighting.frame { return }
+                pipeline.record(frame: sighting.frame, address: sighting.address, rssi: Int(rssi), at: sighting.timestamp)
             }
         }
         if ticks { pipeline.finish { _ in } }

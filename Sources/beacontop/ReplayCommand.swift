@@ -116,7 +116,7 @@ enum CaptureReplay {
                         // Telemetry names no beacon; reports without RSSI cannot be ranged.
                         guard let rssi = sighting.rssi else { return }
                         if case .eddystoneTLM = sighting.frame { return }
-                        pipeline.record(Sighting(time: sighting.timestamp, frame: sighting.frame, address: sighting.address, rssi: Int(rssi)))
+                        pipeline.record(frame: sighting.frame, address: sighting.address, rssi: Int(rssi), at: sighting.timestamp)
                     }
                 } catch {
                     malformedPackets += 1
