@@ -39,11 +39,10 @@ public enum CaptureBeaconScanner {
         var reader = try CaptureReader(path: path)
         var decoder = BeaconSightingDecoder()
         var totals = CaptureScanTotals()
+        var packet = HCIPacket.empty
         while true {
-            let packet: HCIPacket
             do {
-                guard let next = try reader.next() else { break }
-                packet = next
+                guard try reader.next(into: &packet) else { break }
             } catch {
                 if case .malformedRecord(_, let offset, let reason) = error {
                     totals.malformed += 1

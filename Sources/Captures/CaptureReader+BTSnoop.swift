@@ -31,9 +31,12 @@ extension CaptureReader {
         return .btsnoop(datalink: datalink)
     }
 
-    mutating func nextBTSnoop(datalink: UInt32) throws(CaptureError) -> HCIPacket? {
+    mutating func nextBTSnoop(datalink: UInt32, into packet: inout HCIPacket) throws(CaptureError) -> Bool {
         while true {
-            guard try input.fill(24) else { return endOfFile(inside: "btsnoop record header", needed: 24) }
+            guard try input.fill(24) else {
+                noteEndOfFile(inside: "btsnoop record header", needed: 24)
+                return false
+            }
             let headerStart = input.start
             let included = Int(input.uint32(at: headerStart + 4, bigEndian: true))
             let flags = input.uint32(at: headerStart + 8, bigEndian: true)
@@ -42,7 +45,10 @@ extension CaptureReader {
                 throw corrupt("btsnoop included length", at: input.offset + 4,
                               "\(included) bytes, more than any HCI packet (\(Self.maxHCIRecordLength))")
             }
-            guard try input.fill(24 + included) else { return endOfFile(inside: "btsnoop record", needed: 24 + included) }
+            guard try input.fill(24 + included) else {
+                noteEndOfFile(inside: "btsnoop record", needed: 24 + included)
+                return false
+            }
             recordOffset = input.offset
             recordCount += 1
             let dataStart = input.start + 24
@@ -60,15 +66,18 @@ extension CaptureReader {
                 guard let type = H4PacketType(rawValue: indicator) else {
                     throw malformed(at: recordOffset + 24, "unknown H4 packet indicator 0x\(String(indicator, radix: 16))")
                 }
-                return HCIPacket(timestamp: timestamp, direction: received ? .controllerToHost : .hostToController,
-                                 type: type, payload: input.buffer[(dataStart + 1)..<dataEnd])
+                packet = HCIPacket(timestamp: timestamp, direction: received ? .controllerToHost : .hostToController,
+                                   type: type, payload: input.buffer[(dataStart + 1)..<dataEnd])
+                return true
             case 1001:
                 let type: H4PacketType = flags & 2 != 0 ? (received ? .event : .command) : .aclData
-                return HCIPacket(timestamp: timestamp, direction: received ? .controllerToHost : .hostToController,
-                                 type: type, payload: input.buffer[dataStart..<dataEnd])
+                packet = HCIPacket(timestamp: timestamp, direction: received ? .controllerToHost : .hostToController,
+                                   type: type, payload: input.buffer[dataStart..<dataEnd])
+                return true
             default:
                 guard let (type, direction) = Self.monitorPacketKind(opcode: UInt16(truncatingIfNeeded: flags)) else { continue }
-                return HCIPacket(timestamp: timestamp, direction: direction, type: type, payload: input.buffer[dataStart..<dataEnd])
+                packet = HCIPacket(timestamp: timestamp, direction: direction, type: type, payload: input.buffer[dataStart..<dataEnd])
+                return true
             }
         }
     }

@@ -26,7 +26,10 @@ extension CaptureReader {
 
     mutating func nextPCAP(linkType: UInt32, bigEndian: Bool, nanoseconds: Bool) throws(CaptureError) -> HCIPacket? {
         while true {
-            guard try input.fill(16) else { return endOfFile(inside: "pcap record header", needed: 16) }
+            guard try input.fill(16) else {
+                noteEndOfFile(inside: "pcap record header", needed: 16)
+                return nil
+            }
             let h = input.start
             let seconds = input.uint32(at: h, bigEndian: bigEndian)
             let fraction = input.uint32(at: h + 4, bigEndian: bigEndian)
@@ -35,7 +38,10 @@ extension CaptureReader {
             guard included <= limit else {
                 throw corrupt("pcap included length", at: input.offset + 8, "\(included) bytes, more than any Bluetooth packet")
             }
-            guard try input.fill(16 + included) else { return endOfFile(inside: "pcap record", needed: 16 + included) }
+            guard try input.fill(16 + included) else {
+                noteEndOfFile(inside: "pcap record", needed: 16 + included)
+                return nil
+            }
             recordOffset = input.offset
             recordCount += 1
             let dataStart = input.start + 16

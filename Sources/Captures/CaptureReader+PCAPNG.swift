@@ -39,10 +39,16 @@ extension CaptureReader {
 
     mutating func nextPCAPNG() throws(CaptureError) -> HCIPacket? {
         while true {
-            guard try input.fill(8) else { return endOfFile(inside: "pcapng block header", needed: 8) }
+            guard try input.fill(8) else {
+                noteEndOfFile(inside: "pcapng block header", needed: 8)
+                return nil
+            }
             let type = input.uint32(at: input.start, bigEndian: sectionBigEndian)
             if type == BlockType.sectionHeader {
-                guard try input.fill(12) else { return endOfFile(inside: Self.blockName(type), needed: 12) }
+                guard try input.fill(12) else {
+                    noteEndOfFile(inside: Self.blockName(type), needed: 12)
+                    return nil
+                }
                 switch input.uint32(at: input.start + 8, bigEndian: false) {
                 case 0x1A2B_3C4D: sectionBigEndian = false
                 case 0x4D3C_2B1A: sectionBigEndian = true
@@ -67,7 +73,10 @@ extension CaptureReader {
                 }
                 continue
             }
-            guard try input.fill(length) else { return endOfFile(inside: Self.blockName(type), needed: length) }
+            guard try input.fill(length) else {
+                noteEndOfFile(inside: Self.blockName(type), needed: length)
+                return nil
+            }
             let s = input.start
             let trailer = Int(input.uint32(at: s + length - 4, bigEndian: sectionBigEndian))
             guard trailer == length else {

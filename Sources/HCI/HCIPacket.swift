@@ -16,6 +16,9 @@ public struct HCIPacket: Sendable, Equatable {
         self.payload = payload
     }
 
+    /// An empty event packet: a buffer for readers that write packets into a variable.
+    public static var empty: HCIPacket { HCIPacket(timestamp: 0, direction: .controllerToHost, type: .event, payload: []) }
+
     /// The packet as H4 bytes: indicator followed by the payload.
     public var h4Bytes: [UInt8] {
         var bytes = [type.rawValue]

@@ -27,7 +27,8 @@ enum DecodeFileBenchmark {
             var checksum = 0
             var reader = try CaptureReader(path: path)
             var decoder = BeaconSightingDecoder()
-            while let packet = try reader.next() {
+            var packet = HCIPacket.empty
+            while try reader.next(into: &packet) {
                 try decoder.decode(packet) { sighting in
                     frames += 1
                     if case .iBeacon(let frame) = sighting.frame { checksum &+= Int(frame.minor) &+ Int(sighting.rssi ?? 0) }

@@ -60,7 +60,8 @@ enum ReplayStagesBenchmark {
     static func read(_ path: String) throws -> (records: Int, checksum: Int) {
         var reader = try CaptureReader(path: path)
         var checksum = 0
-        while let packet = try reader.next() { checksum &+= packet.payload.count }
+        var packet = HCIPacket.empty
+        while try reader.next(into: &packet) { checksum &+= packet.payload.count }
         return (reader.recordCount, checksum)
     }
 
@@ -68,7 +69,8 @@ enum ReplayStagesBenchmark {
         var reader = try CaptureReader(path: path)
         var decoder = BeaconSightingDecoder()
         var checksum = 0
-        while let packet = try reader.next() {
+        var packet = HCIPacket.empty
+        while try reader.next(into: &packet) {
             try decoder.decode(packet) { sighting in checksum &+= Int(sighting.rssi ?? 0) }
         }
         return (reader.recordCount, checksum)
@@ -80,7 +82,8 @@ enum ReplayStagesBenchmark {
         var pipeline = BeaconPipeline(engine: RangingEngine(), tickInterval: 1)
         var writer = JSONWriter(capacity: 1 << 16)
         var bytes = 0
-        while let packet = try reader.next() {
+        var packet = HCIPacket.empty
+        while try reader.next(into: &packet) {
             if ticks {
                 pipeline.advance(to: packet.timestamp) { snapshot in
                     if json {

@@ -107,9 +107,10 @@ enum CaptureReplay {
         var malformedPackets = 0
         var firstPacketError: DecodeError?
         var decoder = BeaconSightingDecoder()
+        var packet = HCIPacket.empty
         while true {
             do {
-                guard let packet = try reader.next() else { break }
+                guard try reader.next(into: &packet) else { break }
                 pipeline.advance(to: packet.timestamp, onTick: onTick)
                 do {
                     try decoder.decode(packet) { sighting in
