@@ -6,11 +6,12 @@
 /// character below U+0020); numbers are written in fixed point with a bounded number of decimals
 /// and trailing zeros trimmed; non-finite numbers become `null` (JSON has no NaN).
 ///
-/// Each token is written through one pointer into spare room at the end of the buffer (`write`),
-/// not appended a byte at a time: an `Array.append` checks uniqueness and capacity per byte, and
-/// that was most of the encoding time (callgrind, `beacontop-bench replay-stages`).
+/// Tokens are written through a `JSONCursor` into room reserved at the end of the buffer: a whole
+/// beacon object is one reservation (`withCursor`), not an `Array.append` per byte with its
+/// uniqueness and capacity checks, which were most of the encoding time (callgrind,
+/// `beacontop-bench replay-stages`).
 public struct JSONWriter: Sendable {
-    /// Written bytes, then spare room (zeros).
+    /// Written bytes, then spare room.
     private var storage: [UInt8]
     private var count = 0
 
@@ -23,51 +24,120 @@ public struct JSONWriter: Sendable {
 
     public mutating func removeAll() { count = 0 }
 
-    /// Runs `body` on room for at least `maximum` bytes at the end; it returns how many it wrote.
-    @inline(__always)
-    private mutating func write(atMost maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+    /// Runs `body` with a cursor over room for `maximum` bytes at the end of the buffer. The cursor
+    /// traps rather than write past that room (`JSONCursor.limit`).
+    public mutating func withCursor(reserving maximum: Int, _ body: (inout JSONCursor) -> Void) {
         if storage.count - count < maximum {
             storage.append(contentsOf: repeatElement(0, count: max(storage.count, maximum)))
         }
         let start = count
-        count += storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
+        count += storage.withUnsafeMutableBufferPointer { buffer in
+            var cursor = JSONCursor(start: buffer.baseAddress! + start, limit: maximum)
+            body(&cursor)
+            return cursor.written
+        }
     }
 
     public mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { text in
-            write(atMost: text.count) { out in
-                out.update(from: text.baseAddress!, count: text.count)
-                return text.count
-            }
-        }
+        withCursor(reserving: text.utf8CodeUnitCount) { $0.raw(text) }
     }
 
     public mutating func byte(_ value: UInt8) {
-        write(atMost: 1) { out in
-            out[0] = value
-            return 1
-        }
+        withCursor(reserving: 1) { $0.byte(value) }
     }
 
     public mutating func string(_ text: String) {
-        var text = text
-        text.withUTF8 { utf8 in
-            // At worst every byte becomes a six-byte \u00XX escape.
-            write(atMost: utf8.count * 6 + 2) { out in
-                var written = 0
-                out[written] = UInt8(ascii: "\""); written += 1
-                for unit in utf8 {
-                    if unit >= 0x20 && unit != UInt8(ascii: "\"") && unit != UInt8(ascii: "\\") {
-                        out[written] = unit
-                        written += 1
-                    } else {
-                        written += Self.escape(unit, into: out + written)
-                    }
-                }
-                out[written] = UInt8(ascii: "\""); written += 1
-                return written
+        withCursor(reserving: JSONCursor.maximumLength(of: text)) { $0.string(text) }
+    }
+
+    public mutating func integer(_ value: Int) {
+        withCursor(reserving: JSONCursor.maximumIntegerLength) { $0.integer(value) }
+    }
+
+    /// Writes `value` rounded to `decimals` (0...9) places, trailing zeros trimmed but at least
+    /// one decimal kept when `keepPoint` (so `1700000000.0` stays recognisably a time).
+    public mutating func number(_ value: Double, decimals: Int, keepPoint: Bool = false) {
+        withCursor(reserving: JSONCursor.maximumNumberLength) { $0.number(value, decimals: decimals, keepPoint: keepPoint) }
+    }
+
+    public mutating func null() { raw("null") }
+}
+
+/// Writes JSON tokens through a pointer into room a `JSONWriter` reserved; valid only inside
+/// `JSONWriter.withCursor`. Each token checks it fits in the reservation (one compare, then
+/// unchecked stores).
+public struct JSONCursor {
+    private let start: UnsafeMutablePointer<UInt8>
+    /// Bytes reserved; writing more traps.
+    public let limit: Int
+    public private(set) var written = 0
+
+    init(start: UnsafeMutablePointer<UInt8>, limit: Int) {
+        self.start = start
+        self.limit = limit
+    }
+
+    /// The most bytes `string(text)` writes: quotes, and at worst a six-byte `\u00XX` per byte.
+    public static func maximumLength(of text: String) -> Int { text.utf8.count * 6 + 2 }
+    public static let maximumIntegerLength = 20
+    public static let maximumNumberLength = 24
+
+    @inline(__always)
+    private mutating func room(_ needed: Int) -> UnsafeMutablePointer<UInt8> {
+        precondition(written + needed <= limit, "JSON token past the reserved room")
+        return start + written
+    }
+
+    public mutating func raw(_ text: StaticString) {
+        let length = text.utf8CodeUnitCount
+        // Keys are a few bytes: a loop, not a memmove call.
+        let out = room(length)
+        let source = text.utf8Start
+        for index in 0..<length { out[index] = source[index] }
+        written += length
+    }
+
+    public mutating func byte(_ value: UInt8) {
+        room(1)[0] = value
+        written += 1
+    }
+
+    public mutating func null() { raw("null") }
+
+    public mutating func string(_ text: String) {
+        let out = room(Self.maximumLength(of: text))
+        out[0] = UInt8(ascii: "\"")
+        var length = 1
+        if let contiguous = text.utf8.withContiguousStorageIfAvailable({ Self.escaped($0, into: out + 1) }) {
+            length += contiguous
+        } else {
+            length += Array(text.utf8).withUnsafeBufferPointer { Self.escaped($0, into: out + 1) }
+        }
+        out[length] = UInt8(ascii: "\"")
+        written += length + 1
+    }
+
+    /// Writes `units` escaped for a JSON string at `out`; returns how many bytes. Ids, addresses and
+    /// names rarely need an escape: they are scanned, then copied in one go.
+    private static func escaped(_ units: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        var clean = 0
+        while clean < units.count, needsNoEscape(units[clean]) { clean += 1 }
+        if clean > 0 { out.update(from: units.baseAddress!, count: clean) }
+        var length = clean
+        for unit in units[clean...] {
+            if needsNoEscape(unit) {
+                out[length] = unit
+                length += 1
+            } else {
+                length += escape(unit, into: out + length)
             }
         }
+        return length
+    }
+
+    @inline(__always)
+    private static func needsNoEscape(_ unit: UInt8) -> Bool {
+        unit >= 0x20 && unit != UInt8(ascii: "\"") && unit != UInt8(ascii: "\\")
     }
 
     private static func escape(_ unit: UInt8, into out: UnsafeMutablePointer<UInt8>) -> Int {
@@ -95,79 +165,94 @@ public struct JSONWriter: Sendable {
     }
 
     public mutating func integer(_ value: Int) {
-        write(atMost: 20) { out in
-            if value < 0 {
-                out[0] = UInt8(ascii: "-")
-                return 1 + Self.digits(UInt64(value.magnitude), into: out + 1)
-            }
-            return Self.digits(UInt64(value), into: out)
+        let out = room(Self.maximumIntegerLength)
+        if value < 0 {
+            out[0] = UInt8(ascii: "-")
+            written += 1 + Self.digits(UInt64(value.magnitude), into: out + 1)
+        } else {
+            written += Self.digits(UInt64(value), into: out)
         }
     }
 
     /// Writes `value` rounded to `decimals` (0...9) places, trailing zeros trimmed but at least
-    /// one decimal kept when `keepPoint` (so `1700000000.0` stays recognisably a time).
+    /// one decimal kept when `keepPoint`.
     public mutating func number(_ value: Double, decimals: Int, keepPoint: Bool = false) {
-        guard value.isFinite else { raw("null"); return }
+        guard value.isFinite else { return null() }
         let places = min(max(decimals, 0), 9)
         let scale = Self.powersOfTen[places]
         let magnitude = abs(value)
         // Beyond 2^53 / scale fixed point loses precision; such values are nonsense here anyway.
-        guard magnitude * scale < 9.0e15 else { raw("null"); return }
+        guard magnitude * scale < 9.0e15 else { return null() }
         let scaled = UInt64((magnitude * scale).rounded())
-        write(atMost: 24) { out in
-            var written = 0
-            if value < 0, scaled != 0 {
-                out[0] = UInt8(ascii: "-")
-                written = 1
-            }
-            // All the digits of the scaled value, at least places + 1 of them (leading zeros), then
-            // the point goes `places` from the right and the fraction loses its trailing zeros.
-            let digitStart = out + written
-            var count = Self.digits(scaled, into: digitStart)
-            if count <= places {
-                let pad = places + 1 - count
-                (digitStart + pad).update(from: digitStart, count: count)
-                digitStart.update(repeating: UInt8(ascii: "0"), count: pad)
-                count = places + 1
-            }
-            var fraction = places
-            while fraction > 0, digitStart[count - places + fraction - 1] == UInt8(ascii: "0") { fraction -= 1 }
-            let wholeCount = count - places
-            written += wholeCount
-            if fraction > 0 {
-                // Shift the kept fraction one place right to make room for the point.
-                (out + written + 1).update(from: out + written, count: fraction)
-                out[written] = UInt8(ascii: ".")
-                written += 1 + fraction
-            } else if keepPoint {
-                out[written] = UInt8(ascii: ".")
-                out[written + 1] = UInt8(ascii: "0")
-                written += 2
-            }
-            return written
+        let out = room(Self.maximumNumberLength)
+        var length = 0
+        if value < 0, scaled != 0 {
+            out[0] = UInt8(ascii: "-")
+            length = 1
         }
+        // All the digits of the scaled value, at least places + 1 of them (leading zeros); the
+        // point goes `places` from the right and the fraction loses its trailing zeros.
+        let digitStart = out + length
+        var count = Self.digits(scaled, into: digitStart)
+        if count <= places {
+            let pad = places + 1 - count
+            (digitStart + pad).update(from: digitStart, count: count)
+            digitStart.update(repeating: UInt8(ascii: "0"), count: pad)
+            count = places + 1
+        }
+        var fraction = places
+        while fraction > 0, digitStart[count - places + fraction - 1] == UInt8(ascii: "0") { fraction -= 1 }
+        length += count - places
+        if fraction > 0 {
+            // Shift the kept fraction one place right to make room for the point.
+            var index = fraction
+            while index > 0 {
+                out[length + index] = out[length + index - 1]
+                index -= 1
+            }
+            out[length] = UInt8(ascii: ".")
+            length += 1 + fraction
+        } else if keepPoint {
+            out[length] = UInt8(ascii: ".")
+            out[length + 1] = UInt8(ascii: "0")
+            length += 2
+        }
+        written += length
     }
 
-    public mutating func null() { raw("null") }
-
-    /// Writes the decimal digits of `value` at `out` and returns how many (1...20). Division by the
-    /// constant 10 compiles to a multiply.
+    /// Writes the decimal digits of `value` at `out` and returns how many (1...20). Two digits per
+    /// step, from the end of a scratch buffer, then one copy: each step waits on the division
+    /// before it (a multiply by the constant's inverse), so halving the steps halves the wait.
     private static func digits(_ value: UInt64, into out: UnsafeMutablePointer<UInt8>) -> Int {
-        var count = 1
-        var probe = value
-        while probe >= 10 {
-            probe /= 10
-            count += 1
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
+            let pairs = digitPairs.utf8Start
+            var rest = value
+            var start = 20
+            while rest >= 100 {
+                let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+                rest /= 100
+                start -= 2
+                scratch[start] = pairs[pair]
+                scratch[start + 1] = pairs[pair + 1]
+            }
+            if rest >= 10 {
+                let pair = Int(truncatingIfNeeded: rest) &* 2
+                start -= 2
+                scratch[start] = pairs[pair]
+                scratch[start + 1] = pairs[pair + 1]
+            } else {
+                start -= 1
+                scratch[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
+            }
+            // A byte loop: at most 20 bytes, where a memmove call cost more than the copy.
+            let count = 20 - start
+            for index in 0..<count { out[index] = scratch[start + index] }
+            return count
         }
-        var rest = value
-        var index = count - 1
-        while index >= 0 {
-            out[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
-            index -= 1
-        }
-        return count
     }
+
+    /// "00" "01" ... "99", each pair of digits at twice its value.
+    private static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
     private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
 

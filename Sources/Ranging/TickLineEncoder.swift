@@ -26,8 +26,12 @@ public enum TickLineEncoder {
         w.number(snapshot.time, decimals: 6, keepPoint: true)
         w.raw(",\"beacons\":[")
         for (position, beacon) in snapshot.beacons.enumerated() {
-            if position > 0 { w.byte(UInt8(ascii: ",")) }
-            appendBeacon(beacon, to: &w)
+            // One reservation per beacon: its fixed text and numbers, and its strings escaped at worst.
+            let strings = beacon.id.utf8.count + beacon.addressText.utf8.count + (beacon.exhibit?.name.utf8.count ?? 0)
+            w.withCursor(reserving: 1024 + 6 * strings) { cursor in
+                if position > 0 { cursor.byte(UInt8(ascii: ",")) }
+                appendBeacon(beacon, to: &cursor)
+            }
         }
         w.raw("],\"nearest\":")
         if let nearest = snapshot.nearestReading { w.string(nearest.id) } else if let nearest = snapshot.nearest { w.string(nearest.description) } else { w.null() }
@@ -45,7 +49,7 @@ public enum TickLineEncoder {
         w.raw("]}")
     }
 
-    private static func appendBeacon(_ b: BeaconReading, to w: inout JSONWriter) {
+    private static func appendBeacon(_ b: BeaconReading, to w: inout JSONCursor) {
         w.raw("{\"id\":")
         w.string(b.id)
         w.raw(",\"kind\":")
