@@ -84,8 +84,12 @@ public struct RangingEngine: Sendable {
         var candidates: [NearestExhibitSelector.Candidate] = []
         candidates.reserveCapacity(tracks.count)
         for position in tracks.indices {
-            let reading = reading(ofTrack: position, at: time)
-            if let candidate = nearestCandidate(reading, track: position, at: time) { candidates.append(candidate) }
+            let exhibit = tracks[position].exhibitIndex.flatMap { catalog?.exhibits[$0] }
+            // With a catalog only its exhibits can be nearest: no window level for the others.
+            let (reading, windowRSSI) = tracks[position].tickReading(
+                at: time, settings: settings, exhibit: exhibit, windowLevel: catalog == nil || exhibit != nil
+            )
+            if let windowRSSI, let candidate = nearestCandidate(reading, windowRSSI: windowRSSI) { candidates.append(candidate) }
             readings.append(reading)
             tracks[position].packetsSinceTick = 0
             if time - tracks[position].lastSeen <= configuration.regionExitDelay {
@@ -100,7 +104,7 @@ public struct RangingEngine: Sendable {
         let order = readings.indices.sorted { a, b in
             keys[a] != keys[b] ? keys[a] < keys[b] : readings[a].identity < readings[b].identity
         }
-        readings = order.map { readings[$0] }
+        Self.reorder(&readings, by: order)
 
         let nearest = selector.update(candidates: candidates, at: time, floor: -20 * log10(configuration.nearestFloorDistance))
         dwell.update(nearest: nearest?.description, at: time)
@@ -118,12 +122,7 @@ public struct RangingEngine: Sendable {
 
     /// A near or immediate beacon (a catalog exhibit when there is a catalog), with its level for
     /// the nearest choice: the window quantile of its RSSI relative to measured power, at n = 2.
-    private func nearestCandidate(_ reading: BeaconReading, track position: Int, at time: Double) -> NearestExhibitSelector.Candidate? {
-        guard !reading.isStale else { return nil }
-        if catalog != nil, reading.exhibit == nil { return nil }
-        guard let rssi = tracks[position].recentRSSIQuantile(
-            at: time, window: configuration.nearestWindow, quantile: configuration.nearestQuantile
-        ) else { return nil }
+    private func nearestCandidate(_ reading: BeaconReading, windowRSSI rssi: Double) -> NearestExhibitSelector.Candidate? {
         let level = 2 * (rssi - reading.measuredPower.dBm) / reading.pathLossExponent
         let near = reading.proximity == .immediate || reading.proximity == .near
         // The window's level alone admits a beacon that is clearly near (-20 log10(nearBelow)
@@ -154,44 +153,23 @@ public struct RangingEngine: Sendable {
         )
     }
 
-    private mutating func reading(ofTrack position: Int, at time: Double) -> BeaconReading {
-        let power = ResolvedMeasuredPower.resolve(
-            frame: tracks[position].frameMeasuredPower,
-            override: tracks[position].measuredPowerOverride,
-            defaultPower: configuration.defaultMeasuredPower
-        )
-        let exponent = tracks[position].pathLossExponent
-        let stale = time - tracks[position].lastSeen > configuration.staleAfter
-        var filtered: Double?
-        var accuracy = -1.0
-        var range: ClosedRange<Double>?
-        if !stale, let (estimate, variance) = tracks[position].estimate(at: time) {
-            filtered = estimate
-            let model = configuration.distanceModel
-            if let metres = model.distance(rssi: estimate, measuredPower: power.dBm, pathLossExponent: exponent) {
-                accuracy = metres
-                let deviation = ((variance ?? 0) + configuration.shadowingDeviation * configuration.shadowingDeviation).squareRoot()
-                if case .logDistance = model {
-                    // +-deviation dB is a constant factor in log-distance: one pow, not two.
-                    let factor = pow(10, deviation / (10 * exponent))
-                    range = (metres / factor)...(metres * factor)
-                } else if let low = model.distance(rssi: estimate + deviation, measuredPower: power.dBm, pathLossExponent: exponent),
-                          let high = model.distance(rssi: estimate - deviation, measuredPower: power.dBm, pathLossExponent: exponent) {
-                    range = min(low, high)...max(low, high)
+    /// Puts `elements[order[i]]` at `i`, following each cycle of the permutation with swaps: a swap
+    /// moves a reading without the retains and releases of a copy.
+    static func reorder<Element>(_ elements: inout [Element], by order: [Int]) {
+        var source = order
+        // The buffer's swapAt moves memory; Array's copies through a temporary.
+        elements.withUnsafeMutableBufferPointer { buffer in
+            for start in source.indices {
+                var position = start
+                while source[position] != start {
+                    let next = source[position]
+                    buffer.swapAt(position, next)
+                    source[position] = position
+                    position = next
                 }
+                source[position] = position
             }
         }
-        tracks[position].refreshAddressText()
-        let proximity = tracks[position].classifier.update(distance: accuracy >= 0 ? accuracy : nil, at: time)
-        let track = tracks[position]
-        return BeaconReading(
-            identity: track.identity, id: track.id, address: track.address, addressText: track.addressText, rssi: track.lastRSSI, filteredRSSI: filtered,
-            accuracy: accuracy, accuracyRange: range, proximity: proximity, measuredPower: power,
-            pathLossExponent: exponent, packets: track.packetsSinceTick, totalPackets: track.totalPackets,
-            packetsPerSecond: track.packetsPerSecond(at: time), advertisingInterval: track.advertisingInterval,
-            firstSeen: track.firstSeen, lastSeen: track.lastSeen, isStale: stale,
-            exhibit: track.exhibitIndex.flatMap { catalog?.exhibits[$0] }
-        )
     }
 
     /// Nearest first; unknown accuracies last; ties by id so the order is deterministic.

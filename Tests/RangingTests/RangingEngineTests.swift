@@ -147,3 +147,24 @@ import Testing
         #expect(ticks == 1)
     }
 }
+
+extension RangingEngineTests {
+    /// The tick's in-place reordering gives what `order.map { elements[$0] }` would, for every
+    /// permutation of five elements.
+    @Test func reorderingInPlaceAppliesThePermutation() {
+        func permutations(_ items: [Int]) -> [[Int]] {
+            guard items.count > 1 else { return [items] }
+            return items.indices.flatMap { index in
+                var rest = items
+                let first = rest.remove(at: index)
+                return permutations(rest).map { [first] + $0 }
+            }
+        }
+        let elements = ["a", "b", "c", "d", "e"]
+        for order in permutations(Array(elements.indices)) {
+            var reordered = elements
+            RangingEngine.reorder(&reordered, by: order)
+            #expect(reordered == order.map { elements[$0] })
+        }
+    }
+}
