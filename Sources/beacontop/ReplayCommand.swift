@@ -75,9 +75,10 @@ struct RangingOptions: ParsableArguments {
 }
 
 /// Reads a capture through `CaptureReader` and `BeaconSightingDecoder` (the decode command's fast
-/// path) into a `BeaconPipeline`: malformed records and packets
-/// are counted (the first few printed), a torn final record ends the file quietly, a corrupt
-/// header stops with exit status 2 after what came before.
+/// path) into a `BeaconPipeline`: malformed records and packets are counted (the first few
+/// printed), a torn final record ends the file quietly, a corrupt header stops with exit status 2
+/// after what came before. Reading and decoding run on a second thread
+/// (`BackgroundCaptureDecoder`), ranging and the caller's `onTick` on this one.
 enum CaptureReplay {
     struct Status {
         var cannotRead: CaptureError?
@@ -96,7 +97,7 @@ enum CaptureReplay {
     }
 
     static func run(path: String, pipeline: inout BeaconPipeline, onTick: (RangingSnapshot) -> Void) -> Status {
-        var reader: CaptureReader
+        let reader: CaptureReader
         do {
             reader = try CaptureReader(path: path)
         } catch {
@@ -106,41 +107,36 @@ enum CaptureReplay {
         var malformedRecords = 0
         var malformedPackets = 0
         var firstPacketError: DecodeError?
-        var decoder = BeaconSightingDecoder()
-        var packet = HCIPacket.empty
-        while true {
-            do {
-                guard try reader.next(into: &packet) else { break }
-                pipeline.advance(to: packet.timestamp, onTick: onTick)
-                do {
-                    try decoder.decode(packet) { sighting in
-                        // Telemetry names no beacon; reports without RSSI cannot be ranged.
-                        guard let rssi = sighting.rssi else { return }
-                        if case .eddystoneTLM = sighting.frame { return }
-                        pipeline.record(frame: sighting.frame, address: sighting.address, rssi: Int(rssi), at: sighting.timestamp)
-                    }
-                } catch {
-                    malformedPackets += 1
-                    if firstPacketError == nil { firstPacketError = error }
-                }
-            } catch {
-                if error.isRecoverable {
-                    malformedRecords += 1
-                    if malformedRecords <= 5 { BufferedStandardOutput.error("warning: \(error)") }
-                    continue
-                }
-                status.stoppedBy = error
-                break
+        var end: BackgroundCaptureDecoder.End?
+        let decoder = BackgroundCaptureDecoder(reader: reader)
+        while let batch = decoder.next() {
+            for error in batch.malformedRecords {
+                malformedRecords += 1
+                if malformedRecords <= 5 { BufferedStandardOutput.error("warning: \(error)") }
             }
+            malformedPackets += batch.malformedPackets.count
+            if firstPacketError == nil { firstPacketError = batch.malformedPackets.first }
+            for packet in 0..<batch.packetCount {
+                pipeline.advance(to: batch.packetTimes[packet], onTick: onTick)
+                for index in batch.sightingStart[packet]..<batch.sightingStart[packet + 1] {
+                    let sighting = batch.sightings[index]
+                    // Telemetry names no beacon; reports without RSSI cannot be ranged.
+                    guard let rssi = sighting.rssi else { continue }
+                    if case .eddystoneTLM = sighting.frame { continue }
+                    pipeline.record(frame: sighting.frame, address: sighting.address, rssi: Int(rssi), at: sighting.timestamp)
+                }
+            }
+            if let last = batch.end { end = last }
         }
+        status.stoppedBy = end?.stoppedBy
         pipeline.finish(onTick: onTick)
-        if let truncation = reader.truncation {
+        if let truncation = end?.truncation {
             BufferedStandardOutput.error("warning: \(path): \(truncation); replayed up to there")
         }
         if let first = firstPacketError {
             BufferedStandardOutput.error("warning: first malformed HCI packet: \(first)")
         }
-        BufferedStandardOutput.error("\(reader.recordCount) records, \(pipeline.beaconReports) beacon frames ranged, \(malformedPackets + malformedRecords) malformed packets")
+        BufferedStandardOutput.error("\(end?.recordCount ?? 0) records, \(pipeline.beaconReports) beacon frames ranged, \(malformedPackets + malformedRecords) malformed packets")
         return status
     }
 }
