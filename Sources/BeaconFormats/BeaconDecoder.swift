@@ -7,8 +7,10 @@ public enum BeaconDecoder {
     /// malformed one: a beacon whose structure is cut short is no beacon).
     public static func decode(_ data: ArraySlice<UInt8>) -> BeaconFrame? {
         var first: BeaconFrame?
-        forEachFrame(in: data) { frame in
-            if first == nil { first = frame }
+        let bytes = data.span
+        walkFrames(in: bytes, bounds: 0..<bytes.count) { frame in
+            first = frame
+            return false
         }
         return first
     }
@@ -21,6 +23,15 @@ public enum BeaconDecoder {
     }
 
     /// Every beacon frame in `bytes[bounds]` (a legacy report's data inside its packet), in order.
+    @inlinable
+    public static func forEachFrame(in bytes: borrowing Span<UInt8>, bounds: Range<Int>, _ body: (BeaconFrame) -> Void) {
+        walkFrames(in: bytes, bounds: bounds) { frame in
+            body(frame)
+            return true
+        }
+    }
+
+    /// The frames in `bytes[bounds]`, in order, until `body` returns false.
     ///
     /// Walks the structures by index rather than through `ADStructures` and reads iBeacon in place
     /// from a span: slices retain their storage, and at millions of reports a second those retains
@@ -28,25 +39,27 @@ public enum BeaconDecoder {
     /// iBeacon parser, so the capture decoders in other modules call no function per iBeacon frame.
     /// The walk stops exactly where `ADStructures` stops: at a zero length or an overrun.
     @inlinable
-    public static func forEachFrame(in bytes: borrowing Span<UInt8>, bounds: Range<Int>, _ body: (BeaconFrame) -> Void) {
+    static func walkFrames(in bytes: borrowing Span<UInt8>, bounds: Range<Int>, _ body: (BeaconFrame) -> Bool) {
         var position = max(bounds.lowerBound, 0)
         let end = min(bounds.upperBound, bytes.count)
         while position < end {
             let length = Int(bytes[position])
             let next = position &+ 1 &+ length
             guard length > 0, next <= end else { return }
+            let frame: BeaconFrame?
             switch bytes[position &+ 1] {
             case ADType.manufacturerSpecificData:
-                if let frame = IBeaconParser.parse(bytes, valueStart: position &+ 2, valueEnd: next) {
-                    body(.iBeacon(frame))
-                } else if let frame = altBeacon(in: bytes, position &+ 2..<next) {
-                    body(.altBeacon(frame))
+                if let beacon = IBeaconParser.parse(bytes, valueStart: position &+ 2, valueEnd: next) {
+                    frame = .iBeacon(beacon)
+                } else {
+                    frame = altBeacon(in: bytes, position &+ 2..<next).map { .altBeacon($0) }
                 }
             case ADType.serviceData16:
-                if let frame = eddystone(in: bytes, position &+ 2..<next) { body(frame) }
+                frame = eddystone(in: bytes, position &+ 2..<next)
             default:
-                break
+                frame = nil
             }
+            if let frame, !body(frame) { return }
             position = next
         }
     }

@@ -27,16 +27,24 @@ public struct AdvertisingReportDecoder: Sendable {
     /// commands or advertising data in an Android log) are never received advertisements.
     /// Throws when the packet is malformed; reports before the fault have already been delivered.
     public mutating func decode(_ packet: HCIPacket, _ body: (Advertisement) -> Void) throws(DecodeError) {
+        guard let (subevent, parameters) = try Self.leMetaEvent(packet) else { return }
         let payload = packet.payload
-        let time = packet.timestamp
-        try decode(packet, legacy: { report, _ in
-            let start = payload.startIndex
-            body(Advertisement(
-                timestamp: time, address: report.address, addressType: report.addressType,
-                eventKind: report.eventKind, rssi: report.rssi,
-                data: payload[(start + report.data.lowerBound)..<(start + report.data.upperBound)]
-            ))
-        }, extended: body)
+        let start = payload.startIndex
+        switch subevent {
+        case 0x02:
+            let time = packet.timestamp
+            try LegacyReports.forEach(in: payload.span, bounds: parameters) { report in
+                body(Advertisement(
+                    timestamp: time, address: report.address, addressType: report.addressType,
+                    eventKind: report.eventKind, rssi: report.rssi,
+                    data: payload[(start + report.data.lowerBound)..<(start + report.data.upperBound)]
+                ))
+            }
+        case 0x0D:
+            try decodeExtended(payload[(start + parameters.lowerBound)..<(start + parameters.upperBound)], at: packet.timestamp, body)
+        default:
+            return
+        }
     }
 
     /// As `decode(_:_:)`, but legacy reports are handed over in place: the report's fields and a
@@ -47,22 +55,31 @@ public struct AdvertisingReportDecoder: Sendable {
     public mutating func decode(
         _ packet: HCIPacket, legacy: (LegacyReport, borrowing Span<UInt8>) -> Void, extended: (Advertisement) -> Void
     ) throws(DecodeError) {
-        guard packet.type == .event, packet.direction == .controllerToHost else { return }
+        guard let (subevent, parameters) = try Self.leMetaEvent(packet) else { return }
+        switch subevent {
+        case 0x02:
+            let bytes = packet.payload.span
+            try LegacyReports.forEach(in: bytes, bounds: parameters) { legacy($0, bytes) }
+        case 0x0D:
+            let start = packet.payload.startIndex
+            try decodeExtended(packet.payload[(start + parameters.lowerBound)..<(start + parameters.upperBound)], at: packet.timestamp, extended)
+        default:
+            return
+        }
+    }
+
+    /// The subevent code of an LE Meta event (0x3E) the controller sent, and the range of its
+    /// parameters (subevent code first) in the payload's span; nil for any other packet.
+    private static func leMetaEvent(_ packet: HCIPacket) throws(DecodeError) -> (subevent: UInt8, parameters: Range<Int>)? {
+        guard packet.type == .event, packet.direction == .controllerToHost else { return nil }
         let bytes = packet.payload.span
         // Event header: code, parameter length; LE Meta Event 0x3E carries a subevent code first.
-        guard bytes.count >= 3, bytes[0] == 0x3E else { return }
+        guard bytes.count >= 3, bytes[0] == 0x3E else { return nil }
         let declared = Int(bytes[1])
         guard declared + 2 <= bytes.count else {
             throw DecodeError(field: "parameter length", offset: 1, reason: "says \(declared) bytes, \(bytes.count - 2) present")
         }
-        let params = 2..<(2 + declared)
-        switch bytes[2] {
-        case 0x02: try LegacyReports.forEach(in: bytes, bounds: params) { legacy($0, bytes) }
-        case 0x0D:
-            let start = packet.payload.startIndex
-            try decodeExtended(packet.payload[(start + 2)..<(start + 2 + declared)], at: packet.timestamp, extended)
-        default: return
-        }
+        return (bytes[2], 2..<(2 + declared))
     }
 
     /// Extended reports (Core 5.4 Vol 4 Part E 7.7.65.13) are 24 header bytes then the data.
