@@ -17,7 +17,15 @@ public struct BeaconPipeline: Sendable {
     private var nextTick: Double?
     private var lastPacketTime: Double?
     private var lastTickWasEmpty = false
-    private var pending: [Sighting] = []
+    private var pending: [PendingFrame] = []
+
+    /// A frame decoded from the packet being fed, waiting to be ranged.
+    private struct PendingFrame {
+        var frame: BeaconFrame
+        var address: BDAddress
+        var rssi: Int
+        var time: Double
+    }
     public private(set) var packets = 0
     public private(set) var malformedPackets = 0
     public private(set) var reports = 0
@@ -49,14 +57,14 @@ public struct BeaconPipeline: Sendable {
                 // Every frame: one advertisement may carry an iBeacon and an Eddystone frame.
                 BeaconDecoder.forEachFrame(in: advertisement.data) { frame in
                     if case .eddystoneTLM = frame { return }
-                    pending.append(Sighting(time: advertisement.timestamp, frame: frame, address: advertisement.address, rssi: Int(rssi)))
+                    pending.append(PendingFrame(frame: frame, address: advertisement.address, rssi: Int(rssi), time: advertisement.timestamp))
                 }
             }
         } catch {
             malformedPackets += 1
             if firstError == nil { firstError = error }
         }
-        for sighting in pending { engine.record(sighting) }
+        for item in pending { engine.record(frame: item.frame, address: item.address, rssi: item.rssi, at: item.time) }
         beaconReports += pending.count
         pending.removeAll(keepingCapacity: true)
         self.pending = pending
