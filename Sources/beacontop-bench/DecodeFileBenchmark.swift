@@ -5,16 +5,18 @@ import HCI
 import Glibc
 #endif
 
-/// `beacontop-bench decode-file [N]`: decoding speed of a btsnoop file of N iBeacon advertising
-/// reports (default 1,000,000; one report per event, 50 distinct beacons) to beacon frames.
-/// The file is generated once under /tmp with `BTSnoopWriter` and reused.
+/// `beacontop-bench decode-file [N [HZ]]`: decoding speed of a btsnoop file of N iBeacon advertising
+/// reports (default 1,000,000; one report per event, 50 distinct beacons, each advertising HZ times
+/// a second, default 20) to beacon frames. The file is generated once under /tmp with
+/// `BTSnoopWriter` and reused (the replay benchmarks in README "Benchmarks" read it too).
 enum DecodeFileBenchmark {
     static func run(_ arguments: ArraySlice<String>) throws {
         let count = arguments.first.flatMap { Int($0) } ?? 1_000_000
-        let path = "/tmp/beacontop-bench-v2-\(count).btsnoop"
+        let rate = arguments.dropFirst().first.flatMap { Double($0) } ?? 20
+        let path = rate == 20 ? "/tmp/beacontop-bench-v2-\(count).btsnoop" : "/tmp/beacontop-bench-v2-\(count)-\(formatRate(rate))hz.btsnoop"
         if access(path, R_OK) != 0 {
             let start = now()
-            try generate(count: count, path: path)
+            try generate(count: count, rate: rate, path: path)
             print("generated \(path) (\(count) reports) in \(format(now() - start)) s")
         }
         // CPU time of this (single-threaded) process is the figure on a shared machine: wall
@@ -44,7 +46,11 @@ enum DecodeFileBenchmark {
         print("best: \(format(Double(count) / best / 1e6)) M reports/s per core (CPU time)")
     }
 
-    static func generate(count: Int, path: String) throws {
+    static func formatRate(_ rate: Double) -> String {
+        rate == rate.rounded() ? String(Int(rate)) : String(rate)
+    }
+
+    static func generate(count: Int, rate: Double, path: String) throws {
         let temporary = path + ".partial"
         var writer = try BTSnoopWriter(path: temporary)
         let uuid = UUIDBytes("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4")!
@@ -52,7 +58,7 @@ enum DecodeFileBenchmark {
             IBeaconFrame(uuid: uuid, major: 100, minor: UInt16(index + 1), measuredPower: -59).advertisingData
         }
         for index in 0..<count {
-            let time = 1_700_000_000 + Double(index) / 1000
+            let time = 1_700_000_000 + Double(index) / (50 * rate)
             let beacon = index % 50
             let advertisement = Advertisement(
                 timestamp: time, address: BDAddress(rawValue: 0xC0FF_EE00_0000 | UInt64(beacon)), addressType: .randomDevice,
