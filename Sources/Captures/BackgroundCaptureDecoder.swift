@@ -52,6 +52,10 @@ public final class BackgroundCaptureDecoder: Sendable {
     /// Stops the reading thread early (it finishes the record it is on).
     public func cancel() { channel.close() }
 
+    /// A consumer that lets go before the end would otherwise leave the reading thread waiting for
+    /// room forever, holding the file open.
+    deinit { channel.close() }
+
     private static func read(_ reader: CaptureReader, batchSize: Int, into channel: BatchChannel) {
         var reader = reader
         var decoder = BeaconSightingDecoder()

@@ -97,10 +97,18 @@ import Testing
         }
     }
 
-    @Test func cancellingStopsTheReadingThread() throws {
-        let decoder = BackgroundCaptureDecoder(reader: try CaptureReader(path: SharedData.capture("govee-h5100.btsnoop").path), batchSize: 1, depth: 1)
+    /// After `cancel` the consumer gets nothing more, and dropping a decoder whose reading thread
+    /// waits on a full channel wakes that thread and frees the channel without a trap (libdispatch
+    /// traps when a semaphore is freed below the value it was created with: this test caught that).
+    @Test func cancellingEndsTheBatchesAndDroppingADecoderEarlyIsSafe() throws {
+        let path = SharedData.capture("govee-h5100.btsnoop").path
+        let decoder = BackgroundCaptureDecoder(reader: try CaptureReader(path: path), batchSize: 1, depth: 1)
         #expect(decoder.next() != nil)
         decoder.cancel()
         #expect(decoder.next() == nil)
+        for _ in 0..<20 {
+            let dropped = BackgroundCaptureDecoder(reader: try CaptureReader(path: path), batchSize: 1, depth: 1)
+            #expect(dropped.next()?.packetCount == 1)
+        }
     }
 }
