@@ -86,4 +86,26 @@ import Testing
         writer.string("é\u{7F}\r\n\u{8}\u{C}\\/")
         #expect(String(decoding: writer.bytes, as: UTF8.self) == "-9223372036854775808 \"é\u{7F}\\r\\n\\b\\f\\\\/\"")
     }
+
+    /// Strings that escape at worst (six bytes per control character) in every beacon, and enough
+    /// beacons to grow the writer's buffer several times: each beacon's reservation holds, and the
+    /// line parses back to the same strings.
+    @Test func worstCaseStringsFitTheirReservationAndRoundTrip() throws {
+        let hostile = String(repeating: "\u{1}\u{1F}\"\\", count: 40)
+        var snapshot = Self.snapshot()
+        let template = snapshot.beacons[0]
+        snapshot.beacons = (0..<30).map { index in
+            var reading = template
+            reading.identity = .eddystoneURL(hostile + String(index))
+            reading.id = reading.identity.description
+            reading.exhibit = Exhibit(id: reading.id, name: hostile)
+            return reading
+        }
+        var writer = JSONWriter(capacity: 0)
+        TickLineEncoder.appendLine(snapshot, to: &writer)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(writer.bytes.dropLast())) as? [String: Any])
+        let beacons = try #require(object["beacons"] as? [[String: Any]])
+        #expect(beacons.count == 30)
+        #expect(beacons.enumerated().allSatisfy { $1["id"] as? String == hostile + String($0) && $1["exhibit"] as? String == hostile })
+    }
 }
