@@ -20,7 +20,6 @@ public struct BDAddress: Hashable, Sendable, Comparable, CustomStringConvertible
 
     /// Reads the six little-endian bytes at `index` of `bytes` in place (the decoders' hot path:
     /// no sub-slice, no generic iteration). The caller has checked that they are there.
-    @inlinable
     init(littleEndian bytes: ArraySlice<UInt8>, at index: Int) {
         var value: UInt64 = 0
         for offset in (0..<6).reversed() { value = value << 8 | UInt64(bytes[index + offset]) }
