@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// One module per layer of the data path (see README "Architecture"); each depends only on the
+// One module per layer of the data path (see docs/architecture.md); each depends only on the
 // layers above it, so decoding and ranging stay pure and testable without a terminal or a radio.
 let package = Package(
     name: "beacontop",

@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// Why a thread: a headless replay at full speed spends about a third of its time reading and
 /// decoding and the rest ranging and writing NDJSON, and those two halves only meet at the
-/// sightings. On two cores they overlap (`beacontop-bench replay-stages`, README "Benchmarks").
+/// sightings. On two cores they overlap (`beacontop-bench replay-stages`, docs/benchmarks.md).
 /// At most `depth` batches wait for the consumer, so memory stays bounded whatever the file size.
 public final class BackgroundCaptureDecoder: Sendable {
     /// Packets in capture order; the sightings of packet `i` are

@@ -1,7 +1,7 @@
 import BeaconFormats
 import HCI
 
-/// The two NDJSON line shapes of `beacontop decode --json` (documented in README "NDJSON frame line" and "NDJSON beacon summary line").
+/// The two NDJSON line shapes of `beacontop decode --json` (documented in docs/formats.md "NDJSON frame line" and "NDJSON beacon summary line").
 extension JSONLineBuilder {
     /// `{"t":…,"address":…,"addressType":…,"event":…,"rssi":…,"kind":…,"id":…,"measuredPower":…}`;
     /// rssi and measuredPower are null when unknown (no RSSI; Eddystone-TLM).

@@ -31,7 +31,7 @@ public enum CatalogCalibrationEditor {
     public static func newCatalog(power: Int, id: String, name: String) -> String {
         """
         # Calibrations saved by beacontop's wizard (c). Merge them into your catalog, or pass this
-        # file with --exhibits. Schema: README "Catalog format".
+        # file with --exhibits. Schema: docs/formats.md "Catalog format".
         exhibits:
           - id: \(quoted(id))
             name: \(quoted(name))

@@ -35,7 +35,7 @@ public struct KeyMap: Sendable {
         }
     }
 
-    /// The bindings listed by the help screen and the README's keys table, in this order.
+    /// The bindings listed by the help screen and the keys table in docs/screen.md, in this order.
     public static let standard = KeyMap(bindings: [
         KeyBinding([.character("q")], .quit, "quit (the terminal is restored)"),
         KeyBinding([.up, .character("k")], .selectPrevious, "select the previous beacon"),

@@ -2,8 +2,8 @@ import Foundation
 import Yams
 
 /// The exhibit catalog: beacon identities mapped to names, descriptions, floor positions and
-/// calibration overrides, plus optional regions. A hand-edited YAML file (schema in README
-/// "Exhibit catalog"); every error names the line and the field.
+/// calibration overrides, plus optional regions. A hand-edited YAML file (schema in docs/formats.md
+/// "Catalog format"); every error names the line and the field.
 public struct ExhibitCatalog: Sendable, Equatable {
     public var title: String?
     public var exhibits: [Exhibit]

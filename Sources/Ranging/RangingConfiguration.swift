@@ -1,4 +1,4 @@
-/// Every tunable of the ranging engine, with the documented defaults (README "Ranging: formulas and defaults").
+/// Every tunable of the ranging engine, with the documented defaults (docs/ranging.md).
 public struct RangingConfiguration: Sendable, Equatable {
     /// The RSSI filter every beacon gets.
     public var filter: RSSIFilterKind = .adaptive
@@ -23,13 +23,13 @@ public struct RangingConfiguration: Sendable, Equatable {
     public var nearBelow: Double = 3.0
     public var proximityMargin: Double = 0.15
     public var proximityDwell: Double = 1.0
-    /// Nearest exhibit (README "Nearest exhibit"). Candidates are compared by the median RSSI heard
+    /// Nearest exhibit (docs/ranging.md "Nearest exhibit"). Candidates are compared by the median RSSI heard
     /// in the last `nearestWindow` seconds (not the display filter, which is tuned for steadiness)
     /// relative to measured power; a challenger takes over when its lead beyond `nearestHysteresis`
     /// dB (at most `nearestLeadClip` dB counted per second) summed over time reaches
     /// `nearestEvidence` dB·s, and the holder has held `nearestMinimumHold` s. With nobody holding,
     /// the leader is weighed the same way against a virtual exhibit at `nearestFloorDistance` m.
-    /// Measured on the Simulation museum walk: README "Nearest exhibit".
+    /// Measured on the Simulation museum walk: docs/ranging.md "Nearest exhibit".
     public var nearestWindow: Double = 2.0
     public var nearestQuantile: Double = 0.5
     public var nearestHysteresis: Double = 1.0
@@ -40,7 +40,7 @@ public struct RangingConfiguration: Sendable, Equatable {
     /// A region is exited only after no matching beacon was heard for this long (s), as CoreLocation.
     public var regionExitDelay: Double = 30
     /// A dwell visit survives a gap of at most this long (s) with no exhibit nearest when the same
-    /// exhibit comes back (README "Regions and dwell").
+    /// exhibit comes back (docs/ranging.md "Regions and dwell").
     public var visitResumeWithin: Double = 5
     /// Most beacons tracked at once; a new one beyond this evicts the one heard least recently.
     public var maxBeacons: Int = 1024

@@ -1,4 +1,4 @@
-/// Writes a `RangingSnapshot` as one NDJSON line (README "NDJSON tick lines"): a pure function of
+/// Writes a `RangingSnapshot` as one NDJSON line (docs/formats.md "NDJSON tick lines"): a pure function of
 /// the snapshot, JSON written by hand for speed.
 ///
 /// Required fields (issue schema): `t`, `beacons[]` with `id`, `kind`, `rssi`, `filteredRssi`,

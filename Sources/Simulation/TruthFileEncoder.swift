@@ -1,5 +1,5 @@
 /// Writes a run's ground truth as NDJSON (one JSON object per line), the file `simulate` puts
-/// beside its capture (`FILE.truth.ndjson`). See README "Ground-truth file".
+/// beside its capture (`FILE.truth.ndjson`). See docs/formats.md "Ground-truth file".
 ///
 /// Line 1, the header: `{"scenario": title, "seed": N, "start": t0, "duration": s,
 /// "beacons": [{"id", "name", "address", "position": [x, y], "measuredPower", "powerAt1m",

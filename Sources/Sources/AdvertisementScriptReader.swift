@@ -3,7 +3,7 @@ import Foundation
 import HCI
 
 /// Replays an advertisement script: NDJSON a person writes by hand to stage a scenario
-/// (README "Advertisement scripts"). One advertisement per line:
+/// (docs/formats.md "Advertisement scripts"). One advertisement per line:
 ///
 /// ```
 /// # blank lines and lines starting with # are skipped

@@ -1,5 +1,5 @@
 /// Where HCI packets come from, named by one string and parsed once (Bumble's transport names
-/// are the model: `tcp-client:host:port`). Forms, as README "Source spec strings" documents:
+/// are the model: `tcp-client:host:port`). Forms, as docs/sources.md documents:
 ///
 /// - `hci0`, `hci0:raw`, `hci0:user`, `hci0:monitor`: a Linux kernel HCI socket
 /// - `serial:/dev/ttyACM0[@1000000][,rtscts]`: H4 over a UART

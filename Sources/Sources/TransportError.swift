@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// Why a source could not be opened or stopped working, in words a person can act on
-/// (README "Troubleshooting" expands each).
+/// (docs/troubleshooting.md expands each).
 public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// socket(AF_BLUETOOTH) failed with EAFNOSUPPORT: the kernel has no Bluetooth support.
     case noBluetoothInKernel

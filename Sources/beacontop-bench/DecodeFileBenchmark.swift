@@ -8,7 +8,7 @@ import Glibc
 /// `beacontop-bench decode-file [N [HZ]]`: decoding speed of a btsnoop file of N iBeacon advertising
 /// reports (default 1,000,000; one report per event, 50 distinct beacons, each advertising HZ times
 /// a second, default 20) to beacon frames. The file is generated once under /tmp with
-/// `BTSnoopWriter` and reused (the replay benchmarks in README "Benchmarks" read it too).
+/// `BTSnoopWriter` and reused (the replay benchmarks in docs/benchmarks.md read it too).
 enum DecodeFileBenchmark {
     static func run(_ arguments: ArraySlice<String>) throws {
         let count = arguments.first.flatMap { Int($0) } ?? 1_000_000

@@ -5,7 +5,7 @@ import HCI
 /// `beacontop-bench monitor-capture OUT [beacons] [seconds]`: writes a btsnoop capture of `beacons`
 /// iBeacons (default 100) each advertising at 10 Hz for `seconds` (default 60), RSSI wandering
 /// between -95 and -40 dBm. It is the load for measuring the real monitor (source, ranging, every
-/// filter, snapshots, render, ncurses) with `beacontop monitor OUT --loop` (README "Benchmarks").
+/// filter, snapshots, render, ncurses) with `beacontop monitor OUT --loop` (docs/benchmarks.md).
 enum MonitorCaptureWriter {
     static func run(_ arguments: [String]) throws {
         guard let out = arguments.first else {

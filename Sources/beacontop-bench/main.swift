@@ -1,4 +1,4 @@
-// beacontop-bench NAME [ARGS]: release-build benchmarks (README "Benchmarks").
+// beacontop-bench NAME [ARGS]: release-build benchmarks (docs/benchmarks.md).
 // Run with `swift build -c release --product beacontop-bench && .build/release/beacontop-bench NAME`.
 import Glibc
 

@@ -5,7 +5,7 @@ import HCI
 import Sources
 
 /// `beacontop advertise SOURCE --ibeacon UUID:MAJOR:MINOR` (or `--altbeacon`, `--eddystone-uid`,
-/// `--eddystone-url`): makes the controller a beacon until interrupted (README "beacontop advertise").
+/// `--eddystone-url`): makes the controller a beacon until interrupted (docs/commands.md "beacontop advertise").
 struct AdvertiseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "advertise",

@@ -14,7 +14,7 @@ struct MonitorSubcommand: AsyncParsableCommand {
         discussion: """
             SOURCE is a source spec (hci0[:raw|user|monitor], serial:PATH[@BAUD][,rtscts], tcp:HOST:PORT, \
             unix:PATH, a capture file or advertisement script) or sim:CATALOG (a simulated visitor walking \
-            past the catalog's beacons). Keys: press ? in the monitor (README "Keys").
+            past the catalog's beacons). Keys: press ? in the monitor (docs/screen.md "Keys").
             """
     )
 

@@ -9,7 +9,7 @@ import Glibc
 #endif
 
 /// `beacontop replay FILE --json`: ranges a recording and writes one NDJSON line per tick of
-/// capture time (README "NDJSON tick lines"). Headless; the interactive replay belongs to the monitor.
+/// capture time (docs/formats.md "NDJSON tick lines"). Headless; the interactive replay belongs to the monitor.
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",

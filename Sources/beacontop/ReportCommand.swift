@@ -1,8 +1,8 @@
 import ArgumentParser
 import Ranging
 
-/// `beacontop report FILE`: per-exhibit visits and dwell time in a recording (README "Regions and
-/// the dwell report"), as a text table, CSV or JSON.
+/// `beacontop report FILE`: per-exhibit visits and dwell time in a recording (docs/ranging.md
+/// "Regions and dwell", docs/formats.md "Dwell report"), as a text table, CSV or JSON.
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",

@@ -7,7 +7,7 @@ import Ranging
 import Sources
 
 /// `beacontop scan SOURCE`: headless scanning: NDJSON ranging ticks with `--json` (the same lines as
-/// `replay --json`, README "NDJSON tick lines"), or one line per beacon frame (`--frames`, or text).
+/// `replay --json`, docs/formats.md "NDJSON tick lines"), or one line per beacon frame (`--frames`, or text).
 struct ScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",

@@ -11,7 +11,7 @@ struct SimulateCommand: ParsableCommand {
         discussion: """
             The beacons come from --catalog (every exhibit needs an iBeacon id and a position) or the \
             built-in venue of --scenario. Beside FILE.btsnoop goes FILE.truth.ndjson: \
-            the true position, distances and nearest exhibit every --truth-step seconds (README "Simulator").
+            the true position, distances and nearest exhibit every --truth-step seconds (docs/simulator.md).
             """
     )
 

@@ -11,7 +11,7 @@ import TestFixtures
 /// source asserts only a library policy. `raw_format` "mfg_data" vectors are decoded from `ad_hex`.
 @Suite struct DecodeVectorTests {
     /// Our decisions on the vectors whose `note` flags a trap or whose source asserts a policy
-    /// rather than a decode (also in README "Beacon formats"). `noBeacon` overrides the expected kind.
+    /// rather than a decode (also in docs/beacon-formats.md). `noBeacon` overrides the expected kind.
     static let decisions: [String: (why: String, noBeacon: Bool)] = [
         "abl_altbeacon_len_0x1a": ("Lenient like the Android Beacon Library: AD length 0x1A lacks the reserved byte; "
             + "decoded with reserved 0, and the byte after the structure is not read.", false),

@@ -1,7 +1,8 @@
 import Foundation
 import TestFixtures
 
-/// The built `beacontop` executable's own `help` output: the truth the README is checked against.
+/// The built `beacontop` executable's own `help` output: the truth docs/commands.md and the manual
+/// page are checked against.
 enum CommandLineHelp {
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -52,7 +53,7 @@ enum CommandLineHelp {
         for line in entries(in: help, section: "OPTIONS:") where line.hasPrefix("-") {
             // The option's names end at the first run of two spaces, where its description starts.
             let names = line.components(separatedBy: "  ").first ?? line
-            flags.formUnion(ReadmeDocument.flags(in: names))
+            flags.formUnion(MarkdownDocument.flags(in: names))
         }
         flags.remove("--help")
         flags.remove("--version")

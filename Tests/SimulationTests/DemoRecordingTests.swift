@@ -4,7 +4,7 @@ import TestFixtures
 @testable import Simulation
 
 /// The recordings in `demo/` are exactly what `simulate` makes today: if the model or a scenario
-/// changes, this fails until they are regenerated (README "Demo files" has the commands).
+/// changes, this fails until they are regenerated (docs/formats.md "Demo files" has the commands).
 @Suite struct DemoRecordingTests {
     static func regenerate(_ style: VenueStyle, truthStep: Double, name: String) throws -> (capture: Data, truth: Data) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)")

@@ -26,7 +26,7 @@ import Testing
             print("booth \(row.name): dwell \(row.total) s in \(row.visits) visits; truly nearest within 3 m \(near) s; stays \(stayTotal[row.id] ?? 0) s")
             if abs(row.total - near) > 0.15 * near + 8 { misses.append(row.name) }
         }
-        // Measured with the evidence rule for `nearest` (README "Nearest exhibit") and visits that
+        // Measured with the evidence rule for `nearest` (docs/ranging.md "Nearest exhibit") and visits that
         // survive a gap of up to 5 s with nobody nearest (`visitResumeWithin`): Halcyon Audio, the
         // worst booth, 20 s in 1 visit against 30 s (12.5 s of error allowed); without the resume
         // rule it was 17 s in 2 visits, its 22 s stay 1.3 m from the booth cut by 3 s of shadowing.

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// beacontop against Bumble's controller emulation over H4/TCP: the scan and advertise
-/// procedures, the transports and the decoders, end to end (README "beacontop scan", "beacontop advertise").
+/// procedures, the transports and the decoders, end to end (docs/commands.md "beacontop scan", "beacontop advertise").
 @Suite("Bumble end to end", .serialized)
 struct BumbleEndToEndTests {
     /// What `Tests/bumble/beacon_world.py` advertises; the thermometer must not appear.

@@ -161,7 +161,7 @@ struct FrameLine: Decodable, Hashable {
     }
 }
 
-/// One `scan --json` ranging tick (README "NDJSON tick lines"), the fields these tests check.
+/// One `scan --json` ranging tick (docs/formats.md "NDJSON tick lines"), the fields these tests check.
 struct TickLine: Decodable {
     struct Beacon: Decodable {
         var id: String
