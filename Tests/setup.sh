@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs what the tests need on a fresh Debian machine; safe to run again.
 #  - Debian: ncurses headers (the monitor), tmux (real-terminal tests), tshark (recordings must
-#    read back in Wireshark), python3-venv (Bumble's virtual environment).
+#    read back in Wireshark), python3-venv (Bumble's virtual environment), man-db and groff-base
+#    (the installed manual page must render), zsh and fish (the installed completions must parse).
 #  - PyPI: Bumble, the virtual Bluetooth controller the scan/advertise tests run against,
 #    into .build/venv so nothing touches the system Python.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libncurses-dev tmux tshark python3-venv)
+packages=(libncurses-dev tmux tshark python3-venv man-db groff-base zsh fish)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
