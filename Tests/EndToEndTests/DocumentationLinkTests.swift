@@ -12,8 +12,9 @@ import TestFixtures
         let names = Set(files.map(\.lastPathComponent))
         try #require(names.isSuperset(of: ["README.md", "commands.md", "screen.md", "formats.md"]), "found only \(names.sorted())")
         let report = try checker.check(files)
-        // The README alone links into docs/ a dozen times: finding none means the link parser broke.
-        #expect(report.linksChecked > 100, "only \(report.linksChecked) relative links found in \(files.count) files")
+        // The docs link to each other over a hundred times: finding few means the link parser broke,
+        // and a checker that checks nothing passes.
+        #expect(report.linksChecked >= 50, "only \(report.linksChecked) relative links found in \(files.count) files")
         #expect(report.broken.isEmpty, "broken links:\n\(report.broken.joined(separator: "\n"))")
     }
 
