@@ -39,22 +39,15 @@ struct CatalogNodeReader {
 
     func exhibit(_ node: Node, path: String) throws(CatalogError) -> Exhibit {
         guard let mapping = node.mapping else { throw fail(node, path, "must be a mapping with at least `id`") }
-        try rejectUnknownKeys(mapping, allowed: ["id", "name", "description", "position", "measuredPower", "pathLossExponent"], path: path)
+        try rejectUnknownKeys(mapping, allowed: [
+            "id", "name", "description", "position", "measuredPower", "pathLossExponent", "advertisingIntervalMs", "lowBatteryMillivolts",
+        ], path: path)
         guard let idNode = mapping["id"] else { throw fail(node, "\(path).id", "missing") }
         let id = try string(idNode, path: "\(path).id")
         guard !id.isEmpty else { throw fail(idNode, "\(path).id", "must not be empty") }
         let name = try mapping["name"].map { n throws(CatalogError) in try string(n, path: "\(path).name") } ?? id
         let description = try mapping["description"].map { n throws(CatalogError) in try string(n, path: "\(path).description") }
-        var position: FloorPosition?
-        if let positionNode = mapping["position"] {
-            guard let pair = positionNode.sequence, pair.count == 2 else {
-                throw fail(positionNode, "\(path).position", "must be [x, y] in metres")
-            }
-            position = FloorPosition(
-                x: try number(pair[0], path: "\(path).position[0]"),
-                y: try number(pair[1], path: "\(path).position[1]")
-            )
-        }
+        let position = try mapping["position"].map { n throws(CatalogError) in try point(n, path: "\(path).position") }
         var measuredPower: Double?
         if let powerNode = mapping["measuredPower"] {
             let value = try number(powerNode, path: "\(path).measuredPower")
@@ -71,7 +64,45 @@ struct CatalogNodeReader {
             }
             exponent = value
         }
-        return Exhibit(id: id, name: name, description: description, position: position, measuredPower: measuredPower, pathLossExponent: exponent)
+        var interval: Double?
+        if let intervalNode = mapping["advertisingIntervalMs"] {
+            let value = try number(intervalNode, path: "\(path).advertisingIntervalMs")
+            // Core 5.4 Vol 4 Part E 7.8.5 and 7.8.53: 20 ms (legacy and extended) up to 0xFFFFFF units
+            // of 0.625 ms (extended advertising, about 2.9 hours).
+            guard value >= 20, value <= 10_485_759.375 else {
+                throw fail(intervalNode, "\(path).advertisingIntervalMs", "\(value) ms is outside the 20 ms to 2.9 h Bluetooth allows")
+            }
+            interval = value / 1000
+        }
+        var lowBattery: Int?
+        if let batteryNode = mapping["lowBatteryMillivolts"] {
+            guard let value = batteryNode.int, value > 0, value <= 10_000 else {
+                throw fail(batteryNode, "\(path).lowBatteryMillivolts", "must be a whole number of millivolts from 1 to 10000")
+            }
+            lowBattery = value
+        }
+        return Exhibit(
+            id: id, name: name, description: description, position: position, measuredPower: measuredPower, pathLossExponent: exponent,
+            advertisingInterval: interval, lowBatteryMillivolts: lowBattery
+        )
+    }
+
+    /// `[x, y]` in metres.
+    func point(_ node: Node, path: String) throws(CatalogError) -> FloorPosition {
+        guard let pair = node.sequence, pair.count == 2 else {
+            throw fail(node, path, "must be [x, y] in metres")
+        }
+        return FloorPosition(x: try number(pair[0], path: "\(path)[0]"), y: try number(pair[1], path: "\(path)[1]"))
+    }
+
+    /// A list of at least two `[x, y]` points: a wall drawn through them in order.
+    func wall(_ node: Node, path: String) throws(CatalogError) -> Wall {
+        guard let list = node.sequence, list.count >= 2 else {
+            throw fail(node, path, "must be a list of at least two [x, y] points, e.g. [[0, 0], [12, 0]]")
+        }
+        return Wall(points: try list.enumerated().map { position, point throws(CatalogError) in
+            try self.point(point, path: "\(path)[\(position)]")
+        })
     }
 
     func region(_ node: Node, path: String) throws(CatalogError) -> BeaconRegion {

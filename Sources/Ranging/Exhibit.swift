@@ -13,10 +13,16 @@ public struct Exhibit: Sendable, Hashable {
     public var measuredPower: Double?
     /// Overrides the configured path-loss exponent for this beacon.
     public var pathLossExponent: Double?
+    /// The advertising interval the beacon was configured with, seconds (`advertisingIntervalMs` in
+    /// the file): beacon health compares the measured interval with it.
+    public var advertisingInterval: Double?
+    /// Battery voltage (mV) below which beacon health warns; overrides the default for a coin cell.
+    public var lowBatteryMillivolts: Int?
 
     public init(
         id: String, name: String, description: String? = nil, position: FloorPosition? = nil,
-        measuredPower: Double? = nil, pathLossExponent: Double? = nil
+        measuredPower: Double? = nil, pathLossExponent: Double? = nil,
+        advertisingInterval: Double? = nil, lowBatteryMillivolts: Int? = nil
     ) {
         self.id = Exhibit.normalisedID(id)
         self.name = name
@@ -24,6 +30,8 @@ public struct Exhibit: Sendable, Hashable {
         self.position = position
         self.measuredPower = measuredPower
         self.pathLossExponent = pathLossExponent
+        self.advertisingInterval = advertisingInterval
+        self.lowBatteryMillivolts = lowBatteryMillivolts
     }
 
     /// iBeacon/AltBeacon ids are matched with the UUID upper-case and dashed, as `BeaconIdentity`
@@ -51,5 +59,20 @@ public struct FloorPosition: Sendable, Hashable {
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y
+    }
+}
+
+/// A wall on the floor plan: a polyline of at least two points, metres. Drawn on the survey's plan
+/// and maps; ranging does not use it.
+public struct Wall: Sendable, Hashable {
+    public var points: [FloorPosition]
+
+    public init(points: [FloorPosition]) {
+        self.points = points
+    }
+
+    /// The straight pieces between consecutive points.
+    public var segments: [(from: FloorPosition, to: FloorPosition)] {
+        zip(points, points.dropFirst()).map { (from: $0, to: $1) }
     }
 }

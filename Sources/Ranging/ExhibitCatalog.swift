@@ -10,12 +10,15 @@ public struct ExhibitCatalog: Sendable, Equatable {
     /// Regions to monitor. When the file has no `regions` key, each exhibit whose id is
     /// `UUID:major:minor` is its own region (the exhibition-hall use: one booth, one region).
     public var regions: [BeaconRegion]
+    /// The floor plan's walls (optional): the survey draws them; ranging ignores them.
+    public var walls: [Wall]
     private var indexByID: [String: Int]
 
-    public init(title: String? = nil, exhibits: [Exhibit], regions: [BeaconRegion]? = nil) {
+    public init(title: String? = nil, exhibits: [Exhibit], regions: [BeaconRegion]? = nil, walls: [Wall] = []) {
         self.title = title
         self.exhibits = exhibits
         self.regions = regions ?? exhibits.compactMap(\.region)
+        self.walls = walls
         var index: [String: Int] = [:]
         for (position, exhibit) in exhibits.enumerated() where index[exhibit.id] == nil {
             index[exhibit.id] = position
@@ -53,7 +56,7 @@ public struct ExhibitCatalog: Sendable, Equatable {
             throw CatalogError(line: root?.mark?.line, field: "document", reason: "must be a mapping with an `exhibits` list")
         }
         let reader = CatalogNodeReader()
-        try reader.rejectUnknownKeys(mapping, allowed: ["title", "exhibits", "regions"], path: "")
+        try reader.rejectUnknownKeys(mapping, allowed: ["title", "exhibits", "regions", "walls"], path: "")
         let title = try mapping["title"].map { node throws(CatalogError) in try reader.string(node, path: "title") }
         guard let exhibitsNode = mapping["exhibits"] else {
             throw CatalogError(line: root.mark?.line, field: "exhibits", reason: "missing (a list of exhibits is required)")
@@ -80,7 +83,16 @@ public struct ExhibitCatalog: Sendable, Equatable {
                 try reader.region(node, path: "regions[\(position)]")
             }
         }
-        self.init(title: title, exhibits: exhibits, regions: regions)
+        var walls: [Wall] = []
+        if let wallsNode = mapping["walls"] {
+            guard let list = wallsNode.sequence else {
+                throw CatalogError(line: wallsNode.mark?.line, field: "walls", reason: "must be a list of walls, each a list of [x, y] points")
+            }
+            walls = try list.enumerated().map { position, node throws(CatalogError) in
+                try reader.wall(node, path: "walls[\(position)]")
+            }
+        }
+        self.init(title: title, exhibits: exhibits, regions: regions, walls: walls)
     }
 
     private static func line(of error: YamlError) -> Int? {
