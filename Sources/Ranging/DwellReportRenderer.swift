@@ -82,8 +82,5 @@ public enum DwellReportRenderer {
         return String(decoding: w.bytes, as: UTF8.self)
     }
 
-    static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacing("\"", with: "\"\"") + "\""
-    }
+    static func csvField(_ text: String) -> String { CSVField.text(text) }
 }
