@@ -45,6 +45,7 @@ import TestFixtures
         capture.advertise(try Self.govee(), from: Self.second, every: 0.1, from: 10, to: 30, rssi: -81, generator: &generator)
         let run = Self.run(try capture.sightings())
         let finding = try #require(run.duplicates.first)
+        print("duplicate found \(finding.detected - 10) s after the second transmitter started")
         #expect(run.duplicates.count == 1, "one event per pair")
         #expect(finding.addresses.map(\.address) == [Self.first, Self.second])
         #expect(finding.addresses.map { Int($0.rssi!.rounded()) } == [-58, -81], "the two levels differ")

@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Appends whole lines to a file, each in one write(2) with O_APPEND and no userspace buffer, as
+/// `BTSnoopWriter` writes records: a survey sample or a CSV row is on disk as soon as it is
+/// written, and a killed process leaves at most one cut line, never a half-overwritten file.
+public final class LineFileAppender: @unchecked Sendable {
+    public enum Mode: Sendable {
+        /// A new file; an existing one is an error (a survey is never overwritten by accident).
+        case create
+        /// A new file, or an existing one truncated (an export the user asked for by name).
+        case replace
+        /// An existing file, appended to (resuming a survey).
+        case append
+    }
+
+    public let path: String
+    // Only the owner writes; the descriptor is never shared across threads.
+    private let descriptor: Int32
+
+    public init(path: String, mode: Mode) throws(SurveyFileError) {
+        let flags: Int32 = switch mode {
+        case .create: O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC
+        case .replace: O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC
+        case .append: O_RDWR | O_APPEND | O_CLOEXEC
+        }
+        let opened = open(path, flags, 0o644)
+        guard opened >= 0 else {
+            let reason = errno == EEXIST ? "already exists: resume it, or choose another name" : String(cString: strerror(errno))
+            throw SurveyFileError(path: path, reason: reason)
+        }
+        self.path = path
+        descriptor = opened
+        if mode == .append { try endWithNewline() }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Writes `line`, which should end with a newline, in one call.
+    public func write(_ line: String) throws(SurveyFileError) {
+        var bytes = Array(line.utf8)
+        var done = 0
+        while done < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { raw in
+                Glibc.write(descriptor, raw.baseAddress! + done, raw.count - done)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw SurveyFileError(path: path, reason: "cannot write: \(String(cString: strerror(errno)))")
+            }
+            done += written
+        }
+    }
+
+    /// A hand-edited file may lack its final newline: add one, so the next line starts a line.
+    private func endWithNewline() throws(SurveyFileError) {
+        let size = lseek(descriptor, 0, SEEK_END)
+        guard size > 0 else { return }
+        var last: UInt8 = 0
+        guard pread(descriptor, &last, 1, size - 1) == 1 else {
+            throw SurveyFileError(path: path, reason: "cannot read: \(String(cString: strerror(errno)))")
+        }
+        if last != 0x0A { try write("\n") }
+    }
+}
