@@ -1,50 +1,14 @@
 import Testing
+import TestFixtures
 @testable import Ranging
 
 /// CSV text cells from names and ids nobody checked: quoting, CR LF, control characters, formulas.
 @Suite struct CSVFieldTests {
-    /// Splits RFC 4180 CSV into rows of cells (quoted cells may hold commas, quotes and line breaks),
-    /// independently of the writer: what a spreadsheet would read.
-    static func parse(_ text: String) -> [[String]] {
-        var rows: [[String]] = [], row: [String] = [], cell = ""
-        var quoted = false, afterQuote = false
-        let scalars = Array(text.unicodeScalars)
-        var index = 0
-        while index < scalars.count {
-            let scalar = scalars[index]
-            if quoted {
-                if scalar == "\"" {
-                    if index + 1 < scalars.count, scalars[index + 1] == "\"" {
-                        cell.unicodeScalars.append("\"")
-                        index += 1
-                    } else {
-                        quoted = false
-                        afterQuote = true
-                    }
-                } else {
-                    cell.unicodeScalars.append(scalar)
-                }
-            } else if scalar == "\"" && cell.isEmpty && !afterQuote {
-                quoted = true
-            } else if scalar == "," {
-                row.append(cell); cell = ""; afterQuote = false
-            } else if scalar == "\r" || scalar == "\n" {
-                if scalar == "\r", index + 1 < scalars.count, scalars[index + 1] == "\n" { index += 1 }
-                row.append(cell); rows.append(row); row = []; cell = ""; afterQuote = false
-            } else {
-                cell.unicodeScalars.append(scalar)
-            }
-            index += 1
-        }
-        if !cell.isEmpty || !row.isEmpty { row.append(cell); rows.append(row) }
-        return rows
-    }
-
     @Test func aNameWithACRLFPairStaysInItsCell() {
         // "\r\n" is one Character in Swift, equal to neither "\r" nor "\n".
         let name = "Rosetta\r\nStone"
         #expect(Array(name).contains("\r\n"))
-        #expect(Self.parse(CSVField.text(name) + ",next\r\n") == [[name, "next"]])
+        #expect(CSVTable.parse(CSVField.text(name) + ",next\r\n") == [[name, "next"]])
     }
 
     @Test func theDwellReportCSVKeepsHostileNamesInTheirRows() {
@@ -52,7 +16,7 @@ import Testing
             totals: ["id-a": DwellTracker.Totals(visits: 1, total: 10, longest: 10)],
             catalog: ExhibitCatalog(exhibits: [Exhibit(id: "id-a", name: "Line one\r\nline two")])
         )
-        let rows = Self.parse(DwellReportRenderer.csv(report))
+        let rows = CSVTable.parse(DwellReportRenderer.csv(report))
         #expect(rows.count == 2, "header and one row: \(rows)")
         #expect(rows.last == ["id-a", "Line one\r\nline two", "1", "10.0", "10.0", "10.0"])
     }

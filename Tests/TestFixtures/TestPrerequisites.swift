@@ -20,4 +20,13 @@ public enum TestPrerequisites {
             throw Missing(description: "\(path) is not built: run 'swift build' first")
         }
     }
+
+    /// The path of `tool` on the PATH; throws with how to install it (`install`) when it is missing.
+    public static func requireTool(_ tool: String, install: String) throws -> String {
+        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        guard let path = directories.map({ "\($0)/\(tool)" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw Missing(description: "\(tool) is not on the PATH: \(install)")
+        }
+        return path
+    }
 }

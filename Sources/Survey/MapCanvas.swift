@@ -1,0 +1,135 @@
+import Ranging
+
+/// Lays one map out: the plan scaled into a fixed box on the left, the legend on the right.
+struct MapCanvas {
+    static let width = 1040.0
+    static let planLeft = 40.0
+    static let planTop = 86.0
+    static let planBox = (width: 620.0, height: 640.0)
+    static let legendLeft = 700.0
+
+    let session: SurveySession
+    let frame: PlanFrame
+    let scale: Double
+    var document: SVGDocument
+    /// A, B, C... for each plan beacon, in plan order.
+    let labels: [String: String]
+
+    init(session: SurveySession) {
+        self.session = session
+        frame = PlanFrame(plan: session.plan, samples: session.samples, margin: 1)
+        scale = min(Self.planBox.width / frame.width, Self.planBox.height / frame.height)
+        let planHeight = frame.height * scale
+        document = SVGDocument(width: Self.width, height: Self.planTop + planHeight + 70)
+        labels = Dictionary(session.plan.beacons.enumerated().map { ($1.id, SurveyPlan.label($0)) }, uniquingKeysWith: { first, _ in first })
+        // The white page: as high as the legend makes the picture (rsvg draws no background).
+        document.add("<rect class=\"background\" x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>")
+        document.add("<rect class=\"floor\" x=\"\(n(Self.planLeft))\" y=\"\(n(Self.planTop))\" width=\"\(n(frame.width * scale))\" height=\"\(n(planHeight))\" fill=\"#f6f5f1\" stroke=\"#b8b8b8\"/>")
+        grid()
+    }
+
+    func n(_ value: Double) -> String { SVGDocument.number(value) }
+    func x(_ metres: Double) -> Double { Self.planLeft + (metres - frame.minX) * scale }
+    func y(_ metres: Double) -> Double { Self.planTop + (frame.maxY - metres) * scale }
+
+    mutating func title(_ title: String, subtitle: String) {
+        document.add(SVGDocument.label(title, x: Self.planLeft, y: 34, size: 22, weight: "bold", className: "title"))
+        document.add(SVGDocument.label(subtitle, x: Self.planLeft, y: 60, size: 13, fill: "#555"))
+    }
+
+    /// Lines every 1, 2, 5 or 10 m (about 12 across), and a scale bar under the plan.
+    private mutating func grid() {
+        let step = [1.0, 2, 5, 10, 20, 50].first { max(frame.width, frame.height) / $0 <= 16 } ?? 100
+        var path = ""
+        var line = (frame.minX / step).rounded(.up) * step
+        while line <= frame.maxX {
+            path += "M\(n(x(line))) \(n(y(frame.maxY)))V\(n(y(frame.minY)))"
+            line += step
+        }
+        line = (frame.minY / step).rounded(.up) * step
+        while line <= frame.maxY {
+            path += "M\(n(x(frame.minX))) \(n(y(line)))H\(n(x(frame.maxX)))"
+            line += step
+        }
+        document.add("<path class=\"grid\" d=\"\(path)\" stroke=\"#e2e0da\" stroke-width=\"1\" fill=\"none\"/>")
+        let barY = y(frame.minY) + 26
+        let barEnd = Self.planLeft + step * scale
+        document.add("<path class=\"scale-bar\" d=\"M\(n(Self.planLeft)) \(n(barY - 6))V\(n(barY))H\(n(barEnd))V\(n(barY - 6))\" stroke=\"#333\" stroke-width=\"1.5\" fill=\"none\"/>")
+        document.add(SVGDocument.label("\(n(step)) m (grid \(n(step)) m)", x: barEnd + 8, y: barY, size: 12, fill: "#333"))
+    }
+
+    /// The interpolated shading, cells of equal colour (2 dB steps) merged along each row.
+    mutating func field(_ points: [(FloorPosition, Double)]) {
+        guard !points.isEmpty else { return }
+        let field = CoverageField(points: points.map { (spot: $0.0, value: $0.1) }, frame: frame, walls: session.plan.wallSegments)
+        var cells = ""
+        let size = field.cellSize * scale
+        for row in 0..<field.rows {
+            var column = 0
+            while column < field.columns {
+                guard let value = field.value(column: column, row: row) else {
+                    column += 1
+                    continue
+                }
+                let step = (value / 2).rounded() * 2
+                var run = 1
+                while column + run < field.columns, let next = field.value(column: column + run, row: row), (next / 2).rounded() * 2 == step { run += 1 }
+                let left = Self.planLeft + Double(column) * size
+                let top = Self.planTop + Double(row) * size
+                cells += "<rect x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(Double(run) * size + 0.4))\" height=\"\(n(size + 0.4))\" fill=\"\(ColorScale.color(step))\"/>"
+                column += run
+            }
+        }
+        document.add("<g class=\"field\" opacity=\"0.5\">\(cells)</g>")
+    }
+
+    mutating func walls() {
+        for segment in session.plan.wallSegments {
+            document.add("<line class=\"wall\" x1=\"\(n(x(segment.from.x)))\" y1=\"\(n(y(segment.from.y)))\" x2=\"\(n(x(segment.to.x)))\" y2=\"\(n(y(segment.to.y)))\" stroke=\"#3a3a3a\" stroke-width=\"5\" stroke-linecap=\"round\"/>")
+        }
+    }
+
+    /// A triangle per positioned beacon with its letter; the highlighted one larger, with its name.
+    mutating func beacons(highlight: String?) {
+        for beacon in session.plan.beacons {
+            guard let position = beacon.position, let label = labels[beacon.id] else { continue }
+            let focus = beacon.id == highlight
+            let size = focus ? 13.0 : 9.0
+            let (cx, cy) = (x(position.x), y(position.y))
+            let fill = focus ? "#d6336c" : (highlight == nil ? "#222" : "#8a8a8a")
+            var group = "<g class=\"beacon\(focus ? " focus" : "")\">"
+            group += "<path d=\"M\(n(cx)) \(n(cy - size))L\(n(cx + size)) \(n(cy + size * 0.75))H\(n(cx - size))Z\" fill=\"\(fill)\" stroke=\"#ffffff\" stroke-width=\"2\"/>"
+            // The label sits on a white halo, legible over samples and shading.
+            let name = focus ? "\(label) \(SVGDocument.shortened(beacon.name, to: 28))" : label
+            group += SVGDocument.label(name, x: cx + size + 3, y: cy - size * 0.35, size: focus ? 15 : 14, weight: "bold", fill: fill, halo: true)
+            document.add(group + "</g>")
+        }
+    }
+
+    /// A disc coloured by `value` with `label` in it; an empty ring where the beacon was not heard.
+    /// In the overview, an orange ring and `?` mark an ambiguous spot, a red cross one without coverage.
+    mutating func sample(_ sample: SurveySample, value: Double?, label: String, status: SpotCoverage.Status?) {
+        let (cx, cy) = (x(sample.x), y(sample.y))
+        let kind = status.map { " \($0.rawValue)" } ?? (value == nil ? " not-heard" : "")
+        var group = "<g class=\"sample\(kind)\" data-index=\"\(sample.index)\">"
+        if let value {
+            let fill = ColorScale.color(value)
+            let ink = ColorScale.fraction(value) > 0.55 ? "#1a1a1a" : "#ffffff"
+            group += "<circle cx=\"\(n(cx))\" cy=\"\(n(cy))\" r=\"12\" fill=\"\(fill)\" stroke=\"#ffffff\" stroke-width=\"2\"/>"
+            group += SVGDocument.label(label, x: cx, y: cy + 4, size: 10, anchor: "middle", weight: "bold", fill: ink)
+        } else {
+            group += "<circle cx=\"\(n(cx))\" cy=\"\(n(cy))\" r=\"11\" fill=\"#ffffff\" stroke=\"#8a8a8a\" stroke-width=\"1.5\" stroke-dasharray=\"3 2\"/>"
+            group += SVGDocument.label(label, x: cx, y: cy + 4, size: 10, anchor: "middle", fill: "#8a8a8a")
+        }
+        switch status {
+        case .ambiguous:
+            group += "<circle cx=\"\(n(cx))\" cy=\"\(n(cy))\" r=\"16\" fill=\"none\" stroke=\"#f08c00\" stroke-width=\"3\"/>"
+            group += SVGDocument.label("?", x: cx + 14, y: cy - 11, size: 14, weight: "bold", fill: "#d9480f")
+        case .noCoverage:
+            group += "<path d=\"M\(n(cx - 9)) \(n(cy - 9))L\(n(cx + 9)) \(n(cy + 9))M\(n(cx + 9)) \(n(cy - 9))L\(n(cx - 9)) \(n(cy + 9))\" stroke=\"#e03131\" stroke-width=\"3\"/>"
+        case .covered, nil:
+            break
+        }
+        document.add(group + "</g>")
+    }
+}
