@@ -27,7 +27,7 @@ let package = Package(
             cSettings: [.define("_XOPEN_SOURCE_EXTENDED"), .define("NCURSES_WIDECHAR", to: "1")],
             linkerSettings: [.linkedLibrary("ncursesw")]
         ),
-        .target(name: "TerminalUI", dependencies: ["Monitor", "CNcursesw"]),
+        .target(name: "TerminalUI", dependencies: ["Monitor", "Survey", "CNcursesw"]),
         .executableTarget(
             name: "beacontop",
             dependencies: [
@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Ranging", "BeaconFormats", "HCI", "Captures", "TestFixtures"]),
         .testTarget(name: "SourcesTests", dependencies: ["Sources", "HCI", "Captures", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "MonitorTests", dependencies: ["Monitor", "Ranging", "BeaconFormats", "HCI", "Captures", "Sources", "TestFixtures"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Monitor", "Ranging", "BeaconFormats", "TestFixtures"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Monitor", "Survey", "Ranging", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "SurveyTests", dependencies: ["Survey", "Ranging", "BeaconFormats", "HCI", "Captures", "TestFixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Monitor", "TestFixtures"]),
     ]
