@@ -13,7 +13,7 @@ import HCI
 /// (for `rotationSilentGaps` of its own gaps) is a rotation. Time is data: no clock is read.
 public struct DuplicateDetector: Sendable {
     public var configuration: DuplicateConfiguration
-    private var identities: [BeaconIdentity: IdentityAddresses] = [:]
+    private var identities: [IdentityKey: IdentityAddresses] = [:]
 
     public init(configuration: DuplicateConfiguration = DuplicateConfiguration()) {
         self.configuration = configuration
@@ -26,27 +26,33 @@ public struct DuplicateDetector: Sendable {
     /// confirmed. Eddystone-TLM carries no identity of its own and is ignored.
     public mutating func observe(time: Double, identity: BeaconIdentity, address: BDAddress, rssi: Int?) -> [AddressEvent] {
         if case .eddystoneTLM = identity { return [] }
-        if identities[identity] == nil, identities.count >= configuration.maxIdentities,
-           let oldest = identities.min(by: { $0.value.lastSeen < $1.value.lastSeen })?.key {
+        // One hash per packet, the state changed in place (hashing an identity is most of the cost).
+        let key = IdentityKey(identity: identity)
+        if let index = identities.index(forKey: key) {
+            return identities.values[index].observe(time: time, identity: identity, address: address, rssi: rssi, configuration: configuration)
+        }
+        if identities.count >= configuration.maxIdentities, let oldest = identities.min(by: { $0.value.lastSeen < $1.value.lastSeen })?.key {
             identities[oldest] = nil
         }
-        return identities[identity, default: IdentityAddresses()]
-            .observe(time: time, identity: identity, address: address, rssi: rssi, configuration: configuration)
+        var state = IdentityAddresses()
+        let events = state.observe(time: time, identity: identity, address: address, rssi: rssi, configuration: configuration)
+        identities[key] = state
+        return events
     }
 
     /// The duplicates still going on at `time` (both addresses heard within `forgetAfter`), by identity.
     public func duplicates(at time: Double) -> [DuplicateFinding] {
-        identities.flatMap { identity, state in state.findings(identity: identity, at: time, forgetAfter: configuration.forgetAfter) }
+        identities.flatMap { key, state in state.findings(identity: key.identity, at: time, forgetAfter: configuration.forgetAfter) }
             .sorted { ($0.identity, $0.addresses[0].address, $0.addresses[1].address) < ($1.identity, $1.addresses[0].address, $1.addresses[1].address) }
     }
 
     /// The duplicates of one identity still going on at `time`: what a row warning shows.
     public func duplicates(of identity: BeaconIdentity, at time: Double) -> [DuplicateFinding] {
-        identities[identity]?.findings(identity: identity, at: time, forgetAfter: configuration.forgetAfter) ?? []
+        identities[IdentityKey(identity: identity)]?.findings(identity: identity, at: time, forgetAfter: configuration.forgetAfter) ?? []
     }
 
     /// The addresses remembered for `identity`, most recently heard last.
     public func addresses(of identity: BeaconIdentity) -> [AddressSummary] {
-        (identities[identity]?.addresses ?? []).sorted { $0.lastSeen < $1.lastSeen }
+        (identities[IdentityKey(identity: identity)]?.addresses ?? []).sorted { $0.lastSeen < $1.lastSeen }
     }
 }

@@ -29,9 +29,9 @@ struct IdentityAddresses: Sendable {
 
     /// Drops addresses not heard since `horizon`, and everything that mentions them.
     mutating func forget(before horizon: Double) {
-        let gone = Set(addresses.filter { $0.lastSeen < horizon }.map(\.address))
-        guard !gone.isEmpty else { return }
-        drop(gone)
+        // Checked first: this runs on every packet, and nothing is to be forgotten on almost all.
+        guard addresses.contains(where: { $0.lastSeen < horizon }) else { return }
+        drop(Set(addresses.filter { $0.lastSeen < horizon }.map(\.address)))
     }
 
     mutating func drop(_ gone: Set<BDAddress>) {
@@ -74,7 +74,7 @@ struct IdentityAddresses: Sendable {
                 changes.removeAll { [$0.from, $0.to].contains(finding.addresses[0].address) && [$0.from, $0.to].contains(finding.addresses[1].address) }
             }
         }
-        events += confirmChanges(at: time, identity: identity, configuration: configuration)
+        if !changes.isEmpty { events += confirmChanges(at: time, identity: identity, configuration: configuration) }
         return events
     }
 
@@ -98,6 +98,7 @@ struct IdentityAddresses: Sendable {
     /// An address change is confirmed when the old address stayed silent for `rotationSilentGaps`
     /// of its own packet gaps (and at least `minimumOverlap`) after the new one appeared.
     private mutating func confirmChanges(at time: Double, identity: BeaconIdentity, configuration: DuplicateConfiguration) -> [AddressEvent] {
+        guard !changes.isEmpty else { return [] }
         var events: [AddressEvent] = []
         var pending: [Change] = []
         for change in changes {

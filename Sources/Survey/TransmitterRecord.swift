@@ -13,6 +13,9 @@ struct TransmitterRecord: Sendable {
     var identities: [BeaconIdentity] = []
     /// The 1 m power of its last identity frame, as sent (before any sanity check).
     var frameMeasuredPower: Int?
+    /// The last identity frame: most packets repeat it, and comparing a frame is cheaper than
+    /// building its identity (`beacontop-bench survey`).
+    private var lastFrame: BeaconFrame?
     var telemetry: Telemetry?
     var reboots = 0
     /// Start times of its last advertising events, oldest first, in a ring.
@@ -33,8 +36,9 @@ struct TransmitterRecord: Sendable {
         lastSeen = max(lastSeen, time)
         if count == 0 || time - newestEvent >= AdvertisingIntervalEstimate.sameEvent {
             events[head] = time
-            head = (head + 1) % events.count
-            count = min(count + 1, events.count)
+            head += 1
+            if head == events.count { head = 0 }
+            if count < events.count { count += 1 }
         }
         if case .eddystoneTLM(let tlm) = frame {
             let telemetry = Telemetry(tlm, time: time)
@@ -42,6 +46,8 @@ struct TransmitterRecord: Sendable {
             self.telemetry = telemetry
             return
         }
+        if frame == lastFrame { return }
+        lastFrame = frame
         frameMeasuredPower = frame.measuredPower
         let identity = BeaconIdentity(frame: frame, address: address)
         if identities.last != identity {
@@ -51,7 +57,7 @@ struct TransmitterRecord: Sendable {
         }
     }
 
-    private var newestEvent: Double { events[(head - 1 + events.count) % events.count] }
+    private var newestEvent: Double { events[head == 0 ? events.count - 1 : head - 1] }
 
     /// The kept event times, oldest first.
     var eventTimes: [Double] {
