@@ -37,14 +37,7 @@ import Testing
         #expect(catalog.exhibits[0].lowBatteryMillivolts == nil)
     }
 
-    static func error(_ yaml: String) -> CatalogError? {
-        do {
-            _ = try ExhibitCatalog(yaml: yaml)
-            return nil
-        } catch {
-            return error
-        }
-    }
+    static func error(_ yaml: String) -> CatalogError? { ExhibitCatalogTests.error(yaml) }
 
     @Test func badValuesNameTheLineAndTheField() throws {
         let fast = try #require(Self.error("exhibits:\n  - id: a\n    advertisingIntervalMs: 5\n"))

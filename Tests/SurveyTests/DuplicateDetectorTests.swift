@@ -118,12 +118,16 @@ import TestFixtures
     /// horizon74.btsnoop as recorded: three Govee thermometers in one room all send
     /// 20594:62207, heard by an Android phone every 2-6 s each. Two pairs meet the rule within the
     /// 12 s capture; the third pair has only two interleaved packets one way.
-    @Test func threeRealThermometersSharingAnIdentityAreFound() throws {
+    static func recorded(_ capture: String) throws -> [BeaconSighting] {
         var sightings: [BeaconSighting] = []
-        var reader = try CaptureReader(path: SharedData.capture("horizon74.btsnoop").path)
+        var reader = try CaptureReader(path: SharedData.capture(capture).path)
         var decoder = BeaconSightingDecoder()
         while let packet = try reader.next() { try decoder.decode(packet) { sightings.append($0) } }
-        let run = Self.run(sightings)
+        return sightings
+    }
+
+    @Test func threeRealThermometersSharingAnIdentityAreFound() throws {
+        let run = Self.run(try Self.recorded("horizon74.btsnoop"))
         let pairs = run.duplicates.map { $0.addresses.map(\.address.description) }
         #expect(pairs.count == 2)
         #expect(Set(pairs.map { Set($0) }) == [["A4:C1:38:BF:6F:AB", "A4:C1:38:83:EF:4C"], ["A4:C1:38:BF:6F:AB", "A4:C1:38:8B:73:F4"]])
@@ -134,11 +138,7 @@ import TestFixtures
     /// govee-h5100.btsnoop as recorded: six thermometers send 20597:62207 (some with +12 dBm), each
     /// heard every 10-60 s over six minutes; the other identities have one address each.
     @Test func aRealCaptureOfSixThermometersIsOneDuplicatedIdentity() throws {
-        var sightings: [BeaconSighting] = []
-        var reader = try CaptureReader(path: SharedData.capture("govee-h5100.btsnoop").path)
-        var decoder = BeaconSightingDecoder()
-        while let packet = try reader.next() { try decoder.decode(packet) { sightings.append($0) } }
-        let run = Self.run(sightings)
+        let run = Self.run(try Self.recorded("govee-h5100.btsnoop"))
         #expect(!run.duplicates.isEmpty)
         #expect(Set(run.duplicates.map(\.identity.description)).count == 1)
         #expect(run.duplicates.allSatisfy { $0.identity.description.hasSuffix(":20597:62207") })
