@@ -43,10 +43,10 @@ public final class LineFileAppender: @unchecked Sendable {
 
     /// Writes `line`, which should end with a newline, in one call.
     public func write(_ line: String) throws(SurveyFileError) {
-        var bytes = Array(line.utf8)
+        let bytes = Array(line.utf8)
         var done = 0
         while done < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { raw in
+            let written = bytes.withUnsafeBytes { raw in
                 Glibc.write(descriptor, raw.baseAddress! + done, raw.count - done)
             }
             if written < 0 {
