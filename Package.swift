@@ -27,6 +27,9 @@ let package = Package(
             linkerSettings: [.linkedLibrary("ncursesw")]
         ),
         .target(name: "TerminalUI", dependencies: ["Monitor", "CNcursesw"]),
+        // libmosquitto, found by pkg-config (Debian libmosquitto-dev; Tests/setup.sh installs it).
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .target(name: "MQTT", dependencies: ["CMosquitto", "Sources"]),
         .executableTarget(
             name: "beacontop",
             dependencies: [
@@ -36,7 +39,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "beacontop-bench",
-            dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging", "Sources", "Simulation", "Monitor", "TerminalUI"]
+            dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging", "Sources", "Simulation", "Monitor", "TerminalUI", "MQTT"]
         ),
         .target(name: "TestFixtures", dependencies: ["HCI", "Captures"], path: "Tests/TestFixtures"),
         .testTarget(name: "HCITests", dependencies: ["HCI", "Captures", "TestFixtures"]),
@@ -48,5 +51,6 @@ let package = Package(
         .testTarget(name: "MonitorTests", dependencies: ["Monitor", "Ranging", "BeaconFormats", "HCI", "Captures", "Sources", "TestFixtures"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Monitor", "Ranging", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Monitor", "TestFixtures"]),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Sources", "TestFixtures"]),
     ]
 )

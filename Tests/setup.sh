@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs what the tests need on a fresh Debian machine; safe to run again.
 #  - Debian: ncurses headers (the monitor), tmux (real-terminal tests), tshark (recordings must
-#    read back in Wireshark), python3-venv (Bumble's virtual environment).
+#    read back in Wireshark), python3-venv (Bumble's virtual environment), libmosquitto-dev (the MQTT
+#    client library), mosquitto (the broker the venue tests start), openssl (their TLS certificates).
 #  - PyPI: Bumble, the virtual Bluetooth controller the scan/advertise tests run against,
 #    into .build/venv so nothing touches the system Python.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libncurses-dev tmux tshark python3-venv)
+packages=(libncurses-dev tmux tshark python3-venv libmosquitto-dev mosquitto openssl)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
