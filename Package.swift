@@ -30,6 +30,7 @@ let package = Package(
         // libmosquitto, found by pkg-config (Debian libmosquitto-dev; Tests/setup.sh installs it).
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .target(name: "MQTT", dependencies: ["CMosquitto", "Sources"]),
+        .target(name: "Venue", dependencies: ["BeaconFormats", "HCI", "Ranging"]),
         .executableTarget(
             name: "beacontop",
             dependencies: [
@@ -39,7 +40,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "beacontop-bench",
-            dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging", "Sources", "Simulation", "Monitor", "TerminalUI", "MQTT"]
+            dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging", "Sources", "Simulation", "Monitor", "TerminalUI", "MQTT", "Venue"]
         ),
         .target(name: "TestFixtures", dependencies: ["HCI", "Captures"], path: "Tests/TestFixtures"),
         .testTarget(name: "HCITests", dependencies: ["HCI", "Captures", "TestFixtures"]),
@@ -51,6 +52,7 @@ let package = Package(
         .testTarget(name: "MonitorTests", dependencies: ["Monitor", "Ranging", "BeaconFormats", "HCI", "Captures", "Sources", "TestFixtures"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Monitor", "Ranging", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Monitor", "TestFixtures"]),
-        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Sources", "TestFixtures"]),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Sources", "Venue", "Ranging", "BeaconFormats", "TestFixtures"]),
+        .testTarget(name: "VenueTests", dependencies: ["Venue", "Ranging", "BeaconFormats", "HCI", "Simulation", "TestFixtures"]),
     ]
 )

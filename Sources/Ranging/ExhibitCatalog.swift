@@ -10,12 +10,17 @@ public struct ExhibitCatalog: Sendable, Equatable {
     /// Regions to monitor. When the file has no `regions` key, each exhibit whose id is
     /// `UUID:major:minor` is its own region (the exhibition-hall use: one booth, one region).
     public var regions: [BeaconRegion]
+    /// Rooms or booths covered by scanners, and the scanners (docs/venue.md); empty for one radio.
+    public var rooms: [VenueRoom]
+    public var scanners: [VenueScanner]
     private var indexByID: [String: Int]
 
-    public init(title: String? = nil, exhibits: [Exhibit], regions: [BeaconRegion]? = nil) {
+    public init(title: String? = nil, exhibits: [Exhibit], regions: [BeaconRegion]? = nil, rooms: [VenueRoom] = [], scanners: [VenueScanner] = []) {
         self.title = title
         self.exhibits = exhibits
         self.regions = regions ?? exhibits.compactMap(\.region)
+        self.rooms = rooms
+        self.scanners = scanners
         var index: [String: Int] = [:]
         for (position, exhibit) in exhibits.enumerated() where index[exhibit.id] == nil {
             index[exhibit.id] = position
@@ -53,7 +58,7 @@ public struct ExhibitCatalog: Sendable, Equatable {
             throw CatalogError(line: root?.mark?.line, field: "document", reason: "must be a mapping with an `exhibits` list")
         }
         let reader = CatalogNodeReader()
-        try reader.rejectUnknownKeys(mapping, allowed: ["title", "exhibits", "regions"], path: "")
+        try reader.rejectUnknownKeys(mapping, allowed: ["title", "exhibits", "regions", "rooms", "scanners"], path: "")
         let title = try mapping["title"].map { node throws(CatalogError) in try reader.string(node, path: "title") }
         guard let exhibitsNode = mapping["exhibits"] else {
             throw CatalogError(line: root.mark?.line, field: "exhibits", reason: "missing (a list of exhibits is required)")
@@ -80,7 +85,8 @@ public struct ExhibitCatalog: Sendable, Equatable {
                 try reader.region(node, path: "regions[\(position)]")
             }
         }
-        self.init(title: title, exhibits: exhibits, regions: regions)
+        let venue = try reader.venue(mapping)
+        self.init(title: title, exhibits: exhibits, regions: regions, rooms: venue.rooms, scanners: venue.scanners)
     }
 
     private static func line(of error: YamlError) -> Int? {
