@@ -31,6 +31,7 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .target(name: "MQTT", dependencies: ["CMosquitto", "Sources"]),
         .target(name: "Venue", dependencies: ["BeaconFormats", "HCI", "Ranging"]),
+        .target(name: "VenueSimulation", dependencies: ["Venue", "Simulation", "Ranging"]),
         .executableTarget(
             name: "beacontop",
             dependencies: [
@@ -40,7 +41,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "beacontop-bench",
-            dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging", "Sources", "Simulation", "Monitor", "TerminalUI", "MQTT", "Venue"]
+            dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging", "Sources", "Simulation", "Monitor", "TerminalUI", "MQTT", "Venue", "VenueSimulation"]
         ),
         .target(name: "TestFixtures", dependencies: ["HCI", "Captures"], path: "Tests/TestFixtures"),
         .testTarget(name: "HCITests", dependencies: ["HCI", "Captures", "TestFixtures"]),
@@ -53,6 +54,6 @@ let package = Package(
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Monitor", "Ranging", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Monitor", "TestFixtures"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Sources", "Venue", "Ranging", "BeaconFormats", "TestFixtures"]),
-        .testTarget(name: "VenueTests", dependencies: ["Venue", "Ranging", "BeaconFormats", "HCI", "Simulation", "TestFixtures"]),
+        .testTarget(name: "VenueTests", dependencies: ["Venue", "VenueSimulation", "Ranging", "BeaconFormats", "HCI", "Simulation", "TestFixtures"]),
     ]
 )

@@ -24,7 +24,7 @@ public struct PresenceSettings: Sendable, Equatable {
     public var referenceSamples: Int
 
     public init(
-        readingLifetime: Double = 4, scannerSilence: Double = 25, hysteresis: Double = 2, evidenceThreshold: Double = 8,
+        readingLifetime: Double = 4, scannerSilence: Double = 25, hysteresis: Double = 4, evidenceThreshold: Double = 12,
         leadClip: Double = 4, minimumHold: Double = 2, floorLevel: Double = -40, defaultMeasuredPower: Double = -59,
         referenceSamples: Int = 31
     ) {

@@ -134,11 +134,19 @@ public struct RoomPresence: Sendable {
         state.lastEvaluation = time
         if state.challenger != nil { state.evidence = max(0, state.evidence + state.standingLead * elapsed) }
         let previous = state.holder
-        guard !rooms.isEmpty else {
+        // No live reading from the holder's room: nothing says the beacon is still there, so it
+        // leaves at once (a dead scanner keeps nobody) and has to enter another room on evidence.
+        if let holder = previous, rooms[holder] == nil {
             state.holder = nil
             state.challenger = nil
             state.evidence = 0
-            return previous.map { PresenceChange(beacon: beacon, from: $0, to: nil, time: time) }
+            state.standingLead = 0
+            return PresenceChange(beacon: beacon, from: holder, to: nil, time: time)
+        }
+        guard !rooms.isEmpty else {
+            state.challenger = nil
+            state.evidence = 0
+            return nil
         }
         var strongest: (room: String, level: Double)?
         for (room, level) in rooms where room != state.holder {

@@ -108,8 +108,9 @@ struct RoomPresenceTests {
         #expect(presence.room(of: "visitor") == "A")
         // a-1 dies at 10 s: no reading, no telemetry from it any more.
         let after = Self.run(&presence, from: 10, seconds: 30) { scanner, _ in scanner == "b-1" ? -80 : nil }
-        #expect(after.map(\.to) == ["B"])
-        #expect(after[0].time <= 10 + presence.settings.readingLifetime + 4)
+        #expect(after.map(\.to) == [nil, "B"], "leaves A as soon as A's last reading expires, then enters B on evidence")
+        #expect(after[0].time <= 9 + presence.settings.readingLifetime + 1.5)
+        #expect(after[1].time <= after[0].time + 5)
         _ = Self.run(&presence, from: 40, seconds: 5) { _, _ in nil }
         #expect(presence.room(of: "visitor") == nil, "nobody hears it: it has left")
     }
