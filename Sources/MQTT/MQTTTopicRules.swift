@@ -11,7 +11,11 @@ public enum MQTTTopicRules {
         if topic.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "#") }) {
             return "topic '\(topic)' holds a wildcard (+ or #)"
         }
-        if topic.utf8.contains(0) { return "topic holds a NUL character" }
+        // libmosquitto and the broker refuse these too (MQTT 3.1.1 section 1.5.3); saying so here
+        // names the reason instead of libmosquitto's "Malformed UTF-8".
+        if topic.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            return "topic holds a control character"
+        }
         return nil
     }
 
