@@ -227,7 +227,12 @@ final class MQTTConnectionLoop: Sendable {
                 accepted = false
             }
             errno = 0
-            let rc = mosquitto_loop(mosq, 100, 1)
+            var rc = mosquitto_loop(mosq, 100, 1)
+            // mosquitto_loop reads one QoS 0 packet per call, behind a select(): at 20,000 readings
+            // a second that select was most of the network thread. Read on while bytes wait.
+            while rc == 0, Self.bytesWaiting(mosquitto_socket(mosq)) {
+                rc = mosquitto_loop_read(mosq, 1)
+            }
             let cause = errno
             let connack = callbacks.takeConnack()
             if connack == 0 {
@@ -320,6 +325,12 @@ final class MQTTConnectionLoop: Sendable {
         control.withLock { $0.cleanedUp = true }
         continuation.yield(.status(.stopped(broker: broker)))
         continuation.finish()
+    }
+
+    private static func bytesWaiting(_ socket: Int32) -> Bool {
+        guard socket >= 0 else { return false }
+        var count: Int32 = 0
+        return ioctl(socket, UInt(FIONREAD), &count) == 0 && count > 0
     }
 
     static func monotonic() -> Double {

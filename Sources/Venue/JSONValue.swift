@@ -150,6 +150,14 @@ private struct Parser {
 
     mutating func string() throws(JSONValueError) -> String {
         index += 1
+        // Most strings have no escape: made straight from the bytes, without a scratch array.
+        var end = index
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            guard let text = String(validating: bytes[index..<end], as: UTF8.self) else { throw fail("string is not UTF-8") }
+            index = end + 1
+            return text
+        }
         var utf8: [UInt8] = []
         while true {
             guard index < bytes.count else { throw fail("unterminated string") }
@@ -236,8 +244,47 @@ private struct Parser {
             guard index < bytes.count, isDigit(bytes[index]) else { throw fail("bad number") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
+        if let exact = Self.exactValue(bytes[start..<index]) { return exact }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         guard let value = Double(text), value.isFinite else { throw fail("number out of range") }
+        return value
+    }
+
+    /// Clinger's fast path: at most 15 significant digits and a power of ten within 10^±22 are
+    /// both exact in a Double, so one multiplication or division rounds correctly. Readings are
+    /// all like that (-69.5, 1767225600.25); anything else goes through the standard library.
+    static func exactValue(_ text: ArraySlice<UInt8>) -> Double? {
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var scale = 0
+        var negative = false
+        var index = text.startIndex
+        if text[index] == UInt8(ascii: "-") {
+            negative = true
+            index += 1
+        }
+        var afterPoint = false
+        while index < text.endIndex {
+            let byte = text[index]
+            if byte == UInt8(ascii: ".") {
+                afterPoint = true
+            } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                if mantissa > 0 || byte != UInt8(ascii: "0") { digits += 1 }
+                mantissa = mantissa &* 10 &+ UInt64(byte - UInt8(ascii: "0"))
+                if afterPoint { scale -= 1 }
+            } else {
+                return nil // an exponent: the slow path
+            }
+            index += 1
+        }
+        guard digits <= 15, scale >= -22 else { return nil }
+        let magnitude = scale == 0 ? Double(mantissa) : Double(mantissa) / powersOfTen[-scale]
+        return negative ? -magnitude : magnitude
+    }
+
+    static let powersOfTen: [Double] = (0...22).map { power in
+        var value = 1.0
+        for _ in 0..<power { value *= 10 }
         return value
     }
 

@@ -46,8 +46,10 @@ public struct RoomPresence: Sendable {
         public var time: Double
     }
 
+    /// Per beacon. Readings are a small array (one per scanner that hears the beacon, a handful to
+    /// twenty), searched linearly: cheaper than hashing a scanner name per reading.
     private struct BeaconState {
-        var readings: [String: ScannerLevel] = [:]
+        var readings: [ScannerLevel] = []
         var holder: String?
         var challenger: String?
         var evidence = 0.0
@@ -87,10 +89,8 @@ public struct RoomPresence: Sendable {
             scanner: reading.scanner, room: scanners.room(of: reading.scanner), rssi: reading.rssi,
             level: reading.rssi + scanners.offset(of: reading.scanner) - power, distance: reading.distance, time: reading.time
         )
-        // Credit the lead that stood until now before the new reading changes it.
-        let change = evaluate(reading.beacon, at: reading.time)
-        beacons[reading.beacon, default: BeaconState()].readings[reading.scanner] = level
-        return evaluate(reading.beacon, at: reading.time) ?? change
+        if beacons[reading.beacon] == nil { beacons[reading.beacon] = BeaconState() }
+        return Self.evaluate(&beacons[reading.beacon]!, beacon: reading.beacon, adding: level, at: reading.time, scanners: scanners, settings: settings)
     }
 
     /// Re-decides every beacon at `time`: readings expire, dead scanners drop out, evidence that
@@ -98,7 +98,9 @@ public struct RoomPresence: Sendable {
     public mutating func tick(at time: Double) -> [PresenceChange] {
         var changes: [PresenceChange] = []
         for beacon in beacons.keys.sorted() {
-            if let change = evaluate(beacon, at: time) { changes.append(change) }
+            if let change = Self.evaluate(&beacons[beacon]!, beacon: beacon, adding: nil, at: time, scanners: scanners, settings: settings) {
+                changes.append(change)
+            }
             if let state = beacons[beacon], state.holder == nil, state.readings.isEmpty { beacons[beacon] = nil }
         }
         return changes
@@ -115,43 +117,49 @@ public struct RoomPresence: Sendable {
 
     /// The beacon's current readings from every scanner, strongest level first.
     public func levels(of beacon: String) -> [ScannerLevel] {
-        (beacons[beacon]?.readings.values.map { $0 } ?? []).sorted { ($0.level, $1.scanner) > ($1.level, $0.scanner) }
+        (beacons[beacon]?.readings ?? []).sorted { ($0.level, $1.scanner) > ($1.level, $0.scanner) }
     }
 
-    private mutating func evaluate(_ beacon: String, at time: Double) -> PresenceChange? {
-        guard var state = beacons[beacon] else { return nil }
-        defer { beacons[beacon] = state }
-        var rooms: [String: Double] = [:]
-        for (scanner, reading) in state.readings {
-            guard time - reading.time <= settings.readingLifetime, scanners.isAlive(scanner, at: time) else {
-                state.readings[scanner] = nil
-                continue
-            }
-            guard reading.level >= settings.floorLevel else { continue }
-            rooms[reading.room] = max(rooms[reading.room] ?? -.infinity, reading.level)
-        }
+    /// Credits the standing lead for the time since the last evaluation, takes in `new` (a
+    /// reading, or nil on a tick), drops expired readings and dead scanners, and decides.
+    private static func evaluate(
+        _ state: inout BeaconState, beacon: String, adding new: ScannerLevel?, at time: Double,
+        scanners: ScannerRegistry, settings: PresenceSettings
+    ) -> PresenceChange? {
         let elapsed = state.lastEvaluation.map { min(max(time - $0, 0), 5) } ?? 0
         state.lastEvaluation = time
         if state.challenger != nil { state.evidence = max(0, state.evidence + state.standingLead * elapsed) }
+        if let new {
+            if let index = state.readings.firstIndex(where: { $0.scanner == new.scanner }) {
+                state.readings[index] = new
+            } else {
+                state.readings.append(new)
+            }
+        }
+        state.readings.removeAll { time - $0.time > settings.readingLifetime || !scanners.isAlive($0.scanner, at: time) }
+        var rooms: [(room: String, level: Double)] = []
+        for reading in state.readings where reading.level >= settings.floorLevel {
+            if let index = rooms.firstIndex(where: { $0.room == reading.room }) {
+                rooms[index].level = max(rooms[index].level, reading.level)
+            } else {
+                rooms.append((reading.room, reading.level))
+            }
+        }
         let previous = state.holder
+        let held = previous.flatMap { holder in rooms.first { $0.room == holder }?.level }
         // No live reading from the holder's room: nothing says the beacon is still there, so it
         // leaves at once (a dead scanner keeps nobody) and has to enter another room on evidence.
-        if let holder = previous, rooms[holder] == nil {
+        if let holder = previous, held == nil {
             state.holder = nil
             state.challenger = nil
             state.evidence = 0
             state.standingLead = 0
             return PresenceChange(beacon: beacon, from: holder, to: nil, time: time)
         }
-        guard !rooms.isEmpty else {
-            state.challenger = nil
-            state.evidence = 0
-            return nil
-        }
         var strongest: (room: String, level: Double)?
-        for (room, level) in rooms where room != state.holder {
-            if let best = strongest, level < best.level || level == best.level && room > best.room { continue }
-            strongest = (room, level)
+        for candidate in rooms where candidate.room != previous {
+            if let best = strongest, candidate.level < best.level || candidate.level == best.level && candidate.room > best.room { continue }
+            strongest = candidate
         }
         guard let rival = strongest else {
             state.challenger = nil
@@ -161,12 +169,11 @@ public struct RoomPresence: Sendable {
         // With nobody holding, the evidence is that the beacon is here at all: it carries over
         // when the lead passes from one room to another. Against a holder it restarts.
         if state.challenger != rival.room {
-            if state.holder != nil, state.challenger != nil { state.evidence = 0 }
+            if previous != nil, state.challenger != nil { state.evidence = 0 }
             state.challenger = rival.room
         }
-        let held = state.holder.flatMap { rooms[$0] } ?? settings.floorLevel
-        state.standingLead = min(rival.level - held - settings.hysteresis, settings.leadClip)
-        guard state.evidence >= settings.evidenceThreshold, state.holder == nil || time - state.heldSince >= settings.minimumHold else {
+        state.standingLead = min(rival.level - (held ?? settings.floorLevel) - settings.hysteresis, settings.leadClip)
+        guard state.evidence >= settings.evidenceThreshold, previous == nil || time - state.heldSince >= settings.minimumHold else {
             return nil
         }
         state.holder = rival.room

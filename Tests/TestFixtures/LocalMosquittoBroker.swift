@@ -125,6 +125,9 @@ public final class LocalMosquittoBroker: @unchecked Sendable {
         try start()
     }
 
+    /// The broker's process id while it runs (the venue benchmark reads its CPU time).
+    public var processID: pid_t? { pid }
+
     public var isRunning: Bool { pid.map(CleanSpawn.isRunning) ?? false }
 
     /// A loopback port nobody listens on now (the kernel's pick for an ephemeral bind).
