@@ -107,6 +107,10 @@ struct VenueMessageTests {
             == .object([("a", .array([.number(1), .number(-250), .bool(true), .null, .string("😀\n")]))]))
         let deep = Array(String(repeating: "[", count: 17).utf8) + Array(String(repeating: "]", count: 17).utf8)
         #expect(throws: JSONValueError.self) { try JSONValue(parsing: deep) }
+        for text in ["-69.5", "1767225600.25", "0.05", "-0", "0", "123456789012345", "1234567890123456789", "2.675", "0.1", "1e3",
+                     "-1.5E-7", "0.0000000000000000000000001", "99.999999999999999"] {
+            #expect(try JSONValue(parsing: Array(text.utf8)) == .number(Double(text)!), "\(text) reads as the standard library reads it")
+        }
         for bad in ["01", "1.", "[1,]", "{\"a\" 1}", "\"\\ud800\"", "tru", "\"a\tb\"", "1 2"] {
             #expect(throws: JSONValueError.self, "\(bad)") { try JSONValue(parsing: Array(bad.utf8)) }
         }
