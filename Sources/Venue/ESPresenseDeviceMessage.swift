@@ -104,13 +104,7 @@ public struct ESPresenseDeviceMessage: Sendable, Equatable {
     }
 
     public init(json payload: [UInt8]) throws(VenueMessageError) {
-        guard payload.count <= Self.maximumPayload else { throw .oversized(payload.count) }
-        let document: JSONValue
-        do {
-            document = try JSONValue(parsing: payload)
-        } catch {
-            throw .malformedJSON(error.description)
-        }
+        let document = try JSONValue.document(payload, limit: Self.maximumPayload)
         guard case .object = document else { throw .wrongShape("an ESPresense message must be a JSON object") }
         guard let id = document["id"]?.string, !id.isEmpty else { throw .wrongShape("missing \"id\"") }
         func number(_ key: String) throws(VenueMessageError) -> Double? {

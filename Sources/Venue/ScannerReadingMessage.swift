@@ -25,13 +25,7 @@ public enum ScannerReadingMessage {
 
     /// The reading in a payload; `receivedAt` is the view's clock, `scanner` the topic's.
     public static func reading(json payload: [UInt8], scanner: String, receivedAt: Double) throws(VenueMessageError) -> ScannerReading {
-        guard payload.count <= maximumPayload else { throw .oversized(payload.count) }
-        let document: JSONValue
-        do {
-            document = try JSONValue(parsing: payload)
-        } catch {
-            throw .malformedJSON(error.description)
-        }
+        let document = try JSONValue.document(payload, limit: maximumPayload)
         guard let beacon = document["beacon"], case .object = beacon else { throw .wrongShape("missing \"beacon\" object") }
         guard let id = beacon["id"]?.string, !id.isEmpty else { throw .wrongShape("missing \"beacon.id\"") }
         guard let rssi = beacon["filteredRssi"]?.number ?? beacon["rssi"]?.number else { throw .wrongShape("missing \"beacon.rssi\"") }

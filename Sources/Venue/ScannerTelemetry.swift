@@ -53,13 +53,7 @@ public struct ScannerTelemetry: Sendable, Equatable {
     }
 
     public init(json payload: [UInt8], scanner: String) throws(VenueMessageError) {
-        guard payload.count <= 4096 else { throw .oversized(payload.count) }
-        let document: JSONValue
-        do {
-            document = try JSONValue(parsing: payload)
-        } catch {
-            throw .malformedJSON(error.description)
-        }
+        let document = try JSONValue.document(payload, limit: 4096)
         func number(_ key: String) throws(VenueMessageError) -> Double {
             guard let value = document[key]?.number else { throw .wrongShape("telemetry without a numeric \"\(key)\"") }
             return value

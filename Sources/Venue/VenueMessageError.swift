@@ -16,3 +16,16 @@ public enum VenueMessageError: Error, Sendable, Equatable, CustomStringConvertib
         }
     }
 }
+
+extension JSONValue {
+    /// The JSON document in a message payload of at most `limit` bytes, with refusals as
+    /// `VenueMessageError`s (counted by kind by the decoder).
+    static func document(_ payload: [UInt8], limit: Int) throws(VenueMessageError) -> JSONValue {
+        guard payload.count <= limit else { throw .oversized(payload.count) }
+        do {
+            return try JSONValue(parsing: payload)
+        } catch {
+            throw .malformedJSON(error.description)
+        }
+    }
+}

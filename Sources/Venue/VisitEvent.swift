@@ -58,13 +58,7 @@ public struct VisitEvent: Sendable, Equatable {
     }
 
     public init(json payload: [UInt8]) throws(VenueMessageError) {
-        guard payload.count <= 4096 else { throw .oversized(payload.count) }
-        let document: JSONValue
-        do {
-            document = try JSONValue(parsing: payload)
-        } catch {
-            throw .malformedJSON(error.description)
-        }
+        let document = try JSONValue.document(payload, limit: 4096)
         guard let kind = document["type"]?.string.flatMap(Kind.init(rawValue:)) else { throw .wrongShape("\"type\" is not enter, exit or visit") }
         guard let beacon = document["beacon"]?.string, let room = document["room"]?.string else { throw .wrongShape("missing \"beacon\" or \"room\"") }
         if kind == .visit {

@@ -176,33 +176,27 @@ enum VenueLoadBenchmark {
         for _ in 0..<3 {
             var decoder = VenueMessageDecoder()
             var presence = RoomPresence()
-            let start = threadCPU()
+            let start = MonitorLoadBenchmark.threadCPUSeconds()
             for index in 0..<count {
                 let (topic, payload) = messages[index % messages.count]
                 if let input = decoder.decode(topic: topic, payload: payload, receivedAt: Double(index) / 20_000) {
                     _ = presence.ingest(input)
                 }
             }
-            best = min(best, threadCPU() - start)
+            best = min(best, MonitorLoadBenchmark.threadCPUSeconds() - start)
         }
         var decodeOnly = Double.infinity
         for _ in 0..<3 {
             var decoder = VenueMessageDecoder()
-            let start = threadCPU()
+            let start = MonitorLoadBenchmark.threadCPUSeconds()
             for index in 0..<count {
                 let (topic, payload) = messages[index % messages.count]
                 _ = decoder.decode(topic: topic, payload: payload, receivedAt: Double(index) / 20_000)
             }
-            decodeOnly = min(decodeOnly, threadCPU() - start)
+            decodeOnly = min(decodeOnly, MonitorLoadBenchmark.threadCPUSeconds() - start)
         }
         print("  of which decoding: \(format(1e6 * decodeOnly / Double(count))) µs per reading")
         print("view logic alone (decode + presence, no network): \(format(1e6 * best / Double(count))) µs per reading = \(format(100 * best / Double(count) * 20_000))% of one core at 20,000 readings/s")
-    }
-
-    static func threadCPU() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
     static func readLine(_ handle: FileHandle) -> String? {
