@@ -7,6 +7,12 @@ import TestFixtures
 import Testing
 import Venue
 
+extension MQTTOutgoingMessage {
+    init(_ venue: VenueOutgoing) {
+        self.init(topic: venue.topic, payload: venue.payload, qos: venue.atLeastOnce ? .atLeastOnce : .atMostOnce, retain: venue.retain)
+    }
+}
+
 /// Both venue formats through a real mosquitto: an ESP32 node's message (the firmware's shape) and
 /// a beacontop agent's, read by a venue view that decides presence and publishes visits to a
 /// backend; and hostile payloads, counted and survived.
@@ -37,58 +43,50 @@ struct VenueOverBrokerTests {
         backend.start()
         try await backendEvents.waitConnected()
 
-        let statusTopic = Self.topics.status(scanner: "pi-lobby")
-        let agent = try BrokerTests.client(
-            broker.url(), id: BrokerTests.unique("agent"),
-            will: MQTTOutgoingMessage(topic: statusTopic, text: VenueTopics.offline, qos: .atLeastOnce, retain: true),
-            birth: MQTTOutgoingMessage(topic: statusTopic, text: VenueTopics.online, qos: .atLeastOnce, retain: true)
-        )
+        let start = Date().timeIntervalSince1970
+        var scanner = ScannerAgent(scanner: "pi-lobby", topics: Self.topics, startedAt: start)
+        let agent = try BrokerTests.client(broker.url(), id: BrokerTests.unique("agent"),
+                                           will: MQTTOutgoingMessage(scanner.will), birth: MQTTOutgoingMessage(scanner.birth))
         let node = try BrokerTests.client(broker.url(), id: BrokerTests.unique("esp32"))
         agent.start()
         node.start()
         #expect(agent.waitForFirstConnection(timeout: 10) == nil && node.waitForFirstConnection(timeout: 10) == nil)
 
         // The beacon is 1.5 m from the agent in the lobby and far from the ESP32 node in the cafe.
+        // The agent ranges at 4 Hz and publishes what its policy says is due (once a second).
         let espID = "iBeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e4-100-1"
         let nodePayload = Array(#"{"mac":"c01122334455","id":"iBeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e4-100-1","rssi@1m":-59,"rssi":-84.00,"rxAdj":0,"rssiVar":6.10,"distance":9.80,"var":2.10,"int":101}"#.utf8)
-        let start = Date().timeIntervalSince1970
+        var expected = 1 // the agent's birth
         for step in 0..<24 {
-            let reading = Self.reading(rssi: -63)
-            agent.publish(MQTTOutgoingMessage(topic: Self.topics.readings(scanner: "pi-lobby"),
-                                              payload: ScannerReadingMessage.json(scanner: "pi-lobby", time: start + Double(step) * 0.25, reading: reading)))
-            if let message = ESPresenseDeviceMessage(reading: reading) {
-                agent.publish(MQTTOutgoingMessage(topic: Self.topics.espresenseDevice(id: message.id, scanner: "pi-lobby"), payload: message.json()))
+            let snapshot = RangingSnapshot(time: start + Double(step) * 0.25, beacons: [Self.reading(rssi: -63)], nearest: nil, events: [])
+            for message in scanner.messages(for: snapshot) {
+                #expect(agent.publish(MQTTOutgoingMessage(message)) == .sent)
+                expected += 1
             }
             node.publish(MQTTOutgoingMessage(topic: Self.topics.espresenseDevice(id: espID, scanner: "cafe"), payload: nodePayload))
+            expected += 1
             try await Task.sleep(nanoseconds: 250_000_000)
         }
-        try await viewEvents.wait("the readings") { $0.messages.count >= 24 * 3 + 1 }
+        #expect(expected == 1 + 24 + 2 * 6, "the agent published both formats once a second for 6 s")
+        try await viewEvents.wait("the readings") { $0.messages.count >= expected }
 
-        var decoder = VenueMessageDecoder(topics: Self.topics)
-        var presence = RoomPresence(catalog: ExhibitCatalog(exhibits: [], rooms: [VenueRoom(id: "lobby"), VenueRoom(id: "cafe")],
-                                                            scanners: [VenueScanner(id: "pi-lobby", room: "lobby"), VenueScanner(id: "cafe", room: "cafe")]))
-        var visits = VisitTracker()
+        var venue = VenueView(catalog: ExhibitCatalog(exhibits: [], rooms: [VenueRoom(id: "lobby"), VenueRoom(id: "cafe")],
+                                                      scanners: [VenueScanner(id: "pi-lobby", room: "lobby"), VenueScanner(id: "cafe", room: "cafe")]),
+                              topics: Self.topics)
         var formats: Set<String> = []
         for message in viewEvents.messages {
-            guard let input = decoder.decode(topic: message.topic, payload: message.payload, receivedAt: message.receivedAt) else { continue }
-            if case .reading(let reading) = input {
+            if case .reading(let reading)? = try? VenueMessageDecoder.input(topic: message.topic, payload: message.payload, receivedAt: 0, topics: Self.topics) {
                 formats.insert("\(reading.format.rawValue) from \(reading.scanner)")
                 #expect(reading.beacon == "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1")
             }
-            for change in presence.ingest(input) {
-                for event in visits.apply(change) {
-                    view.publish(MQTTOutgoingMessage(topic: Self.topics.event(event.kind, room: event.room), payload: event.json(), qos: .atLeastOnce))
-                    for room in VisitTracker.roomsTouched(by: [event]) {
-                        view.publish(MQTTOutgoingMessage(topic: Self.topics.occupancy(room: room), payload: visits.occupancy(of: room, at: event.time).json(),
-                                                         qos: .atLeastOnce, retain: true))
-                    }
-                }
+            for outgoing in venue.receive(topic: message.topic, payload: message.payload, at: message.receivedAt) {
+                view.publish(MQTTOutgoingMessage(outgoing))
             }
         }
-        #expect(decoder.refusedTotal == 0)
+        #expect(venue.decoder.refusedTotal == 0)
         #expect(formats == ["beacontop from pi-lobby", "espresense from pi-lobby", "espresense from cafe"])
-        #expect(presence.room(of: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1") == "lobby")
-        #expect(presence.scanners.scanners["pi-lobby"]?.online == true, "the agent's retained birth")
+        #expect(venue.presence.room(of: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1") == "lobby")
+        #expect(venue.presence.scanners.scanners["pi-lobby"]?.online == true, "the agent's retained birth")
 
         try await backendEvents.wait("the enter event and the occupancy") { $0.messages.count >= 2 }
         let enter = try #require(backendEvents.messages(on: "expo/beacontop/events/enter/lobby").first)
