@@ -70,8 +70,12 @@ struct BrokerTests {
         let agentEvents = EventCollector(agent)
         agent.start()
         try await seen.wait("online") { $0.messages(on: topic).last?.payload == Array("online".utf8) }
-        relay.cut() // no DISCONNECT reaches the broker: it publishes the will
+        // No DISCONNECT reaches the broker: it publishes the will. The agent may not come back
+        // until then (a reconnect with the same client id would take the session over instead).
+        relay.refuse(true)
+        relay.cut()
         try await seen.wait("offline from the will") { $0.messages(on: topic).last?.payload == Array("offline".utf8) }
+        relay.refuse(false)
         try await agentEvents.wait("the agent's reconnect") { collector in
             collector.statuses.contains { if case .lost = $0 { true } else { false } }
                 && collector.statuses.filter { if case .connected = $0 { true } else { false } }.count == 2

@@ -9,7 +9,7 @@ public final class TCPRelay: Sendable {
     public let port: UInt16
     private let target: UInt16
     private let listener: Int32
-    private let state = Mutex<(sockets: [Int32], stopped: Bool)>(([], false))
+    private let state = Mutex<(sockets: [Int32], stopped: Bool, refusing: Bool)>(([], false, false))
 
     public init(to targetPort: UInt16) throws {
         target = targetPort
@@ -36,7 +36,13 @@ public final class TCPRelay: Sendable {
 
     deinit { stop() }
 
-    /// Closes every relayed connection; new ones are still accepted.
+    /// While refusing, new connections are accepted and closed at once, as a peer that is gone
+    /// would leave them: a client cannot reconnect before the broker has seen it leave.
+    public func refuse(_ refusing: Bool) {
+        state.withLock { $0.refusing = refusing }
+    }
+
+    /// Closes every relayed connection; new ones are still accepted (unless refusing).
     public func cut() {
         let sockets = state.withLock { state -> [Int32] in
             defer { state.sockets.removeAll() }
@@ -65,6 +71,10 @@ public final class TCPRelay: Sendable {
                 if state.withLock({ $0.stopped }) { return }
                 if errno == EINTR { continue }
                 return
+            }
+            if state.withLock({ $0.refusing }) {
+                close(client)
+                continue
             }
             let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = LocalMosquittoBroker.loopback(port: target)
