@@ -28,6 +28,11 @@ let package = Package(
             linkerSettings: [.linkedLibrary("ncursesw")]
         ),
         .target(name: "TerminalUI", dependencies: ["Monitor", "Survey", "CNcursesw"]),
+        // libmosquitto, found by pkg-config (Debian libmosquitto-dev; Tests/setup.sh installs it).
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .target(name: "MQTT", dependencies: ["CMosquitto", "Sources"]),
+        .target(name: "Venue", dependencies: ["BeaconFormats", "HCI", "Ranging"]),
+        .target(name: "VenueSimulation", dependencies: ["Venue", "Simulation", "Ranging"]),
         .executableTarget(
             name: "beacontop",
             dependencies: [
@@ -37,7 +42,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "beacontop-bench",
-            dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging", "Sources", "Simulation", "Monitor", "TerminalUI", "Survey"]
+            dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging", "Sources", "Simulation", "Monitor", "TerminalUI", "Survey", "MQTT", "Venue", "VenueSimulation",
+                           // The venue benchmark starts a real mosquitto the way the tests do.
+                           "TestFixtures"]
         ),
         .target(name: "TestFixtures", dependencies: ["HCI", "Captures"], path: "Tests/TestFixtures"),
         .testTarget(name: "HCITests", dependencies: ["HCI", "Captures", "TestFixtures"]),
@@ -50,5 +57,7 @@ let package = Package(
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Monitor", "Survey", "Ranging", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "SurveyTests", dependencies: ["Survey", "Ranging", "BeaconFormats", "HCI", "Captures", "TestFixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Monitor", "TestFixtures"]),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Sources", "Venue", "Ranging", "BeaconFormats", "TestFixtures"]),
+        .testTarget(name: "VenueTests", dependencies: ["Venue", "VenueSimulation", "Ranging", "BeaconFormats", "HCI", "Simulation", "TestFixtures"]),
     ]
 )

@@ -3,13 +3,15 @@
 #  - Debian: ncurses headers (the monitor), tmux (real-terminal tests), tshark (recordings must
 #    read back in Wireshark), python3-venv (Bumble's virtual environment), man-db and groff-base
 #    (the installed manual page must render), zsh and fish (the installed completions must parse),
-#    librsvg2-bin and fonts-dejavu-core (the survey's SVG maps must render to PNG, labels included).
+#    librsvg2-bin and fonts-dejavu-core (the survey's SVG maps must render to PNG, labels included),
+#    libmosquitto-dev (the MQTT client library), mosquitto (the broker the venue tests start),
+#    openssl (their TLS certificates).
 #  - PyPI: Bumble, the virtual Bluetooth controller the scan/advertise tests run against,
 #    into .build/venv so nothing touches the system Python.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libncurses-dev tmux tshark python3-venv man-db groff-base zsh fish librsvg2-bin fonts-dejavu-core)
+packages=(libncurses-dev tmux tshark python3-venv man-db groff-base zsh fish librsvg2-bin fonts-dejavu-core libmosquitto-dev mosquitto openssl)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -12,13 +12,21 @@ public struct ExhibitCatalog: Sendable, Equatable {
     public var regions: [BeaconRegion]
     /// The floor plan's walls (optional): the survey draws them; ranging ignores them.
     public var walls: [Wall]
+    /// Rooms or booths covered by scanners, and the scanners (docs/venue.md); empty for one radio.
+    public var rooms: [VenueRoom]
+    public var scanners: [VenueScanner]
     private var indexByID: [String: Int]
 
-    public init(title: String? = nil, exhibits: [Exhibit], regions: [BeaconRegion]? = nil, walls: [Wall] = []) {
+    public init(
+        title: String? = nil, exhibits: [Exhibit], regions: [BeaconRegion]? = nil, walls: [Wall] = [],
+        rooms: [VenueRoom] = [], scanners: [VenueScanner] = []
+    ) {
         self.title = title
         self.exhibits = exhibits
         self.regions = regions ?? exhibits.compactMap(\.region)
         self.walls = walls
+        self.rooms = rooms
+        self.scanners = scanners
         var index: [String: Int] = [:]
         for (position, exhibit) in exhibits.enumerated() where index[exhibit.id] == nil {
             index[exhibit.id] = position
@@ -56,7 +64,7 @@ public struct ExhibitCatalog: Sendable, Equatable {
             throw CatalogError(line: root?.mark?.line, field: "document", reason: "must be a mapping with an `exhibits` list")
         }
         let reader = CatalogNodeReader()
-        try reader.rejectUnknownKeys(mapping, allowed: ["title", "exhibits", "regions", "walls"], path: "")
+        try reader.rejectUnknownKeys(mapping, allowed: ["title", "exhibits", "regions", "walls", "rooms", "scanners"], path: "")
         let title = try mapping["title"].map { node throws(CatalogError) in try reader.string(node, path: "title") }
         guard let exhibitsNode = mapping["exhibits"] else {
             throw CatalogError(line: root.mark?.line, field: "exhibits", reason: "missing (a list of exhibits is required)")
@@ -92,7 +100,8 @@ public struct ExhibitCatalog: Sendable, Equatable {
                 try reader.wall(node, path: "walls[\(position)]")
             }
         }
-        self.init(title: title, exhibits: exhibits, regions: regions, walls: walls)
+        let venue = try reader.venue(mapping)
+        self.init(title: title, exhibits: exhibits, regions: regions, walls: walls, rooms: venue.rooms, scanners: venue.scanners)
     }
 
     private static func line(of error: YamlError) -> Int? {

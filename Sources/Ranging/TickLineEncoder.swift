@@ -49,7 +49,7 @@ public enum TickLineEncoder {
         w.raw("]}")
     }
 
-    private static func appendBeacon(_ b: BeaconReading, to w: inout JSONCursor) {
+    static func appendBeacon(_ b: BeaconReading, to w: inout JSONCursor) {
         w.raw("{\"id\":")
         w.string(b.id)
         w.raw(",\"kind\":")

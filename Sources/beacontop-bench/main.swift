@@ -16,7 +16,10 @@ do {
     case "h4-framer": H4FramerBenchmark.run(rest)
     case "replay-stages": try ReplayStagesBenchmark.run(rest)
     case "survey": SurveyBenchmark.run(rest)
-    default: print("usage: beacontop-bench decode-events|decode-file|ranging|render|monitor|monitor-capture|simulate|h4-framer|replay-stages|survey [ARGS]")
+    case "venue-presence": try VenuePresenceBenchmark.run(rest)
+    case "venue": try VenueLoadBenchmark.run(rest)
+    case "venue-subscriber": try VenueLoadBenchmark.subscriber(rest)
+    default: print("usage: beacontop-bench decode-events|decode-file|ranging|render|monitor|monitor-capture|simulate|h4-framer|replay-stages|survey|venue-presence|venue [ARGS]")
     }
 } catch {
     print("\(arguments.first ?? ""): \(error)")

@@ -112,28 +112,11 @@ public final class TmuxSession {
     }
 
     /// Runs a program found on the PATH and returns its exit status (-1 if it could not start).
+    /// Runs to completion. The tmux server (and so the command) would inherit this thread's signal
+    /// mask, and test threads block SIGINT, SIGTERM and SIGWINCH: `CleanSpawn` starts it clean.
     private static func spawn(_ arguments: [String]) -> Int32 {
-        var pid: pid_t = 0
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        // The tmux server (and so the command) would inherit this thread's signal mask, and test
-        // threads block SIGINT, SIGTERM and SIGWINCH: start it with an empty mask and default actions.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        sigdelset(&all, SIGKILL)
-        sigdelset(&all, SIGSTOP)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        guard posix_spawnp(&pid, arguments[0], nil, &attributes, argv, environ) == 0 else { return -1 }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : -1
+        guard let pid = CleanSpawn.start(arguments) else { return -1 }
+        return CleanSpawn.wait(pid)
     }
 
     private static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {

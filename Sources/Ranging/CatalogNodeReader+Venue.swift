@@ -1,0 +1,83 @@
+import Yams
+
+extension CatalogNodeReader {
+    func room(_ node: Node, path: String) throws(CatalogError) -> VenueRoom {
+        guard let mapping = node.mapping else { throw fail(node, path, "must be a mapping with at least `id`") }
+        try rejectUnknownKeys(mapping, allowed: ["id", "name"], path: path)
+        let id = try nonEmptyID(mapping, node: node, path: path)
+        let name = try mapping["name"].map { n throws(CatalogError) in try string(n, path: "\(path).name") }
+        return VenueRoom(id: id, name: name)
+    }
+
+    func scanner(_ node: Node, path: String) throws(CatalogError) -> VenueScanner {
+        guard let mapping = node.mapping else { throw fail(node, path, "must be a mapping with at least `id` and `room`") }
+        try rejectUnknownKeys(mapping, allowed: ["id", "room", "position", "rssiOffset", "referenceBeacon"], path: path)
+        let id = try nonEmptyID(mapping, node: node, path: path)
+        guard let roomNode = mapping["room"] else { throw fail(node, "\(path).room", "missing (the room this scanner covers)") }
+        let room = try string(roomNode, path: "\(path).room")
+        var position: FloorPosition?
+        if let positionNode = mapping["position"] {
+            guard let pair = positionNode.sequence, pair.count == 2 else {
+                throw fail(positionNode, "\(path).position", "must be [x, y] in metres")
+            }
+            position = FloorPosition(x: try number(pair[0], path: "\(path).position[0]"), y: try number(pair[1], path: "\(path).position[1]"))
+        }
+        var offset: Double?
+        if let offsetNode = mapping["rssiOffset"] {
+            let value = try number(offsetNode, path: "\(path).rssiOffset")
+            guard abs(value) <= 40 else { throw fail(offsetNode, "\(path).rssiOffset", "\(value) dB is not a receiver difference; expected -40 to 40") }
+            offset = value
+        }
+        let reference = try mapping["referenceBeacon"].map { n throws(CatalogError) in try string(n, path: "\(path).referenceBeacon") }
+        return VenueScanner(id: id, room: room, position: position, rssiOffset: offset, referenceBeacon: reference)
+    }
+
+    private func nonEmptyID(_ mapping: Node.Mapping, node: Node, path: String) throws(CatalogError) -> String {
+        guard let idNode = mapping["id"] else { throw fail(node, "\(path).id", "missing") }
+        let id = try string(idNode, path: "\(path).id")
+        guard !id.isEmpty else { throw fail(idNode, "\(path).id", "must not be empty") }
+        guard !id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw fail(idNode, "\(path).id", "must not hold control characters")
+        }
+        return id
+    }
+
+    /// Reads the `rooms` and `scanners` lists: ids unique, every scanner's room listed (when
+    /// rooms are), reference beacons unique.
+    func venue(_ mapping: Node.Mapping) throws(CatalogError) -> (rooms: [VenueRoom], scanners: [VenueScanner]) {
+        var rooms: [VenueRoom] = []
+        if let node = mapping["rooms"] {
+            guard let list = node.sequence else { throw fail(node, "rooms", "must be a list") }
+            var seen: [String: Int] = [:]
+            for (position, item) in list.enumerated() {
+                let room = try room(item, path: "rooms[\(position)]")
+                if let first = seen[room.id] { throw fail(item, "rooms[\(position)].id", "\(room.id) is already rooms[\(first)]") }
+                seen[room.id] = position
+                rooms.append(room)
+            }
+        }
+        var scanners: [VenueScanner] = []
+        if let node = mapping["scanners"] {
+            guard let list = node.sequence else { throw fail(node, "scanners", "must be a list") }
+            var seen: [String: Int] = [:]
+            var references: [String: Int] = [:]
+            let roomIDs = Set(rooms.map(\.id))
+            for (position, item) in list.enumerated() {
+                let scanner = try scanner(item, path: "scanners[\(position)]")
+                if let first = seen[scanner.id] { throw fail(item, "scanners[\(position)].id", "\(scanner.id) is already scanners[\(first)]") }
+                if !rooms.isEmpty, !roomIDs.contains(scanner.room) {
+                    throw fail(item, "scanners[\(position)].room", "\(scanner.room) is not in rooms (\(rooms.map(\.id).joined(separator: ", ")))")
+                }
+                if let reference = scanner.referenceBeacon {
+                    if let first = references[reference] {
+                        throw fail(item, "scanners[\(position)].referenceBeacon", "\(reference) is already scanners[\(first)]'s; a reference beacon sits by one scanner")
+                    }
+                    references[reference] = position
+                }
+                seen[scanner.id] = position
+                scanners.append(scanner)
+            }
+        }
+        return (rooms, scanners)
+    }
+}

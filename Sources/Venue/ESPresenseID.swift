@@ -1,0 +1,98 @@
+import BeaconFormats
+
+/// Beacon ids as ESPresense's firmware writes them (`lib/BleFingerprint/BleFingerprint.cpp`,
+/// `setId`), so a beacontop scanner and an ESP32 node name the same beacon the same way and Home
+/// Assistant's `mqtt_room` or ESPresense Companion see one device:
+///
+/// - iBeacon: `iBeacon:<uuid>-<major>-<minor>`, the UUID lower-case with dashes, decimals
+/// - AltBeacon: `altBeacon:<id1>-<id2>-<id3>`, the same shape
+/// - Eddystone-UID: `eddy:<namespace>-<instance>` in lower-case hex. The firmware's format string
+///   prints namespace byte 5 twice (11 bytes, 22 digits); beacontop writes the same so both
+///   scanners' messages land on one device, and reads both the firmware's 22 digits and a correct 20.
+///
+/// Eddystone-URL, -TLM and -EID have no id of their own in ESPresense (it names those devices by
+/// address), so they are not published on its topic; beacontop's own topic carries them.
+public enum ESPresenseID {
+    public static func string(for identity: BeaconIdentity) -> String? {
+        switch identity {
+        case .iBeacon(let uuid, let major, let minor):
+            "iBeacon:\(uuid.description.lowercased())-\(major)-\(minor)"
+        case .altBeacon(let id1, let id2, let id3):
+            "altBeacon:\(id1.description.lowercased())-\(id2)-\(id3)"
+        case .eddystoneUID(let namespace, let instance):
+            namespace.count == 10 && instance.count == 6
+                ? "eddy:\(hex(Array(namespace[0...4]) + Array(namespace[4...9])))-\(hex(instance))"
+                : nil
+        case .eddystoneURL, .eddystoneTLM, .eddystoneEID:
+            nil
+        }
+    }
+
+    /// The beacon an ESPresense id names, when it is one of the beacon forms above.
+    public static func identity(_ id: String) -> BeaconIdentity? {
+        if id.hasPrefix("iBeacon:"), let (uuid, major, minor) = uuidMajorMinor(id.dropFirst(8)) {
+            return .iBeacon(uuid: uuid, major: major, minor: minor)
+        }
+        if id.hasPrefix("altBeacon:"), let (uuid, major, minor) = uuidMajorMinor(id.dropFirst(10)) {
+            return .altBeacon(id1: uuid, id2: major, id3: minor)
+        }
+        if id.hasPrefix("eddy:") {
+            let parts = id.dropFirst(5).split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 2, var namespace = bytes(hex: parts[0]), let instance = bytes(hex: parts[1]), instance.count == 6 else { return nil }
+            if namespace.count == 11 {
+                guard namespace[4] == namespace[5] else { return nil }
+                namespace.remove(at: 5)
+            }
+            guard namespace.count == 10 else { return nil }
+            return .eddystoneUID(namespace: namespace, instance: instance)
+        }
+        return nil
+    }
+
+    /// The key a beacon is tracked by in a venue: beacontop's own id (`BeaconIdentity.description`,
+    /// as catalogs name beacons) when the ESPresense id is a beacon's, else the ESPresense id as it
+    /// came (a phone's `irk:...`, a `name:...`).
+    public static func beaconKey(_ id: String) -> String {
+        identity(id)?.description ?? id
+    }
+
+    /// `uuid-major-minor`: the UUID is 36 characters with its four dashes.
+    private static func uuidMajorMinor(_ text: Substring) -> (UUIDBytes, UInt16, UInt16)? {
+        guard text.utf8.count > 37 else { return nil }
+        let uuidEnd = text.index(text.startIndex, offsetBy: 36)
+        guard text[uuidEnd] == "-", let uuid = UUIDBytes(text[..<uuidEnd]) else { return nil }
+        let numbers = text[text.index(after: uuidEnd)...].split(separator: "-", omittingEmptySubsequences: false)
+        guard numbers.count == 2, let major = UInt16(numbers[0]), let minor = UInt16(numbers[1]) else { return nil }
+        return (uuid, major, minor)
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var utf8: [UInt8] = []
+        for byte in bytes {
+            utf8.append(digits[Int(byte >> 4)])
+            utf8.append(digits[Int(byte & 0xF)])
+        }
+        return String(decoding: utf8, as: UTF8.self)
+    }
+
+    private static func bytes(hex: Substring) -> [UInt8]? {
+        let utf8 = Array(hex.utf8)
+        guard utf8.count % 2 == 0 else { return nil }
+        var out: [UInt8] = []
+        for index in stride(from: 0, to: utf8.count, by: 2) {
+            guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else { return nil }
+            out.append(high << 4 | low)
+        }
+        return out
+    }
+
+    private static func nibble(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,48 @@
+/// When a scanner agent publishes a beacon: at most every `interval` seconds, sooner when its
+/// distance has moved by more than `distanceStep` metres since the last message (someone walking
+/// away is news; the same reading again is not), and never twice within `minimumGap`.
+/// ESPresense's nodes follow the same idea (`skip_ms`, `skip_distance`), so a venue mixing both
+/// sees similar rates from each. Pure: time is an argument.
+public struct PublishPolicy: Sendable, Equatable {
+    public var interval: Double
+    public var distanceStep: Double
+    public var minimumGap: Double
+    private var last: [String: (time: Double, distance: Double?)] = [:]
+
+    /// 1 s and 0.5 m (ESPresense's defaults too); at most 10 messages a second per beacon.
+    public init(interval: Double = 1, distanceStep: Double = 0.5, minimumGap: Double = 0.1) {
+        self.interval = interval
+        self.distanceStep = distanceStep
+        self.minimumGap = minimumGap
+    }
+
+    /// True when `beacon`, now at `distance` (nil: unknown), is due at `time`; records it as
+    /// published when it is.
+    public mutating func shouldPublish(beacon: String, distance: Double?, at time: Double) -> Bool {
+        guard let previous = last[beacon] else {
+            last[beacon] = (time, distance)
+            return true
+        }
+        let elapsed = time - previous.time
+        var due = elapsed >= interval || elapsed < 0
+        if !due, elapsed >= minimumGap, let distance, let before = previous.distance {
+            due = abs(distance - before) > distanceStep
+        }
+        if due { last[beacon] = (time, distance) }
+        return due
+    }
+
+    /// Forgets beacons last published before `time` (the agent calls this for beacons it no longer
+    /// hears, so memory follows the beacons in range).
+    public mutating func forget(before time: Double) {
+        last = last.filter { $0.value.time >= time }
+    }
+
+    public var tracked: Int { last.count }
+
+    public static func == (lhs: PublishPolicy, rhs: PublishPolicy) -> Bool {
+        lhs.interval == rhs.interval && lhs.distanceStep == rhs.distanceStep && lhs.minimumGap == rhs.minimumGap
+            && lhs.last.count == rhs.last.count
+            && lhs.last.allSatisfy { key, value in rhs.last[key].map { $0.time == value.time && $0.distance == value.distance } ?? false }
+    }
+}

@@ -1,0 +1,186 @@
+import Ranging
+
+/// A beacon moving from one room to another (or into the venue, or out of it).
+public struct PresenceChange: Sendable, Equatable {
+    public var beacon: String
+    public var from: String?
+    public var to: String?
+    public var time: Double
+
+    public init(beacon: String, from: String?, to: String?, time: Double) {
+        self.beacon = beacon
+        self.from = from
+        self.to = to
+        self.time = time
+    }
+}
+
+/// Which room each beacon is in, decided on relative evidence across scanners. Pure: readings
+/// and time go in, changes come out; the owner loop calls `ingest` per message and `tick` about
+/// once a second.
+///
+/// The rule (docs/venue.md "The presence rule"): a reading's *level* is its RSSI plus the
+/// scanner's offset minus the beacon's power at 1 m (so scanners that read differently and beacons
+/// of different power compare); a room's level is the best level among its scanners' readings of
+/// the last `readingLifetime` seconds, from scanners still alive. A beacon is in no room until a
+/// room's lead over the floor piles up, and moves when a challenger room's lead over the holder,
+/// beyond `hysteresis`, piles up to `evidenceThreshold` dB·s (a one-sided CUSUM, as
+/// `NearestExhibitSelector` does for exhibits; the lead clipped to `leadClip`) and the holder has
+/// held `minimumHold` seconds. A lead is credited for the time it stood, from one evaluation to
+/// the next, so one loud reading counts for as long as it was the latest, not more.
+/// When no live scanner has a reading of the beacon, it is in no room: a dead scanner's readings
+/// expire with it, so it never keeps a beacon present.
+public struct RoomPresence: Sendable {
+    public let settings: PresenceSettings
+    public private(set) var scanners: ScannerRegistry
+    private var beacons: [String: BeaconState] = [:]
+
+    /// One scanner's latest reading of a beacon, as the detail pane shows it.
+    public struct ScannerLevel: Sendable, Equatable {
+        public var scanner: String
+        public var room: String
+        public var rssi: Double
+        /// dB relative to the beacon's power at 1 m, the scanner's offset applied.
+        public var level: Double
+        public var distance: Double?
+        public var time: Double
+    }
+
+    /// Per beacon. Readings are a small array (one per scanner that hears the beacon, a handful to
+    /// twenty), searched linearly: cheaper than hashing a scanner name per reading.
+    private struct BeaconState {
+        var readings: [ScannerLevel] = []
+        var holder: String?
+        var challenger: String?
+        var evidence = 0.0
+        /// The challenger's lead (dB beyond the hysteresis, clipped) as of the last evaluation.
+        var standingLead = 0.0
+        var heldSince = 0.0
+        var lastEvaluation: Double?
+    }
+
+    public init(catalog: ExhibitCatalog? = nil, settings: PresenceSettings = PresenceSettings()) {
+        self.settings = settings
+        scanners = ScannerRegistry(catalog: catalog, settings: settings)
+    }
+
+    /// Feeds one decoded message; returns the changes it caused.
+    public mutating func ingest(_ input: VenueInput) -> [PresenceChange] {
+        switch input {
+        case .reading(let reading):
+            return ingest(reading).map { [$0] } ?? []
+        case .scannerStatus(let scanner, let online, let time):
+            scanners.setStatus(scanner, online: online, at: time)
+            return online ? [] : tick(at: time)
+        case .telemetry(let telemetry):
+            scanners.heard(telemetry.scanner, at: telemetry.time)
+            return []
+        }
+    }
+
+    public mutating func ingest(_ reading: ScannerReading) -> PresenceChange? {
+        scanners.heard(reading.scanner, at: reading.time)
+        if scanners.isReference(reading.beacon) {
+            scanners.learn(from: reading)
+            return nil
+        }
+        let power = reading.measuredPower ?? settings.defaultMeasuredPower
+        let level = ScannerLevel(
+            scanner: reading.scanner, room: scanners.room(of: reading.scanner), rssi: reading.rssi,
+            level: reading.rssi + scanners.offset(of: reading.scanner) - power, distance: reading.distance, time: reading.time
+        )
+        if beacons[reading.beacon] == nil { beacons[reading.beacon] = BeaconState() }
+        return Self.evaluate(&beacons[reading.beacon]!, beacon: reading.beacon, adding: level, at: reading.time, scanners: scanners, settings: settings)
+    }
+
+    /// Re-decides every beacon at `time`: readings expire, dead scanners drop out, evidence that
+    /// was piling up without new readings completes. Beacons in no room with no readings are forgotten.
+    public mutating func tick(at time: Double) -> [PresenceChange] {
+        var changes: [PresenceChange] = []
+        for beacon in beacons.keys.sorted() {
+            if let change = Self.evaluate(&beacons[beacon]!, beacon: beacon, adding: nil, at: time, scanners: scanners, settings: settings) {
+                changes.append(change)
+            }
+            if let state = beacons[beacon], state.holder == nil, state.readings.isEmpty { beacons[beacon] = nil }
+        }
+        return changes
+    }
+
+    public func room(of beacon: String) -> String? { beacons[beacon]?.holder }
+
+    /// Every beacon in a room, and the room.
+    public var present: [String: String] {
+        var result: [String: String] = [:]
+        for (beacon, state) in beacons { if let room = state.holder { result[beacon] = room } }
+        return result
+    }
+
+    /// The beacon's current readings from every scanner, strongest level first.
+    public func levels(of beacon: String) -> [ScannerLevel] {
+        (beacons[beacon]?.readings ?? []).sorted { ($0.level, $1.scanner) > ($1.level, $0.scanner) }
+    }
+
+    /// Credits the standing lead for the time since the last evaluation, takes in `new` (a
+    /// reading, or nil on a tick), drops expired readings and dead scanners, and decides.
+    private static func evaluate(
+        _ state: inout BeaconState, beacon: String, adding new: ScannerLevel?, at time: Double,
+        scanners: ScannerRegistry, settings: PresenceSettings
+    ) -> PresenceChange? {
+        let elapsed = state.lastEvaluation.map { min(max(time - $0, 0), 5) } ?? 0
+        state.lastEvaluation = time
+        if state.challenger != nil { state.evidence = max(0, state.evidence + state.standingLead * elapsed) }
+        if let new {
+            if let index = state.readings.firstIndex(where: { $0.scanner == new.scanner }) {
+                state.readings[index] = new
+            } else {
+                state.readings.append(new)
+            }
+        }
+        state.readings.removeAll { time - $0.time > settings.readingLifetime || !scanners.isAlive($0.scanner, at: time) }
+        var rooms: [(room: String, level: Double)] = []
+        for reading in state.readings where reading.level >= settings.floorLevel {
+            if let index = rooms.firstIndex(where: { $0.room == reading.room }) {
+                rooms[index].level = max(rooms[index].level, reading.level)
+            } else {
+                rooms.append((reading.room, reading.level))
+            }
+        }
+        let previous = state.holder
+        let held = previous.flatMap { holder in rooms.first { $0.room == holder }?.level }
+        // No live reading from the holder's room: nothing says the beacon is still there, so it
+        // leaves at once (a dead scanner keeps nobody) and has to enter another room on evidence.
+        if let holder = previous, held == nil {
+            state.holder = nil
+            state.challenger = nil
+            state.evidence = 0
+            state.standingLead = 0
+            return PresenceChange(beacon: beacon, from: holder, to: nil, time: time)
+        }
+        var strongest: (room: String, level: Double)?
+        for candidate in rooms where candidate.room != previous {
+            if let best = strongest, candidate.level < best.level || candidate.level == best.level && candidate.room > best.room { continue }
+            strongest = candidate
+        }
+        guard let rival = strongest else {
+            state.challenger = nil
+            state.evidence = 0
+            return nil
+        }
+        // With nobody holding, the evidence is that the beacon is here at all: it carries over
+        // when the lead passes from one room to another. Against a holder it restarts.
+        if state.challenger != rival.room {
+            if previous != nil, state.challenger != nil { state.evidence = 0 }
+            state.challenger = rival.room
+        }
+        state.standingLead = min(rival.level - (held ?? settings.floorLevel) - settings.hysteresis, settings.leadClip)
+        guard state.evidence >= settings.evidenceThreshold, previous == nil || time - state.heldSince >= settings.minimumHold else {
+            return nil
+        }
+        state.holder = rival.room
+        state.heldSince = time
+        state.challenger = nil
+        state.evidence = 0
+        state.standingLead = 0
+        return PresenceChange(beacon: beacon, from: previous, to: rival.room, time: time)
+    }
+}

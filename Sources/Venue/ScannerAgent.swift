@@ -1,0 +1,62 @@
+import Ranging
+
+/// What a scanner agent publishes, as a pure function of its ranging ticks and time: per beacon
+/// that `PublishPolicy` says is due, ESPresense's device message (when the beacon has an
+/// ESPresense id) and beacontop's reading; telemetry every `telemetryInterval`; the retained
+/// `online` birth and `offline` will for its MQTT client. The command that runs it owns the
+/// client and the clock.
+public struct ScannerAgent: Sendable {
+    public let scanner: String
+    public let topics: VenueTopics
+    public var policy: PublishPolicy
+    public let telemetryInterval: Double
+    public let startedAt: Double
+    private var nextTelemetry: Double
+
+    public init(scanner: String, topics: VenueTopics = VenueTopics(), policy: PublishPolicy = PublishPolicy(),
+                telemetryInterval: Double = ScannerTelemetry.defaultInterval, startedAt: Double) {
+        self.scanner = scanner
+        self.topics = topics
+        self.policy = policy
+        self.telemetryInterval = telemetryInterval
+        self.startedAt = startedAt
+        nextTelemetry = startedAt + telemetryInterval
+    }
+
+    /// Published on every connect (retained): the scanner is up.
+    public var birth: VenueOutgoing {
+        VenueOutgoing(topic: topics.status(scanner: scanner), payload: Array(VenueTopics.online.utf8), atLeastOnce: true, retain: true)
+    }
+
+    /// The MQTT client's last will (retained), and what a clean stop publishes.
+    public var will: VenueOutgoing {
+        VenueOutgoing(topic: topics.status(scanner: scanner), payload: Array(VenueTopics.offline.utf8), atLeastOnce: true, retain: true)
+    }
+
+    /// The messages one ranging tick makes due. Stale beacons are not published, and beacons
+    /// not heard for a minute are forgotten by the policy.
+    public mutating func messages(for snapshot: RangingSnapshot) -> [VenueOutgoing] {
+        var out: [VenueOutgoing] = []
+        for reading in snapshot.beacons where !reading.isStale {
+            let distance = reading.accuracy >= 0 ? reading.accuracy : nil
+            guard policy.shouldPublish(beacon: reading.id, distance: distance, at: snapshot.time) else { continue }
+            if let message = ESPresenseDeviceMessage(reading: reading) {
+                out.append(VenueOutgoing(topic: topics.espresenseDevice(id: message.id, scanner: scanner), payload: message.json()))
+            }
+            out.append(VenueOutgoing(topic: topics.readings(scanner: scanner),
+                                     payload: ScannerReadingMessage.json(scanner: scanner, time: snapshot.time, reading: reading)))
+        }
+        policy.forget(before: snapshot.time - 60)
+        return out
+    }
+
+    /// Telemetry when it is due at `time` (nil otherwise), with the client's counts.
+    public mutating func telemetry(at time: Double, advertsPerSecond: Double, beacons: Int, published: Int, buffered: Int,
+                                   dropped: Int, droppedQoS1: Int) -> VenueOutgoing? {
+        guard time >= nextTelemetry else { return nil }
+        while nextTelemetry <= time { nextTelemetry += telemetryInterval }
+        let report = ScannerTelemetry(scanner: scanner, time: time, uptime: time - startedAt, advertsPerSecond: advertsPerSecond,
+                                      beacons: beacons, published: published, buffered: buffered, dropped: dropped, droppedQoS1: droppedQoS1)
+        return VenueOutgoing(topic: topics.telemetry(scanner: scanner), payload: report.json())
+    }
+}

@@ -1,0 +1,89 @@
+import Ranging
+
+/// Every scanner the venue view has heard of: the room it covers, whether it is alive, and how
+/// its receiver reads compared with the others (its RSSI offset). Pure: time is an argument.
+public struct ScannerRegistry: Sendable {
+    public enum OffsetSource: String, Sendable {
+        case none
+        case catalog
+        case learnt
+    }
+
+    /// One scanner as the view knows it (the scanner list shows these).
+    public struct Scanner: Sendable, Equatable {
+        public var name: String
+        public var room: String
+        public var lastHeard: Double?
+        /// From its last status message; nil when it never sent one (ESPresense nodes may not).
+        public var online: Bool?
+        public var offset: Double
+        public var offsetSource: OffsetSource
+        public var referenceBeacon: String?
+        public var messages = 0
+        fileprivate var configuredOffset: Double?
+        fileprivate var referenceLevels: [Double] = []
+        fileprivate var nextSample = 0
+    }
+
+    public private(set) var scanners: [String: Scanner] = [:]
+    private var referenceOwner: [String: String] = [:]
+    private let settings: PresenceSettings
+
+    public init(catalog: ExhibitCatalog? = nil, settings: PresenceSettings = PresenceSettings()) {
+        self.settings = settings
+        for entry in catalog?.scanners ?? [] {
+            scanners[entry.id] = Scanner(
+                name: entry.id, room: entry.room, offset: entry.rssiOffset ?? 0, offsetSource: entry.rssiOffset == nil ? .none : .catalog,
+                referenceBeacon: entry.referenceBeacon, configuredOffset: entry.rssiOffset
+            )
+            if let reference = entry.referenceBeacon { referenceOwner[reference] = entry.id }
+        }
+    }
+
+    /// Notes any message from `name` at `time`; a scanner not in the catalog covers a room of its
+    /// own name (an ESPresense node is named after its room).
+    public mutating func heard(_ name: String, at time: Double) {
+        scanners[name, default: Scanner(name: name, room: name, offset: 0, offsetSource: .none)].lastHeard = time
+        scanners[name]!.messages += 1
+    }
+
+    public mutating func setStatus(_ name: String, online: Bool, at time: Double) {
+        heard(name, at: time)
+        scanners[name]!.online = online
+    }
+
+    /// Alive: not declared offline, and heard within `scannerSilence` seconds.
+    public func isAlive(_ name: String, at time: Double) -> Bool {
+        guard let scanner = scanners[name], scanner.online != false, let last = scanner.lastHeard else { return false }
+        return time - last <= settings.scannerSilence
+    }
+
+    public func room(of name: String) -> String { scanners[name]?.room ?? name }
+    public func offset(of name: String) -> Double { scanners[name]?.offset ?? 0 }
+
+    /// True for a catalog's reference beacon: it sits by a scanner and is nobody's visitor.
+    public func isReference(_ beacon: String) -> Bool { referenceOwner[beacon] != nil }
+
+    /// Learns `scanner`'s offset from a reading of its own reference beacon, 1 m away: the
+    /// offset brings the median of its last `referenceSamples` readings to the beacon's power at
+    /// 1 m. A catalog's `rssiOffset` wins over a learnt one (someone measured it on purpose).
+    public mutating func learn(from reading: ScannerReading) {
+        guard referenceOwner[reading.beacon] == reading.scanner, var scanner = scanners[reading.scanner] else { return }
+        let expected = reading.measuredPower ?? settings.defaultMeasuredPower
+        let capacity = max(1, settings.referenceSamples)
+        if scanner.referenceLevels.count < capacity {
+            scanner.referenceLevels.append(reading.rssi - expected)
+        } else {
+            scanner.referenceLevels[scanner.nextSample] = reading.rssi - expected
+        }
+        scanner.nextSample = (scanner.nextSample + 1) % capacity
+        if scanner.configuredOffset == nil {
+            let sorted = scanner.referenceLevels.sorted()
+            let middle = sorted.count / 2
+            let median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+            scanner.offset = -median
+            scanner.offsetSource = .learnt
+        }
+        scanners[reading.scanner] = scanner
+    }
+}

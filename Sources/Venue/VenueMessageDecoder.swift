@@ -1,0 +1,103 @@
+/// What a venue view takes from one broker message.
+public enum VenueInput: Sendable, Equatable {
+    case reading(ScannerReading)
+    case scannerStatus(scanner: String, online: Bool, time: Double)
+    case telemetry(ScannerTelemetry)
+}
+
+/// Turns broker messages into `VenueInput`, counting what it refuses. Pure: the topic, the payload
+/// and the time it arrived in; nothing else. Names from topics and payloads that hold control
+/// characters are refused here, so no scanner or beacon name can carry an escape sequence to a
+/// terminal or a log.
+public struct VenueMessageDecoder: Sendable {
+    public let topics: VenueTopics
+    /// Messages refused, by reason (`VenueMessageError.kindName`).
+    public private(set) var refused: [String: Int] = [:]
+    public private(set) var accepted = 0
+
+    public init(topics: VenueTopics = VenueTopics()) {
+        self.topics = topics
+    }
+
+    public var refusedTotal: Int { refused.values.reduce(0, +) }
+
+    /// The input in a message, nil for topics that are not a scanner's (the view's own events,
+    /// ESPresense settings); malformed or hostile messages are counted and give nil too.
+    public mutating func decode(topic: String, payload: [UInt8], receivedAt: Double) -> VenueInput? {
+        do {
+            guard let input = try Self.input(topic: topic, payload: payload, receivedAt: receivedAt, topics: topics) else { return nil }
+            accepted += 1
+            return input
+        } catch {
+            refused[error.kindName, default: 0] += 1
+            return nil
+        }
+    }
+
+    public static func input(topic: String, payload: [UInt8], receivedAt: Double, topics: VenueTopics) throws(VenueMessageError) -> VenueInput? {
+        guard let levels = topics.levels(of: topic), levels.count == 4 else { return nil }
+        let scanner: String
+        switch (levels[0], levels[1], levels[3]) {
+        case ("espresense", "devices", _):
+            scanner = try name(levels[3])
+            let message = try ESPresenseDeviceMessage(json: payload)
+            guard let rssi = message.rssi else { throw .wrongShape("ESPresense message without \"rssi\"") }
+            let beacon = ESPresenseID.beaconKey(try name(Substring(message.id)))
+            return .reading(ScannerReading(
+                scanner: scanner, beacon: beacon, time: receivedAt, rssi: rssi, measuredPower: message.rssiAt1m,
+                distance: message.distance, format: .espresense
+            ))
+        case ("espresense", "rooms", "status"), ("beacontop", "scanners", "status"):
+            scanner = try name(levels[2])
+            return .scannerStatus(scanner: scanner, online: try status(payload), time: receivedAt)
+        case ("beacontop", "scanners", "readings"):
+            scanner = try name(levels[2])
+            var reading = try ScannerReadingMessage.reading(json: payload, scanner: scanner, receivedAt: receivedAt)
+            reading.beacon = try name(Substring(reading.beacon))
+            return .reading(reading)
+        case ("beacontop", "scanners", "telemetry"):
+            scanner = try name(levels[2])
+            return .telemetry(try ScannerTelemetry(json: payload, scanner: scanner))
+        default:
+            return nil
+        }
+    }
+
+    private static func status(_ payload: [UInt8]) throws(VenueMessageError) -> Bool {
+        guard payload.count <= 64 else { throw .oversized(payload.count) }
+        switch String(decoding: payload, as: UTF8.self).trimmingWhitespace {
+        case VenueTopics.online: return true
+        case VenueTopics.offline: return false
+        default: throw .wrongShape("status is neither online nor offline")
+        }
+    }
+
+    /// A scanner name or beacon id: at most 256 bytes, no control characters (C0, DEL, C1).
+    static func name(_ text: Substring) throws(VenueMessageError) -> String {
+        guard !text.isEmpty, text.utf8.count <= 256 else { throw .wrongShape("name empty or over 256 bytes") }
+        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+            throw .wrongShape("control character in a name")
+        }
+        return String(text)
+    }
+}
+
+extension VenueMessageError {
+    public var kindName: String {
+        switch self {
+        case .oversized: "oversized"
+        case .malformedJSON: "malformed JSON"
+        case .wrongShape: "wrong shape"
+        case .unknownTopic: "unknown topic"
+        }
+    }
+}
+
+extension String {
+    var trimmingWhitespace: Substring {
+        var text = Substring(self)
+        while let first = text.first, first.isWhitespace { text = text.dropFirst() }
+        while let last = text.last, last.isWhitespace { text = text.dropLast() }
+        return text
+    }
+}

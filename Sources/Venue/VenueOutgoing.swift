@@ -1,0 +1,16 @@
+/// A message the venue logic wants published; the caller hands it to its MQTT client
+/// (`MQTTOutgoingMessage(topic:payload:qos:retain:)`), keeping this module free of the network.
+public struct VenueOutgoing: Sendable, Equatable {
+    public var topic: String
+    public var payload: [UInt8]
+    /// QoS 1 when true (visit events, status, occupancy), else QoS 0.
+    public var atLeastOnce: Bool
+    public var retain: Bool
+
+    public init(topic: String, payload: [UInt8], atLeastOnce: Bool = false, retain: Bool = false) {
+        self.topic = topic
+        self.payload = payload
+        self.atLeastOnce = atLeastOnce
+        self.retain = retain
+    }
+}

@@ -1,0 +1,68 @@
+import Ranging
+
+/// The venue view's logic in one value: broker messages in (topic, payload, arrival time),
+/// presence decided, and the visit events (QoS 1) and retained occupancy to publish out. Pure:
+/// the owner loop feeds it what its MQTT client delivered, calls `tick` about once a second, and
+/// publishes what comes back; a replay of a recorded venue session goes through the same calls.
+public struct VenueView: Sendable {
+    public let topics: VenueTopics
+    public private(set) var decoder: VenueMessageDecoder
+    public private(set) var presence: RoomPresence
+    public private(set) var visits = VisitTracker()
+    public private(set) var firstTime: Double?
+    public private(set) var lastTime: Double?
+    private let catalog: ExhibitCatalog?
+
+    public init(catalog: ExhibitCatalog? = nil, topics: VenueTopics = VenueTopics(), settings: PresenceSettings = PresenceSettings()) {
+        self.topics = topics
+        self.catalog = catalog
+        decoder = VenueMessageDecoder(topics: topics)
+        presence = RoomPresence(catalog: catalog, settings: settings)
+    }
+
+    /// One message from the broker; returns what to publish because of it.
+    public mutating func receive(topic: String, payload: [UInt8], at time: Double) -> [VenueOutgoing] {
+        note(time)
+        guard let input = decoder.decode(topic: topic, payload: payload, receivedAt: time) else { return [] }
+        return publish(presence.ingest(input), at: time)
+    }
+
+    /// Expiry and evidence without new messages; call about once a second.
+    public mutating func tick(at time: Double) -> [VenueOutgoing] {
+        note(time)
+        return publish(presence.tick(at: time), at: time)
+    }
+
+    /// Ends every open visit (the end of a session or a replay).
+    public mutating func finish(at time: Double) -> [VenueOutgoing] {
+        note(time)
+        return outgoing(visits.closeAll(at: time), at: time)
+    }
+
+    /// Per-room visits, dwell and foot traffic from the first message to the last.
+    public var report: VenueReport {
+        VenueReport(totals: visits.totals, catalog: catalog, start: firstTime ?? 0, end: lastTime ?? 0)
+    }
+
+    private mutating func note(_ time: Double) {
+        if firstTime == nil { firstTime = time }
+        lastTime = max(lastTime ?? time, time)
+    }
+
+    private mutating func publish(_ changes: [PresenceChange], at time: Double) -> [VenueOutgoing] {
+        var events: [VisitEvent] = []
+        for change in changes { events += visits.apply(change) }
+        return outgoing(events, at: time)
+    }
+
+    private func outgoing(_ events: [VisitEvent], at time: Double) -> [VenueOutgoing] {
+        var out = events.map { event in
+            VenueOutgoing(topic: topics.event(event.kind, room: event.room), payload: event.json(), atLeastOnce: true)
+        }
+        for room in VisitTracker.roomsTouched(by: events) {
+            out.append(VenueOutgoing(topic: topics.occupancy(room: room), payload: visits.occupancy(of: room, at: time).json(),
+                                     atLeastOnce: true, retain: true))
+        }
+        return out
+    }
+}

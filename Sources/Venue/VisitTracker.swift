@@ -1,0 +1,74 @@
+/// Turns presence changes into visit events, keeps who is in each room, and totals visits per
+/// room for a report. Pure: changes and time go in.
+public struct VisitTracker: Sendable {
+    public struct Totals: Sendable, Equatable {
+        public var visits = 0
+        /// Seconds.
+        public var total = 0.0
+        public var longest = 0.0
+        /// Visits started in each hour, keyed by the hour's start (Unix seconds, a multiple of 3600).
+        public var startsPerHour: [Int: Int] = [:]
+
+        public var mean: Double { visits == 0 ? 0 : total / Double(visits) }
+
+        public init() {}
+    }
+
+    public private(set) var totals: [String: Totals] = [:]
+    private var open: [String: (room: String, since: Double)] = [:]
+    private var occupants: [String: Set<String>] = [:]
+
+    public init() {}
+
+    /// The events a change makes: the exit and completed visit of the room left, the entry of the
+    /// room entered.
+    public mutating func apply(_ change: PresenceChange) -> [VisitEvent] {
+        var events: [VisitEvent] = []
+        if let visit = open[change.beacon] {
+            events += close(change.beacon, visit: visit, at: change.time)
+        }
+        if let room = change.to {
+            open[change.beacon] = (room, change.time)
+            occupants[room, default: []].insert(change.beacon)
+            events.append(VisitEvent(kind: .enter, beacon: change.beacon, room: room, time: change.time))
+        }
+        return events
+    }
+
+    /// Ends every open visit at `time` (the end of a recorded session).
+    public mutating func closeAll(at time: Double) -> [VisitEvent] {
+        var events: [VisitEvent] = []
+        for beacon in open.keys.sorted() {
+            events += close(beacon, visit: open[beacon]!, at: time)
+        }
+        return events
+    }
+
+    private mutating func close(_ beacon: String, visit: (room: String, since: Double), at time: Double) -> [VisitEvent] {
+        open[beacon] = nil
+        occupants[visit.room]?.remove(beacon)
+        let dwell = max(0, time - visit.since)
+        var totals = self.totals[visit.room, default: Totals()]
+        totals.visits += 1
+        totals.total += dwell
+        totals.longest = max(totals.longest, dwell)
+        let hour = Int((visit.since / 3600).rounded(.down)) * 3600
+        totals.startsPerHour[hour, default: 0] += 1
+        self.totals[visit.room] = totals
+        return [
+            VisitEvent(kind: .exit, beacon: beacon, room: visit.room, time: time),
+            VisitEvent(kind: .visit, beacon: beacon, room: visit.room, time: time, start: visit.since),
+        ]
+    }
+
+    /// Who is in `room` now.
+    public func occupancy(of room: String, at time: Double) -> RoomOccupancy {
+        RoomOccupancy(room: room, beacons: (occupants[room] ?? []).sorted(), time: time)
+    }
+
+    /// The rooms whose occupancy the events changed, each once, in order.
+    public static func roomsTouched(by events: [VisitEvent]) -> [String] {
+        var seen = Set<String>()
+        return events.compactMap { event in event.kind != .visit && seen.insert(event.room).inserted ? event.room : nil }
+    }
+}

@@ -1,0 +1,76 @@
+import BeaconFormats
+import HCI
+import Ranging
+import Testing
+@testable import Venue
+
+@Suite("The scanner agent's and the venue view's logic")
+struct AgentAndViewTests {
+    static func reading(_ identity: BeaconIdentity, rssi: Int = -65, accuracy: Double = 2, stale: Bool = false) -> BeaconReading {
+        var reading = VenueMessageTests.reading(rssi: rssi, filtered: Double(rssi), accuracy: accuracy)
+        reading.identity = identity
+        reading.id = identity.description
+        reading.isStale = stale
+        reading.exhibit = nil
+        return reading
+    }
+
+    static let ibeacon = BeaconIdentity.iBeacon(uuid: UUIDBytes("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4")!, major: 1, minor: 2)
+
+    @Test("The agent publishes both formats per beacon once a second, beacontop's only for beacons ESPresense cannot name, nothing for stale ones")
+    func agentMessages() {
+        var agent = ScannerAgent(scanner: "pi-1", topics: VenueTopics(prefix: "v"), startedAt: 0)
+        var topics: [String] = []
+        for tick in 0..<30 {
+            let snapshot = RangingSnapshot(time: Double(tick) / 10, beacons: [
+                Self.reading(Self.ibeacon), Self.reading(.eddystoneURL("https://example.com")), Self.reading(.iBeacon(uuid: UUIDBytes(high: 1, low: 2), major: 0, minor: 0), stale: true),
+            ], nearest: nil, events: [])
+            topics += agent.messages(for: snapshot).map(\.topic)
+        }
+        #expect(topics.filter { $0 == "v/espresense/devices/iBeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e4-1-2/pi-1" }.count == 3)
+        #expect(topics.filter { $0 == "v/beacontop/scanners/pi-1/readings" }.count == 6)
+        #expect(topics.count == 9)
+        #expect(agent.birth == VenueOutgoing(topic: "v/beacontop/scanners/pi-1/status", payload: Array("online".utf8), atLeastOnce: true, retain: true))
+        #expect(agent.will.payload == Array("offline".utf8) && agent.will.retain)
+    }
+
+    @Test("Telemetry every 10 s, with the client's counts")
+    func telemetry() throws {
+        var agent = ScannerAgent(scanner: "pi-1", startedAt: 100)
+        let early = agent.telemetry(at: 105, advertsPerSecond: 1, beacons: 1, published: 1, buffered: 0, dropped: 0, droppedQoS1: 0)
+        #expect(early == nil)
+        let report = agent.telemetry(at: 110.5, advertsPerSecond: 40, beacons: 3, published: 99, buffered: 2, dropped: 7, droppedQoS1: 1)
+        let due = try #require(report)
+        #expect(due.topic == "beacontop/scanners/pi-1/telemetry" && !due.atLeastOnce)
+        #expect(try ScannerTelemetry(json: due.payload, scanner: "pi-1")
+            == ScannerTelemetry(scanner: "pi-1", time: 110.5, uptime: 10.5, advertsPerSecond: 40, beacons: 3, published: 99, buffered: 2, dropped: 7, droppedQoS1: 1))
+        let between = agent.telemetry(at: 115, advertsPerSecond: 1, beacons: 1, published: 1, buffered: 0, dropped: 0, droppedQoS1: 0)
+        let next = agent.telemetry(at: 120, advertsPerSecond: 1, beacons: 1, published: 1, buffered: 0, dropped: 0, droppedQoS1: 0)
+        #expect(between == nil && next != nil)
+    }
+
+    @Test("The view turns an agent's messages into an enter event and retained occupancy, then exit and visit at the end; the report counts it")
+    func view() throws {
+        var agent = ScannerAgent(scanner: "pi-1", startedAt: 0)
+        var view = VenueView(catalog: ExhibitCatalog(exhibits: [], rooms: [VenueRoom(id: "hall")], scanners: [VenueScanner(id: "pi-1", room: "hall")]))
+        var published: [VenueOutgoing] = []
+        for tick in 0..<60 {
+            let time = 1000 + Double(tick) / 10
+            for message in agent.messages(for: RangingSnapshot(time: time, beacons: [Self.reading(Self.ibeacon)], nearest: nil, events: [])) {
+                published += view.receive(topic: message.topic, payload: message.payload, at: time + 0.01)
+            }
+            published += view.tick(at: time + 0.02)
+        }
+        let enter = try #require(published.first)
+        #expect(enter.topic == "beacontop/events/enter/hall" && enter.atLeastOnce && !enter.retain)
+        #expect(try VisitEvent(json: enter.payload).kind == .enter)
+        #expect(published.count == 2)
+        #expect(published[1].topic == "beacontop/occupancy/hall" && published[1].retain)
+        let end = view.finish(at: 1010)
+        #expect(end.map(\.topic) == ["beacontop/events/exit/hall", "beacontop/events/visit/hall", "beacontop/occupancy/hall"])
+        let visit = try VisitEvent(json: end[1].payload)
+        #expect(visit.start == (try VisitEvent(json: enter.payload).time))
+        #expect(view.report.rows.map(\.visits) == [1])
+        #expect(view.report.start == 1000.01 && view.report.end == 1010)
+    }
+}

@@ -1,0 +1,53 @@
+import Ranging
+import Testing
+import Venue
+
+@Suite("Visits, occupancy and the venue report")
+struct VisitTrackerTests {
+    @Test("Enter, move, leave: enter/exit/visit events in order, occupancy follows")
+    func events() {
+        var tracker = VisitTracker()
+        #expect(tracker.apply(PresenceChange(beacon: "b1", from: nil, to: "A", time: 100)) == [VisitEvent(kind: .enter, beacon: "b1", room: "A", time: 100)])
+        _ = tracker.apply(PresenceChange(beacon: "b2", from: nil, to: "A", time: 110))
+        #expect(tracker.occupancy(of: "A", at: 111) == RoomOccupancy(room: "A", beacons: ["b1", "b2"], time: 111))
+        let move = tracker.apply(PresenceChange(beacon: "b1", from: "A", to: "B", time: 160))
+        #expect(move == [
+            VisitEvent(kind: .exit, beacon: "b1", room: "A", time: 160),
+            VisitEvent(kind: .visit, beacon: "b1", room: "A", time: 160, start: 100),
+            VisitEvent(kind: .enter, beacon: "b1", room: "B", time: 160),
+        ])
+        #expect(move[1].dwell == 60)
+        #expect(VisitTracker.roomsTouched(by: move) == ["A", "B"])
+        #expect(tracker.occupancy(of: "A", at: 161).beacons == ["b2"])
+        let leave = tracker.apply(PresenceChange(beacon: "b1", from: "B", to: nil, time: 190))
+        #expect(leave.map(\.kind) == [.exit, .visit])
+        #expect(tracker.occupancy(of: "B", at: 191).beacons.isEmpty)
+        let end = tracker.closeAll(at: 200)
+        #expect(end == [VisitEvent(kind: .exit, beacon: "b2", room: "A", time: 200), VisitEvent(kind: .visit, beacon: "b2", room: "A", time: 200, start: 110)])
+        #expect(tracker.totals["A"]?.visits == 2 && tracker.totals["A"]?.total == 150 && tracker.totals["A"]?.longest == 90)
+        #expect(tracker.totals["B"]?.mean == 30)
+    }
+
+    @Test("The report: catalog rooms first (visited or not), foot traffic per clock hour")
+    func report() {
+        var tracker = VisitTracker()
+        let hour = 1_767_225_600.0 // 2026-01-01 00:00 UTC, a whole hour
+        for (index, start) in [hour + 10, hour + 1800, hour + 3700].enumerated() {
+            _ = tracker.apply(PresenceChange(beacon: "v\(index)", from: nil, to: "booth-101", time: start))
+            _ = tracker.apply(PresenceChange(beacon: "v\(index)", from: "booth-101", to: nil, time: start + 60))
+        }
+        _ = tracker.apply(PresenceChange(beacon: "w", from: nil, to: "lobby", time: hour + 5))
+        _ = tracker.closeAll(at: hour + 7200)
+        let catalog = ExhibitCatalog(title: "Hall B", exhibits: [], rooms: [VenueRoom(id: "booth-101", name: "Northwind"), VenueRoom(id: "booth-102")])
+        let report = VenueReport(totals: tracker.totals, catalog: catalog, start: hour, end: hour + 7200)
+        #expect(report.rows.map(\.room) == ["booth-101", "booth-102", "lobby"])
+        let booth = report.rows[0]
+        #expect(booth.visits == 3 && booth.totalDwell == 180 && booth.meanDwell == 60)
+        #expect(booth.hourly.map(\.visits) == [2, 1, 0])
+        #expect(report.footTrafficPerHour(booth) == 1.5)
+        #expect(report.rows[1].visits == 0 && report.rows[1].hourly.map(\.visits) == [0, 0, 0])
+        #expect(report.rows[2].longest == 7195)
+        let json = String(decoding: report.json(), as: UTF8.self)
+        #expect(json.hasPrefix(#"{"title":"Hall B","start":1767225600.0,"end":1767232800.0,"rooms":[{"room":"booth-101","name":"Northwind","visits":3,"totalDwell":180,"meanDwell":60,"longest":60,"visitsPerHour":1.5,"hourly":[{"hour":1767225600,"visits":2}"#))
+    }
+}
