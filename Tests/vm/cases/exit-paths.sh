@@ -1,0 +1,63 @@
+# world: --scanner
+# Every way a scan or an advertisement ends, on hci0 (powered up first), with the monitor-channel
+# listener running throughout: KernelExitPathTests checks that after each run the controller's last
+# scan/advertising enable was a disable, and that no reports flow once the process is gone.
+# Each run writes NAME.start and NAME.end (Unix times) around it.
+. Tests/vm/guest.sh
+adapter_appear || exit 1
+adapter_up
+listener_start listener.ndjson
+
+# A scan until a signal: started, seen scanning (a frame printed), signalled, waited for.
+scan_until() {
+    name=$1; sig=$2
+    now >"$OUT/$name.start"
+    "$BEACONTOP" scan hci0 --frames >"$OUT/$name.out" 2>"$OUT/$name.err" &
+    pid=$!
+    wait_for_output "$OUT/$name.out"
+    kill -s "$sig" "$pid"
+    wait "$pid"
+    echo $? >"$OUT/$name.status"
+    now >"$OUT/$name.end"
+    log "$name: status $(cat "$OUT/$name.status")"
+    sleep 2
+}
+
+# An advertisement until a signal: started (its "advertising" line on stderr), signalled.
+advertise_until() {
+    name=$1; sig=$2
+    now >"$OUT/$name.start"
+    "$BEACONTOP" advertise hci0 --ibeacon E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:7:7 >"$OUT/$name.out" 2>"$OUT/$name.err" &
+    pid=$!
+    for _ in $(seq 600); do grep -q "advertising" "$OUT/$name.err" && break; sleep 0.1; done
+    sleep 1
+    kill -s "$sig" "$pid"
+    wait "$pid"
+    echo $? >"$OUT/$name.status"
+    now >"$OUT/$name.end"
+    log "$name: status $(cat "$OUT/$name.status")"
+    sleep 2
+}
+
+# SEGV and ILL stand for a crash (a Swift trap is SIGILL): the same handler runs as for a real one.
+for sig in INT TERM HUP QUIT SEGV; do scan_until "scan-$sig" "$sig"; done
+
+# SIGPIPE: the reader of stdout goes away after three lines.
+now >"$OUT/scan-PIPE.start"
+( "$BEACONTOP" scan hci0 --frames 2>"$OUT/scan-PIPE.err"; echo $? >"$OUT/scan-PIPE.status" ) | head -n 3 >"$OUT/scan-PIPE.out"
+now >"$OUT/scan-PIPE.end"
+log "scan-PIPE: status $(cat "$OUT/scan-PIPE.status")"
+sleep 2
+
+now >"$OUT/scan-duration.start"
+run_beacontop scan-duration 60 scan hci0 --frames --duration 3
+now >"$OUT/scan-duration.end"
+sleep 2
+
+for sig in INT HUP QUIT TERM ILL; do advertise_until "advertise-$sig" "$sig"; done
+
+now >"$OUT/advertise-duration.start"
+run_beacontop advertise-duration 60 advertise hci0 --ibeacon E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:7:7 --duration 3
+now >"$OUT/advertise-duration.end"
+sleep 2
+listener_stop
