@@ -49,6 +49,7 @@ public final class LiveSource: HCICommandExecutor, Sendable {
         let transport = try opener.open(spec)
         state.withLock { $0.transport = transport }
         continuation.yield(.status(.connected(source: spec.description)))
+        if transport.poweredOn { continuation.yield(.status(.poweredOn(source: spec.description))) }
         let thread = Thread { [self] in readLoop() }
         thread.name = "beacontop source \(spec)"
         thread.start()
@@ -82,7 +83,14 @@ public final class LiveSource: HCICommandExecutor, Sendable {
             do throws(SystemCallError) {
                 try opener.calls.write(fd, [H4PacketType.command.rawValue] + command.payload)
             } catch {
-                takeWaiter(command.opcode)?.resume(throwing: TransportError.failed(spec: spec.description, error))
+                // The kernel refuses commands at write, not at bind: ENETDOWN (adapter down), EPERM
+                // (an unprivileged raw socket, outside the kernel's read-only command filter).
+                let failure: TransportError = if case .kernel = spec {
+                    .kernel(error, spec: spec, existing: opener.adapters())
+                } else {
+                    .failed(spec: spec.description, error)
+                }
+                takeWaiter(command.opcode)?.resume(throwing: failure)
                 return
             }
             Task { [self] in
@@ -115,7 +123,7 @@ public final class LiveSource: HCICommandExecutor, Sendable {
                 deliver(buffer[0..<count], framing: transport.framing, framer: &framer)
             } catch {
                 if isStopped { break }
-                dropTransport(reason: error.errno == 0 ? "the other end closed the connection" : error.description)
+                dropTransport(reason: lossReason(error))
             }
         }
         if let transport = state.withLock({ state -> OpenTransport? in
@@ -126,6 +134,14 @@ public final class LiveSource: HCICommandExecutor, Sendable {
         }
         continuation.yield(.status(.ended(source: spec.description, reason: "stopped")))
         continuation.finish()
+    }
+
+    /// A kernel socket whose adapter is unregistered (a dongle pulled, the vhci device closed) fails
+    /// its reads with EPIPE (Linux `hci_sock_dev_event`, HCI_DEV_UNREG), as observed in the VM tests.
+    private func lossReason(_ error: SystemCallError) -> String {
+        if error.errno == 0 { return "the other end closed the connection" }
+        if case .kernel = spec, error.errno == EPIPE { return "adapter removed: read gave EPIPE" }
+        return error.description
     }
 
     private func dropTransport(reason: String) {
@@ -158,6 +174,7 @@ public final class LiveSource: HCICommandExecutor, Sendable {
                 }
                 guard installed else { opener.calls.close(transport.fd); return false }
                 continuation.yield(.status(.connected(source: spec.description)))
+                if transport.poweredOn { continuation.yield(.status(.poweredOn(source: spec.description))) }
                 return true
             }
             attempt += 1
