@@ -1,3 +1,4 @@
+import CRadioGuard
 import Foundation
 import HCI
 import Synchronization
@@ -26,9 +27,26 @@ public final class LiveSource: HCICommandExecutor, Sendable {
     private let state = Mutex(State())
 
     private struct State {
-        var transport: OpenTransport?
+        var transport: OpenTransport? {
+            didSet { armCrashStop() }
+        }
         var stopped = false
         var waiters: [UInt16: CheckedContinuation<HCICommandResponse, any Error>] = [:]
+        /// The H4 bytes a crash handler writes to the open transport (`setCrashStop`).
+        var crashStop: [UInt8]? {
+            didSet { armCrashStop() }
+        }
+        var guardsCrashes = false
+
+        /// Keeps CRadioGuard pointed at the current descriptor (one live source per process uses it).
+        func armCrashStop() {
+            guard guardsCrashes else { return }
+            if let crashStop, let transport {
+                _ = crashStop.withUnsafeBufferPointer { crg_arm(transport.fd, $0.baseAddress, $0.count) }
+            } else {
+                crg_disarm()
+            }
+        }
     }
 
     public init(
@@ -97,6 +115,17 @@ public final class LiveSource: HCICommandExecutor, Sendable {
                 try? await Task.sleep(for: .seconds(timeout))
                 takeWaiter(command.opcode)?.resume(throwing: TransportError.commandTimedOut(command: command.name, seconds: timeout))
             }
+        }
+    }
+
+    /// The command that undoes what beacontop started on the controller (the scan or advertising
+    /// disable), written by a crash handler if the process dies before it can send it the normal way
+    /// (docs/exit-paths.md); nil once it was sent. It follows the transport across reconnects.
+    public func setCrashStop(_ command: HCICommand?) {
+        crg_install()
+        state.withLock { state in
+            state.guardsCrashes = true
+            state.crashStop = command.map { [H4PacketType.command.rawValue] + $0.payload }
         }
     }
 
