@@ -24,6 +24,7 @@ let package = Package(
         .target(name: "Monitor", dependencies: ["HCI", "BeaconFormats", "Ranging", "Sources"]),
         .target(
             name: "CNcursesw",
+            dependencies: ["CRadioGuard"],
             cSettings: [.define("_XOPEN_SOURCE_EXTENDED"), .define("NCURSES_WIDECHAR", to: "1")],
             linkerSettings: [.linkedLibrary("ncursesw")]
         ),

@@ -1,5 +1,7 @@
 #include "CNcursesw.h"
 
+#include <CRadioGuard.h>
+
 #include <curses.h>
 #include <pthread.h>
 #include <signal.h>
@@ -133,17 +135,10 @@ static void on_crash_signal(int sig, siginfo_t *info, void *context) {
     ssize_t ignored = write(STDOUT_FILENO, reset, sizeof reset - 1);
     (void)ignored;
     if (have_saved_modes) tcsetattr(STDIN_FILENO, TCSANOW, &saved_modes);
-    // Let whoever had the signal before report the crash (the Swift runtime's backtracer), with the
-    // original context, then die by the default action: returning instead would resume a process
-    // whose terminal is no longer in curses mode.
-    const struct sigaction *before = &previous[sig];
-    if ((before->sa_flags & SA_SIGINFO) && before->sa_sigaction != NULL) {
-        before->sa_sigaction(sig, info, context);
-    } else if (before->sa_handler != SIG_DFL && before->sa_handler != SIG_IGN) {
-        before->sa_handler(sig);
-    }
-    signal(sig, SIG_DFL);
-    raise(sig);
+    // Let whoever had the signal before report the crash (CRadioGuard stops the radio, the Swift
+    // runtime's backtracer reports), then die by the default action: returning instead would resume
+    // a process whose terminal is no longer in curses mode.
+    crg_pass_on(sig, info, context, &previous[sig]);
 }
 
 void cnc_install_signal_handlers(int wake_fd) {

@@ -19,7 +19,10 @@ static void on_crash(int sig, siginfo_t *info, void *context) {
         (void)ignored;
         armed_fd = -1;
     }
-    const struct sigaction *before = &previous[sig];
+    crg_pass_on(sig, info, context, &previous[sig]);
+}
+
+void crg_pass_on(int sig, siginfo_t *info, void *context, const struct sigaction *before) {
     if ((before->sa_flags & SA_SIGINFO) && before->sa_sigaction != NULL) {
         before->sa_sigaction(sig, info, context);
     } else if (before->sa_handler != SIG_DFL && before->sa_handler != SIG_IGN) {

@@ -28,15 +28,34 @@ extension KernelVMTests {
             #expect(enables.first.map { $0.enable == 1 && $0.status == 0 } == true, "\(name) never enabled \(kind)")
             #expect(enables.last.map { $0.enable == 0 && $0.status == 0 } == true,
                     "\(name) left \(kind) on: \(enables.map { "\($0.enable ?? -1)/\($0.status ?? -1)" })")
-            // A second after the process is gone: no reports reach hci0 (not scanning), and the
-            // world's scanner hears nothing from hci0's address (not advertising).
-            let settled = end + 1
-            let reports = listened.filter { $0.index == 0 && $0.report == true && $0.t > settled && $0.t < quietUntil }
+            // A second after the process is gone no reports reach hci0: it is not scanning.
+            let reports = listened.filter { $0.index == 0 && $0.report == true && $0.t > end + 1 && $0.t < quietUntil }
             #expect(reports.isEmpty, "\(reports.count) advertising reports after \(name) ended")
+            // The world's scanner hears hci0 only while it was enabled. Its clock is the host's, the
+            // listener's the guest's (set from the RTC, to the second): compare spans. The scanner's
+            // reports fall into one burst per advertise run, in order.
+            let advertiseRuns = Self.runs.filter { $0.hasPrefix("advertise") }
+            let bursts = try Self.bursts(heardFrom: "B0:00:00:00:00:01", in: run)
+            #expect(bursts.count == advertiseRuns.count, "\(bursts.count) bursts of hci0's advertising for \(advertiseRuns.count) runs")
+            if kind == "advertising", let index = advertiseRuns.firstIndex(of: name), bursts.indices.contains(index),
+               let first = enables.first, let last = enables.last {
+                #expect(bursts[index] <= last.t - first.t + 0.5, "heard for \(bursts[index]) s, enabled for \(last.t - first.t) s")
+            }
+        }
+
+        /// How long each burst of an address's reports lasted (a pause of 1.5 s or more ends a burst).
+        static func bursts(heardFrom address: String, in run: VMRun) throws -> [Double] {
             struct Heard: Decodable { var t: Double; var address: String }
-            let heard = try run.lines("scanner.ndjson").map { try JSONDecoder().decode(Heard.self, from: Data($0.utf8)) }
-                .filter { $0.address == "B0:00:00:00:00:01" && $0.t > settled && $0.t < quietUntil }
-            #expect(heard.isEmpty, "hci0 still advertising after \(name) ended")
+            let times = try run.lines("scanner.ndjson").map { try JSONDecoder().decode(Heard.self, from: Data($0.utf8)) }
+                .filter { $0.address == address }.map(\.t)
+            var spans: [Double] = []
+            var start = times.first
+            for (previous, next) in zip(times, times.dropFirst()) where next - previous >= 1.5 {
+                spans.append(previous - start!)
+                start = next
+            }
+            if let start, let last = times.last { spans.append(last - start) }
+            return spans
         }
 
         @Test("scan | head -3: three lines, then beacontop stops scanning and exits 0 instead of dying of SIGPIPE")

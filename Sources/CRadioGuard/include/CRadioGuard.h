@@ -9,6 +9,7 @@
 // bytes of the disabling command ready here, with the descriptor they go to, and the crash handler
 // writes them before the process dies.
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,5 +22,10 @@ void crg_install(void);
 int crg_arm(int fd, const uint8_t *packet, size_t length);
 /// Disarms (after the command was sent the normal way, or the descriptor closed).
 void crg_disarm(void);
+/// The end of a crash handler (this one's, and the monitor's terminal restorer in CNcursesw): calls
+/// the handler that was installed before it with the original context (the Swift runtime's
+/// backtracer reports the crash), then dies by the signal's default action. Never returns: returning
+/// would resume a process in an unknown state.
+void crg_pass_on(int sig, siginfo_t *info, void *context, const struct sigaction *before);
 
 #endif

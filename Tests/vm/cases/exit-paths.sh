@@ -8,29 +8,19 @@ adapter_appear || exit 1
 adapter_up
 listener_start listener.ndjson
 
-# A scan until a signal: started, seen scanning (a frame printed), signalled, waited for.
-scan_until() {
-    name=$1; sig=$2
+# A beacontop run until a signal: started, seen at work (a frame printed for a scan, the
+# "advertising" line for an advertisement), signalled, waited for.
+until_signal() {
+    name=$1; sig=$2; shift 2
     now >"$OUT/$name.start"
-    "$BEACONTOP" scan hci0 --frames >"$OUT/$name.out" 2>"$OUT/$name.err" &
+    "$BEACONTOP" "$@" >"$OUT/$name.out" 2>"$OUT/$name.err" &
     pid=$!
-    wait_for_output "$OUT/$name.out"
-    kill -s "$sig" "$pid"
-    wait "$pid"
-    echo $? >"$OUT/$name.status"
-    now >"$OUT/$name.end"
-    log "$name: status $(cat "$OUT/$name.status")"
-    sleep 2
-}
-
-# An advertisement until a signal: started (its "advertising" line on stderr), signalled.
-advertise_until() {
-    name=$1; sig=$2
-    now >"$OUT/$name.start"
-    "$BEACONTOP" advertise hci0 --ibeacon E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:7:7 >"$OUT/$name.out" 2>"$OUT/$name.err" &
-    pid=$!
-    for _ in $(seq 600); do grep -q "advertising" "$OUT/$name.err" && break; sleep 0.1; done
-    sleep 1
+    if [ "$1" = scan ]; then
+        wait_for_output "$OUT/$name.out"
+    else
+        for _ in $(seq 600); do grep -q "advertising" "$OUT/$name.err" && break; sleep 0.1; done
+        sleep 1
+    fi
     kill -s "$sig" "$pid"
     wait "$pid"
     echo $? >"$OUT/$name.status"
@@ -40,7 +30,7 @@ advertise_until() {
 }
 
 # SEGV and ILL stand for a crash (a Swift trap is SIGILL): the same handler runs as for a real one.
-for sig in INT TERM HUP QUIT SEGV; do scan_until "scan-$sig" "$sig"; done
+for sig in INT TERM HUP QUIT SEGV; do until_signal "scan-$sig" "$sig" scan hci0 --frames; done
 
 # SIGPIPE: the reader of stdout goes away after three lines.
 now >"$OUT/scan-PIPE.start"
@@ -54,7 +44,9 @@ run_beacontop scan-duration 60 scan hci0 --frames --duration 3
 now >"$OUT/scan-duration.end"
 sleep 2
 
-for sig in INT HUP QUIT TERM ILL; do advertise_until "advertise-$sig" "$sig"; done
+for sig in INT HUP QUIT TERM ILL; do
+    until_signal "advertise-$sig" "$sig" advertise hci0 --ibeacon E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:7:7
+done
 
 now >"$OUT/advertise-duration.start"
 run_beacontop advertise-duration 60 advertise hci0 --ibeacon E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:7:7 --duration 3
