@@ -1,6 +1,6 @@
 # world: --scanner
 # Every way a scan or an advertisement ends, on hci0 (powered up first), with the monitor-channel
-# listener running throughout: KernelExitPathTests checks that after each run the controller's last
+# listener running throughout and the world's scanner listening on the link: KernelVMExitPathTests checks that after each run the controller's last
 # scan/advertising enable was a disable, and that no reports flow once the process is gone.
 # Each run writes NAME.start and NAME.end (Unix times) around it.
 . Tests/vm/guest.sh
@@ -48,8 +48,10 @@ for sig in INT HUP QUIT TERM ILL; do
     until_signal "advertise-$sig" "$sig" advertise hci0 --ibeacon E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:7:7
 done
 
+# Also the bytes a phone hears: KernelVMTests.advertiseIsHeard.
 now >"$OUT/advertise-duration.start"
-run_beacontop advertise-duration 60 advertise hci0 --ibeacon E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:7:7 --duration 3
+run_beacontop advertise-duration 60 advertise hci0 --ibeacon FDA50693-A4E2-4FB1-AFCF-C6EB07647825:7:9 \
+    --measured-power -61 --interval 100ms --duration 5
 now >"$OUT/advertise-duration.end"
 sleep 2
 listener_stop
