@@ -7,7 +7,8 @@ extension KernelVMTests {
     /// monitor-channel listener: the controller ends not scanning and not advertising.
     @Suite("Kernel HCI in a VM: exit paths")
     struct ExitPaths {
-        static let runs = ["scan-INT", "scan-TERM", "scan-HUP", "scan-QUIT", "scan-SEGV", "scan-PIPE", "scan-duration",
+        static let runs = ["scan-INT", "scan-TERM", "scan-HUP", "scan-QUIT", "scan-SEGV",
+                           "monitor-q", "monitor-HUP", "monitor-QUIT", "scan-PIPE", "scan-duration",
                            "advertise-INT", "advertise-HUP", "advertise-QUIT", "advertise-TERM", "advertise-ILL", "advertise-duration"]
 
         /// A crash still dies of its signal (the shell's 128 + N), after the controller was told to stop.
@@ -23,7 +24,7 @@ extension KernelVMTests {
             let listened = try run.listener()
             let next = Self.runs.firstIndex(of: name).flatMap { Self.runs.indices.contains($0 + 1) ? Self.runs[$0 + 1] : nil }
             let quietUntil = try next.map { try run.time("\($0).start") } ?? (listened.last?.t ?? end)
-            let kind = name.hasPrefix("scan") ? "scan" : "advertising"
+            let kind = name.hasPrefix("advertise") ? "advertising" : "scan"
             let enables = listened.filter { $0.index == 0 && $0.kind == kind && $0.t >= start && $0.t <= end }
             #expect(enables.first.map { $0.enable == 1 && $0.status == 0 } == true, "\(name) never enabled \(kind)")
             #expect(enables.last.map { $0.enable == 0 && $0.status == 0 } == true,
@@ -56,6 +57,15 @@ extension KernelVMTests {
             }
             if let start, let last = times.last { spans.append(last - start) }
             return spans
+        }
+
+        @Test("the monitor in tmux in the guest, ended by q, SIGHUP and a typed Ctrl-\\, exits 0 and leaves the table's screen",
+              arguments: ["monitor-q", "monitor-HUP", "monitor-QUIT"])
+        func monitorEnds(name: String) throws {
+            let run = try KernelVM.run("exit-paths")
+            #expect(run.status(name) == 0)
+            let screen = run.text("\(name).screen")
+            #expect(screen.contains("EXIT=0") && !screen.contains("PROXIMITY"), "\(screen)")
         }
 
         @Test("scan | head -3: three lines, then beacontop stops scanning and exits 0 instead of dying of SIGPIPE")

@@ -29,8 +29,32 @@ until_signal() {
     sleep 2
 }
 
+# The monitor in tmux until a key or a signal: started, showing the world's four beacons, ended.
+monitor_until() {
+    name=$1; how=$2
+    now >"$OUT/$name.start"
+    tmux -L vm -f /dev/null new-session -d -s "$name" -x 120 -y 30 \
+        "sh -c 'trap : INT QUIT; $BEACONTOP monitor hci0; echo EXIT=\$?; sleep 60'"
+    for _ in $(seq 300); do tmux -L vm capture-pane -p -t "$name" | grep -q " 4 beacons" && break; sleep 0.2; done
+    case "$how" in
+        q|C-\\) tmux -L vm send-keys -t "$name" "$how" ;;
+        *) pkill -"$how" -f "^$BEACONTOP monitor hci0" ;;
+    esac
+    for _ in $(seq 300); do tmux -L vm capture-pane -p -t "$name" | grep -q "EXIT=" && break; sleep 0.2; done
+    tmux -L vm capture-pane -p -t "$name" >"$OUT/$name.screen"
+    sed -n 's/^EXIT=//p' "$OUT/$name.screen" >"$OUT/$name.status"
+    now >"$OUT/$name.end"
+    tmux -L vm kill-session -t "$name"
+    log "$name: status $(cat "$OUT/$name.status")"
+    sleep 2
+}
+
 # SEGV and ILL stand for a crash (a Swift trap is SIGILL): the same handler runs as for a real one.
 for sig in INT TERM HUP QUIT SEGV; do until_signal "scan-$sig" "$sig" scan hci0 --frames; done
+
+monitor_until monitor-q q
+monitor_until monitor-HUP HUP
+monitor_until monitor-QUIT 'C-\'
 
 # SIGPIPE: the reader of stdout goes away after three lines.
 now >"$OUT/scan-PIPE.start"
