@@ -18,12 +18,14 @@ let package = Package(
         .target(name: "BeaconFormats", dependencies: ["HCI"]),
         .target(name: "Captures", dependencies: ["HCI", "BeaconFormats"]),
         .target(name: "Ranging", dependencies: ["BeaconFormats", .product(name: "Yams", package: "Yams")]),
-        .target(name: "Sources", dependencies: ["HCI", "BeaconFormats", "Captures"]),
+        .target(name: "CRadioGuard"),
+        .target(name: "Sources", dependencies: ["HCI", "BeaconFormats", "Captures", "CRadioGuard"]),
         .target(name: "Simulation", dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging"]),
         .target(name: "Monitor", dependencies: ["HCI", "BeaconFormats", "Ranging", "Sources"]),
         .target(name: "Survey", dependencies: ["HCI", "BeaconFormats", "Ranging"]),
         .target(
             name: "CNcursesw",
+            dependencies: ["CRadioGuard"],
             cSettings: [.define("_XOPEN_SOURCE_EXTENDED"), .define("NCURSES_WIDECHAR", to: "1")],
             linkerSettings: [.linkedLibrary("ncursesw")]
         ),

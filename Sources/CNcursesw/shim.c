@@ -1,5 +1,7 @@
 #include "CNcursesw.h"
 
+#include <CRadioGuard.h>
+
 #include <curses.h>
 #include <pthread.h>
 #include <signal.h>
@@ -110,7 +112,10 @@ static volatile sig_atomic_t wake_descriptor = -1;
 static volatile sig_atomic_t have_saved_modes = 0;
 static struct termios saved_modes;
 static struct sigaction previous[32];
-static const int quit_signals[] = {SIGINT, SIGTERM};
+// SIGHUP (the terminal or SSH session went away) and SIGQUIT (Ctrl-\) end a process by default too:
+// caught like SIGINT, so the loop restores the terminal and the runner disables scanning.
+static const int quit_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+static struct sigaction previous_pipe;
 static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE};
 
 static void on_quit_signal(int sig) {
@@ -130,17 +135,10 @@ static void on_crash_signal(int sig, siginfo_t *info, void *context) {
     ssize_t ignored = write(STDOUT_FILENO, reset, sizeof reset - 1);
     (void)ignored;
     if (have_saved_modes) tcsetattr(STDIN_FILENO, TCSANOW, &saved_modes);
-    // Let whoever had the signal before report the crash (the Swift runtime's backtracer), with the
-    // original context, then die by the default action: returning instead would resume a process
-    // whose terminal is no longer in curses mode.
-    const struct sigaction *before = &previous[sig];
-    if ((before->sa_flags & SA_SIGINFO) && before->sa_sigaction != NULL) {
-        before->sa_sigaction(sig, info, context);
-    } else if (before->sa_handler != SIG_DFL && before->sa_handler != SIG_IGN) {
-        before->sa_handler(sig);
-    }
-    signal(sig, SIG_DFL);
-    raise(sig);
+    // Let whoever had the signal before report the crash (CRadioGuard stops the radio, the Swift
+    // runtime's backtracer reports), then die by the default action: returning instead would resume
+    // a process whose terminal is no longer in curses mode.
+    crg_pass_on(sig, info, context, &previous[sig]);
 }
 
 void cnc_install_signal_handlers(int wake_fd) {
@@ -155,10 +153,16 @@ void cnc_install_signal_handlers(int wake_fd) {
         sigaction(quit_signals[i], &action, &previous[quit_signals[i]]);
     // The loop may run on a thread that inherited a blocked mask (libdispatch workers block async
     // signals): unblock the ones the monitor relies on, SIGWINCH included for ncurses' KEY_RESIZE.
+    // A terminal that went away makes writes fail with EIO, never SIGPIPE; a pipe can: ignore it so a
+    // failed write is an error, not death before the clean-up.
+    struct sigaction ignore;
+    memset(&ignore, 0, sizeof ignore);
+    sigemptyset(&ignore.sa_mask);
+    ignore.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &ignore, &previous_pipe);
     sigset_t wanted;
     sigemptyset(&wanted);
-    sigaddset(&wanted, SIGINT);
-    sigaddset(&wanted, SIGTERM);
+    for (size_t i = 0; i < sizeof quit_signals / sizeof quit_signals[0]; i++) sigaddset(&wanted, quit_signals[i]);
     sigaddset(&wanted, SIGWINCH);
     pthread_sigmask(SIG_UNBLOCK, &wanted, NULL);
     action.sa_handler = NULL;
@@ -173,6 +177,7 @@ void cnc_remove_signal_handlers(void) {
         sigaction(quit_signals[i], &previous[quit_signals[i]], NULL);
     for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++)
         sigaction(crash_signals[i], &previous[crash_signals[i]], NULL);
+    sigaction(SIGPIPE, &previous_pipe, NULL);
     wake_descriptor = -1;
     have_saved_modes = 0;
 }

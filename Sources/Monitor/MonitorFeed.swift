@@ -87,6 +87,8 @@ public struct MonitorFeed: Sendable {
             log(.warning, news.description)
         case .framingError:
             log(.warning, news.description)
+        case .poweredOn:
+            log(.info, news.description)
         case .ended(_, let reason):
             // A `--loop` replay reports each pass as "looping (n)" and goes on.
             if !reason.hasPrefix("looping") { status.state = .finished }

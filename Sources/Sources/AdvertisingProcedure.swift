@@ -41,12 +41,15 @@ public enum AdvertisingProcedure {
     }
 
     public static func stop(on controller: some HCICommandExecutor, mode: AdvertisingMode) async throws {
+        try await controller.run(disable(mode))
+        if mode == .extended { try await controller.run(.leRemoveAdvertisingSet(handle: handle)) }
+    }
+
+    /// The one command that stops the transmitting (a crash handler has room for one).
+    public static func disable(_ mode: AdvertisingMode) -> HCICommand {
         switch mode {
-        case .extended:
-            try await controller.run(.leSetExtendedAdvertisingEnable(false, handles: [handle]))
-            try await controller.run(.leRemoveAdvertisingSet(handle: handle))
-        case .legacy:
-            try await controller.run(.leSetAdvertisingEnable(false))
+        case .extended: .leSetExtendedAdvertisingEnable(false, handles: [handle])
+        case .legacy: .leSetAdvertisingEnable(false)
         }
     }
 }

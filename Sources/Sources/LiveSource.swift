@@ -1,3 +1,4 @@
+import CRadioGuard
 import Foundation
 import HCI
 import Synchronization
@@ -26,9 +27,26 @@ public final class LiveSource: HCICommandExecutor, Sendable {
     private let state = Mutex(State())
 
     private struct State {
-        var transport: OpenTransport?
+        var transport: OpenTransport? {
+            didSet { armCrashStop() }
+        }
         var stopped = false
         var waiters: [UInt16: CheckedContinuation<HCICommandResponse, any Error>] = [:]
+        /// The H4 bytes a crash handler writes to the open transport (`setCrashStop`).
+        var crashStop: [UInt8]? {
+            didSet { armCrashStop() }
+        }
+        var guardsCrashes = false
+
+        /// Keeps CRadioGuard pointed at the current descriptor (one live source per process uses it).
+        func armCrashStop() {
+            guard guardsCrashes else { return }
+            if let crashStop, let transport {
+                _ = crashStop.withUnsafeBufferPointer { crg_arm(transport.fd, $0.baseAddress, $0.count) }
+            } else {
+                crg_disarm()
+            }
+        }
     }
 
     public init(
@@ -49,6 +67,7 @@ public final class LiveSource: HCICommandExecutor, Sendable {
         let transport = try opener.open(spec)
         state.withLock { $0.transport = transport }
         continuation.yield(.status(.connected(source: spec.description)))
+        if transport.poweredOn { continuation.yield(.status(.poweredOn(source: spec.description))) }
         let thread = Thread { [self] in readLoop() }
         thread.name = "beacontop source \(spec)"
         thread.start()
@@ -82,13 +101,31 @@ public final class LiveSource: HCICommandExecutor, Sendable {
             do throws(SystemCallError) {
                 try opener.calls.write(fd, [H4PacketType.command.rawValue] + command.payload)
             } catch {
-                takeWaiter(command.opcode)?.resume(throwing: TransportError.failed(spec: spec.description, error))
+                // The kernel refuses commands at write, not at bind: ENETDOWN (adapter down), EPERM
+                // (an unprivileged raw socket, outside the kernel's read-only command filter).
+                let failure: TransportError = if case .kernel = spec {
+                    .kernel(error, spec: spec, existing: opener.adapters())
+                } else {
+                    .failed(spec: spec.description, error)
+                }
+                takeWaiter(command.opcode)?.resume(throwing: failure)
                 return
             }
             Task { [self] in
                 try? await Task.sleep(for: .seconds(timeout))
                 takeWaiter(command.opcode)?.resume(throwing: TransportError.commandTimedOut(command: command.name, seconds: timeout))
             }
+        }
+    }
+
+    /// The command that undoes what beacontop started on the controller (the scan or advertising
+    /// disable), written by a crash handler if the process dies before it can send it the normal way
+    /// (docs/exit-paths.md); nil once it was sent. It follows the transport across reconnects.
+    public func setCrashStop(_ command: HCICommand?) {
+        crg_install()
+        state.withLock { state in
+            state.guardsCrashes = true
+            state.crashStop = command.map { [H4PacketType.command.rawValue] + $0.payload }
         }
     }
 
@@ -115,7 +152,7 @@ public final class LiveSource: HCICommandExecutor, Sendable {
                 deliver(buffer[0..<count], framing: transport.framing, framer: &framer)
             } catch {
                 if isStopped { break }
-                dropTransport(reason: error.errno == 0 ? "the other end closed the connection" : error.description)
+                dropTransport(reason: lossReason(error))
             }
         }
         if let transport = state.withLock({ state -> OpenTransport? in
@@ -126,6 +163,14 @@ public final class LiveSource: HCICommandExecutor, Sendable {
         }
         continuation.yield(.status(.ended(source: spec.description, reason: "stopped")))
         continuation.finish()
+    }
+
+    /// A kernel socket whose adapter is unregistered (a dongle pulled, the vhci device closed) fails
+    /// its reads with EPIPE (Linux `hci_sock_dev_event`, HCI_DEV_UNREG), as observed in the VM tests.
+    private func lossReason(_ error: SystemCallError) -> String {
+        if error.errno == 0 { return "the other end closed the connection" }
+        if case .kernel = spec, error.errno == EPIPE { return "adapter removed: read gave EPIPE" }
+        return error.description
     }
 
     private func dropTransport(reason: String) {
@@ -158,6 +203,7 @@ public final class LiveSource: HCICommandExecutor, Sendable {
                 }
                 guard installed else { opener.calls.close(transport.fd); return false }
                 continuation.yield(.status(.connected(source: spec.description)))
+                if transport.poweredOn { continuation.yield(.status(.poweredOn(source: spec.description))) }
                 return true
             }
             attempt += 1

@@ -59,9 +59,14 @@ public enum ScanProcedure {
 
     /// Disables scanning with the command family that enabled it.
     public static func stop(on controller: some HCICommandExecutor, mode: ScanMode) async throws {
+        try await controller.run(disable(mode))
+    }
+
+    /// The command that disables scanning started in `mode`.
+    public static func disable(_ mode: ScanMode) -> HCICommand {
         switch mode {
-        case .extended: try await controller.run(.leSetExtendedScanEnable(false, filterDuplicates: false))
-        case .legacy: try await controller.run(.leSetScanEnable(false, filterDuplicates: false))
+        case .extended: .leSetExtendedScanEnable(false, filterDuplicates: false)
+        case .legacy: .leSetScanEnable(false, filterDuplicates: false)
         }
     }
 }

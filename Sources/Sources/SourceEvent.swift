@@ -10,6 +10,8 @@ public enum SourceEvent: Sendable, Equatable {
 public enum SourceStatus: Sendable, Equatable, CustomStringConvertible {
     /// The transport is open (first time or after a reconnect).
     case connected(source: String)
+    /// Opening it powered the adapter on: it was down (no bluetoothd powers adapters on).
+    case poweredOn(source: String)
     /// The transport failed; a live source then tries to reconnect.
     case lost(source: String, reason: String)
     /// Waiting `delay` seconds before reconnect attempt `attempt`.
@@ -22,6 +24,7 @@ public enum SourceStatus: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .connected(let source): "\(source): connected"
+        case .poweredOn(let source): "\(source): the adapter was down; beacontop brought it up (HCIDEVUP, with CAP_NET_ADMIN)"
         case .lost(let source, let reason): "\(source): lost (\(reason))"
         case .reconnecting(let source, let attempt, let delay): "\(source): reconnecting in \(delay) s (attempt \(attempt))"
         case .framingError(let source, let detail): "\(source): \(detail)"

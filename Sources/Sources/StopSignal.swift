@@ -3,36 +3,57 @@ import Foundation
 import Synchronization
 
 /// Why a run ended; every one of them leads through the same clean-up (scanning or advertising
-/// disabled, recording closed, terminal restored).
+/// disabled, recording closed, terminal restored; docs/exit-paths.md).
 public enum StopReason: Sendable, Equatable, CustomStringConvertible {
     case signal(Int32)
     case durationElapsed
     case sourceEnded
     case requested
+    /// Standard output was closed under us (`beacontop scan hci0 | head`): EPIPE on a write.
+    case outputClosed
 
     public var description: String {
         switch self {
-        case .signal(let number): number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "signal \(number)"
+        case .signal(let number): StopSignal.name(of: number)
         case .durationElapsed: "duration elapsed"
         case .sourceEnded: "source ended"
         case .requested: "quit"
+        case .outputClosed: "standard output closed"
         }
     }
 }
 
-/// The first of several stop triggers (SIGINT, SIGTERM, a duration, the source ending, a key)
-/// wins; `wait()` returns it. SIGINT and SIGTERM are caught with dispatch sources so the
-/// process does not die before it tells the controller to stop.
+/// The first of several stop triggers (a signal, a duration, the source ending, a key, standard
+/// output closing) wins; `wait()` returns it. The signals that end a process by default from a
+/// terminal or a supervisor are caught with dispatch sources, so the process does not die before it
+/// tells the controller to stop: SIGINT (Ctrl-C), SIGTERM (kill, systemd), SIGHUP (the terminal or
+/// SSH session closed), SIGQUIT (Ctrl-\). SIGPIPE is ignored instead: a closed pipe shows up as
+/// EPIPE at the write, which stops the run like the others.
 public final class StopSignal: Sendable {
+    /// The signals `catchTerminationSignals` turns into a stop.
+    public static let caught: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
     private let state = Mutex<(reason: StopReason?, waiters: [CheckedContinuation<StopReason, Never>])>((nil, []))
     private let sources = Mutex(SignalSources(list: []))
 
     public init() {}
 
-    /// Catches SIGINT and SIGTERM from now on.
+    public static func name(of number: Int32) -> String {
+        switch number {
+        case SIGINT: "SIGINT"
+        case SIGTERM: "SIGTERM"
+        case SIGHUP: "SIGHUP"
+        case SIGQUIT: "SIGQUIT"
+        case SIGPIPE: "SIGPIPE"
+        default: "signal \(number)"
+        }
+    }
+
+    /// Catches SIGINT, SIGTERM, SIGHUP and SIGQUIT from now on, and ignores SIGPIPE.
     public func catchTerminationSignals() {
+        signal(SIGPIPE, SIG_IGN)
         var installed: [any DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
+        for number in Self.caught {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [self] in trigger(.signal(number)) }

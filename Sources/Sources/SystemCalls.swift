@@ -34,6 +34,8 @@ public protocol SystemCalls: Sendable {
     /// Reads up to `buffer.count` bytes; 0 means end of stream.
     func read(_ fd: Int32, into buffer: inout [UInt8]) throws(SystemCallError) -> Int
     func write(_ fd: Int32, _ bytes: [UInt8]) throws(SystemCallError)
+    /// ioctl with an integer argument (HCIDEVUP takes the adapter index).
+    func ioctl(_ fd: Int32, request: UInt, value: Int32) throws(SystemCallError)
     func close(_ fd: Int32)
     /// Names in a directory (for `/sys/class/bluetooth`); empty when it does not exist.
     func listDirectory(_ path: String) -> [String]
@@ -165,6 +167,10 @@ public struct LinuxSystemCalls: SystemCalls {
             }
             offset += count
         }
+    }
+
+    public func ioctl(_ fd: Int32, request: UInt, value: Int32) throws(SystemCallError) {
+        guard Glibc.ioctl(fd, request, value) == 0 else { throw SystemCallError(call: "ioctl", errno: errno) }
     }
 
     public func close(_ fd: Int32) { Glibc.close(fd) }

@@ -13,7 +13,10 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     case permissionDenied(spec: String)
     /// EBUSY: the user channel needs the adapter down and not held by bluetoothd.
     case adapterBusy(index: Int)
-    /// ENETDOWN: the adapter is down (raw channel commands need it up).
+    /// EBUSY from HCIDEVUP: another program holds the adapter through the user channel.
+    case heldByUserChannel(index: Int)
+    /// ENETDOWN on the first command: the adapter is down and beacontop could not bring it up
+    /// (HCIDEVUP needs CAP_NET_ADMIN).
     case adapterDown(index: Int)
     /// ERFKILL: the radio is blocked by rfkill.
     case blockedByRFKill(index: Int)
@@ -50,13 +53,17 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
             let list = existing.isEmpty ? "no adapters found in /sys/class/bluetooth" : "adapters present: " + existing.joined(separator: ", ")
             return "no Bluetooth adapter hci\(index) (ENODEV); \(list)"
         case .permissionDenied(let spec):
-            return "no permission to open \(spec) (the HCI socket needs CAP_NET_RAW and CAP_NET_ADMIN): "
+            return "no permission to use \(spec) (the HCI socket needs CAP_NET_RAW and CAP_NET_ADMIN): "
                 + "run 'sudo setcap cap_net_raw,cap_net_admin+eip $(which beacontop)' once, or run as root"
         case .adapterBusy(let index):
             return "hci\(index) is busy (EBUSY): the user channel needs the adapter down and not held by bluetoothd; "
                 + "run 'sudo systemctl stop bluetooth' and 'sudo hciconfig hci\(index) down', or use hci\(index):raw or hci\(index):monitor"
+        case .heldByUserChannel(let index):
+            return "hci\(index) is held by another program through the user channel (EBUSY): stop it, or listen with hci\(index):monitor"
         case .adapterDown(let index):
-            return "hci\(index) is down (ENETDOWN): bring it up with 'sudo hciconfig hci\(index) up' or 'bluetoothctl power on'"
+            return "hci\(index) is down (ENETDOWN) and beacontop may not bring it up (that needs CAP_NET_ADMIN): "
+                + "run 'sudo hciconfig hci\(index) up' or 'bluetoothctl power on', or give beacontop the capability "
+                + "('sudo setcap cap_net_raw,cap_net_admin+eip $(which beacontop)') and it brings the adapter up itself"
         case .blockedByRFKill(let index):
             return "hci\(index) is blocked by rfkill (ERFKILL): run 'rfkill unblock bluetooth'"
         case .failed(let spec, let error):

@@ -12,10 +12,12 @@ public enum TransportFraming: Sendable, Equatable {
     case monitor
 }
 
-/// An opened transport: its file descriptor and framing.
+/// An opened transport: its file descriptor and framing, and whether opening it powered the
+/// adapter on (a raw channel on an adapter that was down).
 public struct OpenTransport: Sendable, Equatable {
     public var fd: Int32
     public var framing: TransportFraming
+    public var poweredOn = false
 }
 
 /// Opens the transport a spec names, through `SystemCalls`, and maps failures to `TransportError`.
@@ -27,6 +29,8 @@ public struct TransportOpener: Sendable {
     static let hciFilter: Int32 = 2
     /// The monitor channel binds to no adapter (HCI_DEV_NONE).
     static let hciDevNone: UInt16 = 0xFFFF
+    /// HCIDEVUP, `_IOW('H', 201, int)` (Linux `include/net/bluetooth/hci_sock.h`).
+    static let hciDevUp: UInt = 0x4004_48C9
 
     public let calls: any SystemCalls
     public var sysfsDirectory = "/sys/class/bluetooth"
@@ -62,8 +66,14 @@ public struct TransportOpener: Sendable {
         return .failed(spec: spec.description, error)
     }
 
-    /// socket, then (raw only) the event filter, then bind to `sockaddr_hci { family, dev, channel }`.
+    /// socket, then (raw only) the event filter, then bind to `sockaddr_hci { family, dev, channel }`,
+    /// then (raw only) power the adapter on. The monitor channel binds to no adapter, so a missing
+    /// one is looked up in sysfs: the kernel would let it listen to nothing.
     private func openKernel(spec: SourceSpec, adapter: Int, channel: KernelHCIChannel) throws(TransportError) -> OpenTransport {
+        if channel == .monitor {
+            let present = adapters()
+            guard present.contains("hci\(adapter)") else { throw .noSuchAdapter(index: adapter, existing: present) }
+        }
         let fd: Int32
         do {
             fd = try calls.socket(domain: Self.afBluetooth, type: Int32(SOCK_RAW.rawValue | SOCK_CLOEXEC.rawValue), protocol: Self.btprotoHCI)
@@ -80,7 +90,32 @@ public struct TransportOpener: Sendable {
             calls.close(fd)
             throw TransportError.kernel(error, spec: spec, existing: adapters())
         }
-        return OpenTransport(fd: fd, framing: channel == .monitor ? .monitor : .h4)
+        var poweredOn = false
+        if channel == .raw {
+            do { poweredOn = try powerOn(fd, adapter: adapter, spec: spec) } catch {
+                calls.close(fd)
+                throw error
+            }
+        }
+        return OpenTransport(fd: fd, framing: channel == .monitor ? .monitor : .h4, poweredOn: poweredOn)
+    }
+
+    /// Without bluetoothd nothing powers an adapter on: it starts down (the kernel powers a new one on
+    /// for its set-up and off again 2 s later, HCI_AUTO_OFF), binding a raw socket to it still works,
+    /// and the first command written fails with ENETDOWN. HCIDEVUP brings it up, and cancels a pending
+    /// auto-off; it needs CAP_NET_ADMIN (EPERM without: an adapter that is down then fails at the first
+    /// command, and that error says what to do). True when the adapter was down and is up now.
+    private func powerOn(_ fd: Int32, adapter: Int, spec: SourceSpec) throws(TransportError) -> Bool {
+        do throws(SystemCallError) {
+            try calls.ioctl(fd, request: Self.hciDevUp, value: Int32(adapter))
+            return true
+        } catch {
+            switch error.errno {
+            case EALREADY, EPERM, EACCES: return false
+            case EBUSY: throw .heldByUserChannel(index: adapter)
+            default: throw TransportError.kernel(error, spec: spec, existing: adapters())
+            }
+        }
     }
 
     /// `struct sockaddr_hci { sa_family_t hci_family; unsigned short hci_dev, hci_channel; }`.

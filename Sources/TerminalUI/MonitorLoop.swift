@@ -6,7 +6,7 @@ import Monitor
 public enum MonitorExit: Equatable, Sendable {
     /// The user pressed q.
     case quit
-    /// SIGINT or SIGTERM arrived (the signal number).
+    /// SIGINT, SIGTERM, SIGHUP or SIGQUIT arrived (the signal number).
     case signal(Int32)
     /// `MonitorInbox.requestStop()` was called.
     case stopped
@@ -14,8 +14,8 @@ public enum MonitorExit: Equatable, Sendable {
 
 /// The monitor's event loop: the one owner of the terminal and of `MonitorState` (htop, btmon).
 ///
-/// Run it on the thread that should own the terminal; it returns when the user quits, on SIGINT or
-/// SIGTERM, or on `requestStop`, always after restoring the terminal. Data arrives through
+/// Run it on the thread that should own the terminal; it returns when the user quits, on SIGINT,
+/// SIGTERM, SIGHUP or SIGQUIT, or on `requestStop`, always after restoring the terminal. Data arrives through
 /// `MonitorInbox` from any thread; commands for the source side go to `onCommand`, called on the loop
 /// thread (keep it short: forward to your own queue). Frames are drawn only when something changed and
 /// at most `maximumFramesPerSecond` times a second.

@@ -59,6 +59,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
             live.stop()
             throw ExitCode(1)
         }
+        live.setCrashStop(AdvertisingProcedure.disable(mode))
         FileHandle.standardError.write(Data("beacontop: advertising \(frame.kind.rawValue) \(BeaconIdentity(frame: frame, address: BDAddress(rawValue: 0))) (\(mode.rawValue) advertising, every \(advertisingInterval.milliseconds) ms)\n".utf8))
         if let duration { stop.trigger(after: duration) }
         // Status goes to stderr; a controller that comes back after a loss forgot its advertising.
@@ -80,7 +81,10 @@ struct AdvertiseCommand: AsyncParsableCommand {
         }
         let reason = await stop.wait()
         if reason != .sourceEnded {
-            do { try await AdvertisingProcedure.stop(on: live, mode: mode) } catch {
+            do {
+                try await AdvertisingProcedure.stop(on: live, mode: mode)
+                live.setCrashStop(nil)
+            } catch {
                 FileHandle.standardError.write(Data("beacontop: could not stop advertising: \(error)\n".utf8))
             }
         }

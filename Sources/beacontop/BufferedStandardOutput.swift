@@ -24,6 +24,21 @@ struct BufferedStandardOutput {
         buffer.removeAll(keepingCapacity: true)
     }
 
+    /// Writes all of `bytes` to standard output; false when it is closed (EPIPE: SIGPIPE is ignored,
+    /// `StopSignal`) or fails otherwise, so a live scan can stop and disable scanning.
+    static func writeAll(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var done = 0
+        while done < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + done, $0.count - done) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            done += written
+        }
+        return true
+    }
+
     static func error(_ line: String) {
         let bytes = Array((line + "\n").utf8)
         _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress!, $0.count) }

@@ -18,6 +18,7 @@ enum MonitorRunner {
         if let scanning {
             do {
                 mode = try await ScanProcedure.start(on: scanning.controller, options: scanning.options)
+                if let mode { scanning.controller.setCrashStop(ScanProcedure.disable(mode)) }
             } catch {
                 session.source.stop()
                 fail("\(error)")
@@ -39,8 +40,8 @@ enum MonitorRunner {
             thread.stackSize = 8 << 20
             thread.start()
         }
-        if let mode, let scanning {
-            try? await ScanProcedure.stop(on: scanning.controller, mode: mode)
+        if let mode, let scanning, (try? await ScanProcedure.stop(on: scanning.controller, mode: mode)) != nil {
+            scanning.controller.setCrashStop(nil)
         }
         await session.stop()
         if case .failure(let error) = outcome {

@@ -82,6 +82,7 @@ struct ScanCommand: AsyncParsableCommand {
             }
         }
         let mode = startedMode
+        if let mode { live?.setCrashStop(ScanProcedure.disable(mode)) }
         if let duration { stop.trigger(after: duration) }
 
         let json = json
@@ -93,10 +94,11 @@ struct ScanCommand: AsyncParsableCommand {
             var printer = FrameLinePrinter(json: json)
             var ticker = pipeline
             var tickWriter = JSONWriter(capacity: 1 << 16)
+            var tickOutputClosed = false
             let writeTick: (RangingSnapshot) -> Void = { snapshot in
                 TickLineEncoder.appendLine(snapshot, to: &tickWriter)
                 if tickWriter.bytes.count >= 1 << 16 || flushEachPacket {
-                    FileHandle.standardOutput.write(Data(tickWriter.bytes))
+                    if !tickOutputClosed && !BufferedStandardOutput.writeAll(tickWriter.bytes) { tickOutputClosed = true }
                     tickWriter.removeAll()
                 }
             }
@@ -108,6 +110,7 @@ struct ScanCommand: AsyncParsableCommand {
                 switch event {
                 case .packet(let packet) where ticker != nil:
                     ticker!.feed(packet, onTick: writeTick)
+                    if tickOutputClosed { stop.trigger(.outputClosed) }
                 case .packet(let packet):
                     do throws(DecodeError) {
                         try decoder.decode(packet) { printer.print($0) }
@@ -116,6 +119,7 @@ struct ScanCommand: AsyncParsableCommand {
                         lastMalformation = error
                     }
                     if flushEachPacket { printer.flush() }
+                    if printer.closed || tickOutputClosed { stop.trigger(.outputClosed) }
                 case .status(let status):
                     if case .connected = status, !lost { continue }
                     printer.flush()
@@ -133,7 +137,7 @@ struct ScanCommand: AsyncParsableCommand {
             printer.flush()
             if ticker != nil {
                 ticker!.finish(onTick: writeTick)
-                FileHandle.standardOutput.write(Data(tickWriter.bytes))
+                if !tickOutputClosed { _ = BufferedStandardOutput.writeAll(tickWriter.bytes) }
                 if ticker!.malformedPackets > 0, let first = ticker!.firstError {
                     Self.report("\(ticker!.malformedPackets) malformed packets skipped (first: \(first))")
                 }
@@ -145,7 +149,10 @@ struct ScanCommand: AsyncParsableCommand {
         }
         let reason = await stop.wait()
         if let mode, let live, reason != .sourceEnded {
-            do { try await ScanProcedure.stop(on: live, mode: mode) } catch {
+            do {
+                try await ScanProcedure.stop(on: live, mode: mode)
+                live.setCrashStop(nil)
+            } catch {
                 Self.report("could not disable scanning: \(error)")
             }
         }
@@ -163,9 +170,11 @@ struct ScanCommand: AsyncParsableCommand {
 /// Prints beacon frames as NDJSON, the same frame line as `decode --frames --json`
 /// (`JSONLineBuilder.frameLine`: `{"t","address","addressType","event","rssi","kind","id","measuredPower"}`),
 /// or as aligned text. Lines collect in a buffer written to stdout in large writes: a
-/// max-speed replay prints a million lines a few seconds.
+/// max-speed replay prints a million lines a few seconds. Once stdout is closed (`closed`) lines
+/// are dropped, and the scan stops.
 struct FrameLinePrinter {
     var json: Bool
+    private(set) var closed = false
     private var line = JSONLineBuilder()
     private var buffer: [UInt8] = []
 
@@ -186,7 +195,7 @@ struct FrameLinePrinter {
 
     mutating func flush() {
         guard !buffer.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(buffer))
+        if !closed && !BufferedStandardOutput.writeAll(buffer[...]) { closed = true }
         buffer.removeAll(keepingCapacity: true)
     }
 

@@ -124,6 +124,20 @@ struct MonitorTerminalTests {
         try Self.expectRestored(session)
     }
 
+    /// A closed terminal (SIGHUP) and SIGQUIT end `beacontop monitor` through the same clean-up as q.
+    @Test(arguments: [SIGHUP, SIGQUIT])
+    func hangUpAndQuitRestoreTheTerminal(signal: Int32) throws {
+        let capture = SharedData.capture("govee-h5100.btsnoop").path
+        let session = try Self.start("monitor \(capture) --speed 20 --loop")
+        defer { session.kill() }
+        try session.waitFor(timeout: 15, "a ranged beacon row") { $0.contains("494E5445…") }
+        let monitor = try #require(try session.childProcessIDs().first)
+        #expect(Glibc.kill(monitor, signal) == 0)
+        try Self.expectRestored(session)
+        #expect(try session.format("#{mouse_any_flag}") == "0")
+        #expect(try session.format("#{keypad_cursor_flag}") == "0")
+    }
+
     /// The status line's replay position (`mm:ss`, the last line of the screen).
     static func position(_ screen: String) -> String? {
         guard let line = screen.split(separator: "\n").last(where: { $0.contains("replaying") }),

@@ -51,11 +51,73 @@ struct KernelSocketErrorTests {
         #expect(error.description.contains("systemctl stop bluetooth"))
     }
 
-    @Test("ENETDOWN: the adapter is down")
-    func down() throws {
-        let (error, _) = try openFailure("hci1", failing: ["bind": ENETDOWN])
+    /// The first command's error, on a raw source that opened.
+    func firstCommandFailure(_ calls: FakeSystemCalls, spec: String = "hci1") async throws -> TransportError {
+        let source = LiveSource(spec: try SourceSpec(parsing: spec), opener: TransportOpener(calls: calls))
+        try source.start()
+        defer { source.stop() }
+        do {
+            _ = try await source.execute(.leSetScanEnable(true, filterDuplicates: false))
+        } catch let error as TransportError {
+            return error
+        }
+        throw HarnessError(description: "the command went through")
+    }
+
+    @Test("ENETDOWN at the first command (binding works): the adapter is down and HCIDEVUP was refused")
+    func down() async throws {
+        let calls = FakeSystemCalls(failing: ["ioctl": EPERM], adapterUp: false)
+        let error = try await firstCommandFailure(calls)
         #expect(error == .adapterDown(index: 1))
         #expect(error.description.contains("hciconfig hci1 up"))
+        #expect(error.description.contains("CAP_NET_ADMIN"))
+        #expect(calls.log.withLock { $0.calls }.filter { $0 != "waitReadable" } == ["socket", "setsockopt", "bind", "ioctl", "write"])
+    }
+
+    @Test("a raw source brings a down adapter up (HCIDEVUP) and says so; an adapter already up is left alone")
+    func powersOn() async throws {
+        let down = FakeSystemCalls(adapterUp: false)
+        let source = LiveSource(spec: .kernel(adapter: 0, channel: .raw), opener: TransportOpener(calls: down))
+        try source.start()
+        var statuses: [SourceStatus] = []
+        for await event in source.events {
+            guard case .status(let status) = event else { continue }
+            statuses.append(status)
+            if statuses.count == 2 { break }
+        }
+        source.stop()
+        #expect(statuses == [.connected(source: "hci0:raw"), .poweredOn(source: "hci0:raw")])
+        #expect(statuses[1].description.contains("brought it up"))
+        #expect(try TransportOpener(calls: FakeSystemCalls(adapterUp: false)).open(.kernel(adapter: 0, channel: .raw)).poweredOn)
+        #expect(try !TransportOpener(calls: FakeSystemCalls()).open(.kernel(adapter: 0, channel: .raw)).poweredOn)
+        // The user channel needs the adapter down: nothing powers it on there.
+        let user = FakeSystemCalls(adapterUp: false)
+        #expect(try !TransportOpener(calls: user).open(.kernel(adapter: 0, channel: .user)).poweredOn)
+        #expect(!user.log.withLock { $0.calls }.contains("ioctl"))
+    }
+
+    @Test("EPERM at the first command: an unprivileged raw socket may only read; say setcap")
+    func commandNotPermitted() async throws {
+        let error = try await firstCommandFailure(FakeSystemCalls(failing: ["ioctl": EPERM, "write": EPERM]), spec: "hci0")
+        #expect(error == .permissionDenied(spec: "hci0:raw"))
+        #expect(error.description.contains("sudo setcap cap_net_raw,cap_net_admin+eip $(which beacontop)"))
+    }
+
+    @Test("HCIDEVUP's ERFKILL and EBUSY (another program's user channel) stop the opening with advice")
+    func powerOnRefused() throws {
+        let (rfkill, calls) = try openFailure("hci0", failing: ["ioctl": ERFKILL])
+        #expect(rfkill == .blockedByRFKill(index: 0))
+        #expect(calls.log.withLock { $0.closed } == [42])
+        let (busy, _) = try openFailure("hci0", failing: ["ioctl": EBUSY])
+        #expect(busy == .heldByUserChannel(index: 0))
+        #expect(busy.description.contains("hci0:monitor"))
+    }
+
+    @Test("a monitor source on a missing adapter fails at once, naming the ones present")
+    func monitorOnMissingAdapter() throws {
+        let (error, calls) = try openFailure("hci1:monitor", failing: [:], adapters: ["hci0"])
+        #expect(error.description == "no Bluetooth adapter hci1 (ENODEV); adapters present: hci0")
+        #expect(calls.log.withLock { $0.calls }.isEmpty, "nothing opened")
     }
 
     @Test("ERFKILL and unexpected errnos keep the call and the system's words")
@@ -72,13 +134,13 @@ struct KernelSocketErrorTests {
         let opened = try TransportOpener(calls: raw).open(.kernel(adapter: 3, channel: .raw))
         #expect(opened == OpenTransport(fd: 42, framing: .h4))
         raw.log.withLock { log in
-            #expect(log.calls == ["socket", "setsockopt", "bind"])
+            #expect(log.calls == ["socket", "setsockopt", "bind", "ioctl"])
             #expect(log.bound == [31, 0, 3, 0, 0, 0])
             #expect(log.socketOptions.first?.level == 0)
             #expect(log.socketOptions.first?.name == 2)
             #expect(log.socketOptions.first?.value.prefix(4) == [0x10, 0, 0, 0])
         }
-        let monitor = FakeSystemCalls()
+        let monitor = FakeSystemCalls(adapters: ["hci0"])
         #expect(try TransportOpener(calls: monitor).open(.kernel(adapter: 0, channel: .monitor)).framing == .monitor)
         monitor.log.withLock { #expect($0.calls == ["socket", "bind"]); #expect($0.bound == [31, 0, 0xFF, 0xFF, 2, 0]) }
         let user = FakeSystemCalls()

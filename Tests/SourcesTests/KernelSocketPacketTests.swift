@@ -32,8 +32,10 @@ final class ScriptedSocketCalls: SystemCalls {
         // The controller answers every command with Command Complete, success.
         reads.withLock { $0.append([0x04, 0x0E, 0x04, 0x01, bytes[1], bytes[2], 0x00]) }
     }
+    /// HCIDEVUP on an adapter that is up, as the kernel answers it.
+    func ioctl(_ fd: Int32, request: UInt, value: Int32) throws(SystemCallError) { throw SystemCallError(call: "ioctl", errno: EALREADY) }
     func close(_ fd: Int32) {}
-    func listDirectory(_ path: String) -> [String] { [] }
+    func listDirectory(_ path: String) -> [String] { ["hci0"] }
 }
 
 @Suite("Kernel socket packet path (scripted reads)")

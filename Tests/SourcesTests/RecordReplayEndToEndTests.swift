@@ -55,18 +55,24 @@ struct RecordReplayEndToEndTests {
         let (packets, truncation) = try Self.packetCount(recording)
         #expect(truncation == nil)
         for (filter, expected) in [("", packets), ("btcommon.eir_ad.entry.company_id==0x004c", liveLines.count { $0.kind == "ibeacon" })] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/tshark")
-            process.arguments = ["-r", recording.path] + (filter.isEmpty ? [] : ["-Y", filter])
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "tshark failed on the recording")
+            let (status, text) = try Self.tshark(["-r", recording.path] + (filter.isEmpty ? [] : ["-Y", filter]))
+            #expect(status == 0, "tshark failed on the recording")
             #expect(text.split(separator: "\n").count == expected, "tshark \(filter)")
         }
+    }
+
+    /// Runs Wireshark's tshark (an independent decoder): its exit status and standard output.
+    static func tshark(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/tshark")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
     }
 
     /// The commands a recording holds, in order (host-to-controller packets).

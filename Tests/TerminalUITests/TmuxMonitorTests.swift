@@ -83,6 +83,34 @@ struct TmuxMonitorTests {
         #expect(try terminated.format("#{cursor_flag}") == "1")
     }
 
+    /// SIGHUP (the terminal or the SSH session went away) and SIGQUIT (kill, or Ctrl-\ from the
+    /// keyboard, which the terminal sends to the whole foreground group: the wrapper ignores it) end
+    /// the loop like SIGINT: every mode the monitor set is undone, mouse tracking and keypad mode too.
+    @Test(arguments: [("kill", SIGHUP), ("kill", SIGQUIT), ("C-\\", SIGQUIT)])
+    func hangUpAndQuitRestoreTheTerminal(how: String, signal: Int32) throws {
+        let session = try start("sh -c 'trap : INT QUIT; \(benchExecutable) monitor 20 60; echo EXIT=$?; stty -a; echo STTY-DONE; sleep 60'")
+        defer { session.kill() }
+        #expect(try session.format("#{mouse_any_flag}") == "1", "the monitor tracks the mouse while it runs")
+        if how == "kill" {
+            let monitor = try #require(try session.childProcessIDs().first)
+            #expect(Glibc.kill(monitor, signal) == 0)
+        } else {
+            try session.send(how)
+        }
+        let after = try session.waitFor("STTY-DONE")
+        #expect(after.contains("EXIT=0"), "\(after)")
+        #expect(after.contains("exit signal(\(signal))"))
+        let modes = after.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" })
+        for mode in ["icanon", "echo", "icrnl", "opost", "isig"] {
+            #expect(modes.contains(Substring(mode)), "\(mode) is off after \(how) \(signal)")
+        }
+        #expect(try session.format("#{alternate_on}") == "0")
+        #expect(try session.format("#{cursor_flag}") == "1")
+        #expect(try session.format("#{mouse_any_flag}") == "0")
+        #expect(try session.format("#{keypad_cursor_flag}") == "0")
+        #expect(try session.format("#{keypad_flag}") == "0")
+    }
+
     /// A Swift trap is SIGILL on x86-64 (ud2) and SIGTRAP on arm64 (brk); a wild pointer is SIGSEGV.
     /// Sending the signal exercises the same handler a real crash reaches.
     @Test(arguments: [SIGILL, SIGSEGV, SIGTRAP])

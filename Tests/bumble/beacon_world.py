@@ -2,8 +2,16 @@
 
 On one Bumble LocalLink (a shared virtual radio) it puts:
   - one controller per --port, each exposed as an H4 `tcp-server:127.0.0.1:PORT` for beacontop;
+  - one controller per --unix, each an H4 stream on a unix socket server: the VM tests' qemu
+    connects it to a virtio-serial port, and Tests/vm/vhci_relay.py joins that to the guest
+    kernel's /dev/vhci (so the kernel's hciN is this controller);
   - virtual advertisers, each a Bumble Device with its own controller: an iBeacon, an AltBeacon,
-    an Eddystone-UID, an Eddystone-URL and a thermometer that is no beacon.
+    an Eddystone-UID, an Eddystone-URL and a thermometer that is no beacon;
+  - with --scanner-log FILE, a passive scanner whose every report becomes a JSON line in FILE
+    (address, data hex, RSSI): what a phone on the link hears.
+
+Every controller here answers a passive scan with one report per advertisement: Bumble's adds a
+fake scan response to each (two reports, doubling any rate measured), which `BeaconController` drops.
 
 Prints `READY <port> ...` on stdout once every server listens and every advertiser advertises,
 then runs until killed. The Swift tests (Tests/SourcesTests/BumbleEndToEndTests.swift) write the
@@ -12,7 +20,11 @@ point of the test.
 """
 import argparse
 import asyncio
+import json
 import sys
+import time
+
+from bumble import hci
 
 from bumble.controller import Controller
 from bumble.device import Device
@@ -20,7 +32,7 @@ from bumble.hci import Address, OwnAddressType
 from bumble.host import Host
 from bumble.link import LocalLink
 from bumble.transport import open_transport
-from bumble.transport.common import AsyncPipeSink
+from bumble.transport.common import AsyncPipeSink, StreamPacketSource
 
 IBEACON_UUID = bytes.fromhex("E2C56DB5DFFB48D2B060D0F5A71096E4")
 ALTBEACON_ID = bytes.fromhex("2F234454CF6D4A0FADF2F4911BA9FFA6") + bytes([0x00, 0x01, 0x00, 0x02])
@@ -73,10 +85,79 @@ ADVERTISERS = [
 ]
 
 
+class BeaconController(Controller):
+    """Bumble's controller without the fake scan response to a passive scan."""
+
+    def on_hci_le_set_extended_scan_parameters_command(self, command):
+        self.le_scan_type = command.scan_types[0] if command.scan_types else 0
+        return super().on_hci_le_set_extended_scan_parameters_command(command)
+
+    def send_hci_packet(self, packet) -> None:
+        if self.le_scan_type == 0 and self.is_scan_response(packet):
+            return
+        super().send_hci_packet(packet)
+
+    @staticmethod
+    def is_scan_response(packet) -> bool:
+        if isinstance(packet, hci.HCI_LE_Advertising_Report_Event):
+            scan_response = hci.HCI_LE_Advertising_Report_Event.EventType.SCAN_RSP
+        elif isinstance(packet, hci.HCI_LE_Extended_Advertising_Report_Event):
+            scan_response = hci.HCI_LE_Extended_Advertising_Report_Event.EventType.SCAN_RESPONSE
+        else:
+            return False
+        return all(report.event_type == scan_response for report in packet.reports)
+
+
+class UnixServerSink:
+    """The controller's host side on a unix socket: the one connected client (qemu), if any."""
+
+    def __init__(self) -> None:
+        self.transport = None
+
+    def on_packet(self, packet: bytes) -> None:
+        if self.transport is not None:
+            self.transport.write(packet)
+
+
+async def open_unix_server(path: str):
+    source, sink = StreamPacketSource(), UnixServerSink()
+
+    class Protocol(asyncio.Protocol):
+        def connection_made(self, transport):
+            sink.transport = transport
+
+        def connection_lost(self, error):
+            sink.transport = None
+
+        def data_received(self, data):
+            source.data_received(data)
+
+    await asyncio.get_running_loop().create_unix_server(Protocol, path=path)
+    return source, sink
+
+
+async def start_scanner(link: LocalLink, path: str) -> Device:
+    log = open(path, "a", buffering=1)
+    controller = BeaconController("scanner", link=link, public_address="C0:00:00:00:00:FE")
+    device = Device(name="scanner", address=Address("C0:00:00:00:00:FE"), host=Host(controller, AsyncPipeSink(controller)))
+
+    def heard(advertisement) -> None:
+        log.write(json.dumps({"t": round(time.time(), 6), "address": str(advertisement.address).split("/")[0],
+                              "data": advertisement.data_bytes.hex(), "rssi": advertisement.rssi}) + "\n")
+
+    device.on("advertisement", heard)
+    await device.power_on()
+    await device.start_scanning(active=False, filter_duplicates=False)
+    return device
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--port", type=int, action="append", required=True,
+    parser.add_argument("--port", type=int, action="append", default=[],
                         help="TCP port of an H4 controller for beacontop (repeat for more)")
+    parser.add_argument("--unix", action="append", default=[],
+                        help="unix socket path of an H4 controller for the VM's vhci relay (repeat for more)")
+    parser.add_argument("--scanner-log", help="also scan passively and log every report to this file")
     parser.add_argument("--no-advertisers", action="store_true",
                         help="only the controllers (for the advertise test)")
     args = parser.parse_args()
@@ -86,13 +167,18 @@ async def main() -> None:
     for index, port in enumerate(args.port):
         transport = await open_transport(f"tcp-server:127.0.0.1:{port}")
         transports.append(transport)
-        Controller(f"beacontop{index}", host_source=transport.source, host_sink=transport.sink,
-                   link=link, public_address=f"A0:00:00:00:00:0{index + 1}")
+        BeaconController(f"beacontop{index}", host_source=transport.source, host_sink=transport.sink,
+                         link=link, public_address=f"A0:00:00:00:00:0{index + 1}")
+    for index, path in enumerate(args.unix):
+        source, sink = await open_unix_server(path)
+        BeaconController(f"vhci{index}", host_source=source, host_sink=sink,
+                         link=link, public_address=f"B0:00:00:00:00:0{index + 1}")
+    scanner = await start_scanner(link, args.scanner_log) if args.scanner_log else None
 
     devices = []
     if not args.no_advertisers:
         for name, address, data in ADVERTISERS:
-            controller = Controller(name, link=link, public_address=address)
+            controller = BeaconController(name, link=link, public_address=address)
             device = Device(name=name, address=Address(address),
                             host=Host(controller, AsyncPipeSink(controller)))
             await device.power_on()
@@ -100,7 +186,7 @@ async def main() -> None:
                                            advertising_interval_min=100, advertising_interval_max=100)
             devices.append(device)
 
-    print("READY " + " ".join(str(port) for port in args.port), flush=True)
+    print("READY " + " ".join([str(port) for port in args.port] + args.unix), flush=True)
     await asyncio.get_running_loop().create_future()
 
 

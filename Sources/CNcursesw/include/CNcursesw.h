@@ -64,17 +64,17 @@ int cnc_key_end(void);
 /// click, 0 otherwise.
 int cnc_read_click(int *y, int *x);
 
-/// Installs the signal handlers: SIGINT and SIGTERM set a flag and write one byte to `wake_fd` (so the
-/// loop's poll wakes and quits cleanly through endwin); SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT and
+/// Installs the signal handlers: SIGINT, SIGTERM, SIGHUP and SIGQUIT set a flag and write one byte to
+/// `wake_fd` (so the loop's poll wakes and quits cleanly through endwin); SIGPIPE is ignored; SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT and
 /// SIGFPE (a Swift trap is SIGILL or SIGTRAP) restore the saved terminal modes, leave the alternate
 /// screen, show the cursor, call the previous handler (the Swift runtime's backtracer) so the crash
 /// is still reported, then die by the default action.
-/// Also unblocks SIGINT, SIGTERM and SIGWINCH on the calling thread. Call before cnc_start so ncurses
+/// Also unblocks those four and SIGWINCH on the calling thread. Call before cnc_start so ncurses
 /// keeps our handlers.
 void cnc_install_signal_handlers(int wake_fd);
 /// Restores the handlers that were in place before cnc_install_signal_handlers.
 void cnc_remove_signal_handlers(void);
-/// The last SIGINT/SIGTERM received since install (0 if none).
+/// The last SIGINT/SIGTERM/SIGHUP/SIGQUIT received since install (0 if none).
 int cnc_pending_signal(void);
 
 #endif
