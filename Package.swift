@@ -15,9 +15,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "HCI"),
+        .target(name: "PrintableText"),
         .target(name: "BeaconFormats", dependencies: ["HCI"]),
         .target(name: "Captures", dependencies: ["HCI", "BeaconFormats"]),
-        .target(name: "Ranging", dependencies: ["BeaconFormats", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Ranging", dependencies: ["BeaconFormats", "PrintableText", .product(name: "Yams", package: "Yams")]),
         .target(name: "Sources", dependencies: ["HCI", "BeaconFormats", "Captures"]),
         .target(name: "Simulation", dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging"]),
         .target(name: "Monitor", dependencies: ["HCI", "BeaconFormats", "Ranging", "Sources"]),
@@ -30,7 +31,7 @@ let package = Package(
         .executableTarget(
             name: "beacontop",
             dependencies: [
-                "HCI", "BeaconFormats", "Captures", "Ranging", "Sources", "Simulation", "Monitor", "TerminalUI",
+                "HCI", "BeaconFormats", "Captures", "Ranging", "Sources", "Simulation", "Monitor", "TerminalUI", "PrintableText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -39,6 +40,7 @@ let package = Package(
             dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging", "Sources", "Simulation", "Monitor", "TerminalUI"]
         ),
         .target(name: "TestFixtures", dependencies: ["HCI", "Captures"], path: "Tests/TestFixtures"),
+        .testTarget(name: "PrintableTextTests", dependencies: ["PrintableText"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "Captures", "TestFixtures"]),
         .testTarget(name: "BeaconFormatsTests", dependencies: ["BeaconFormats", "HCI", "TestFixtures"]),
         .testTarget(name: "CapturesTests", dependencies: ["Captures", "HCI", "BeaconFormats", "TestFixtures"]),
