@@ -8,6 +8,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "beacontop", targets: ["beacontop"]),
+        // For the fuzz harnesses' own package (Fuzz/Package.swift, docs/fuzzing.md).
+        .library(name: "BeaconTopParsers", targets: ["HCI", "BeaconFormats", "Captures", "Ranging", "Sources"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
