@@ -8,6 +8,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "beacontop", targets: ["beacontop"]),
+        // For the fuzz harnesses' own package (Fuzz/Package.swift, docs/fuzzing.md).
+        .library(name: "BeaconTopParsers", targets: ["HCI", "BeaconFormats", "Captures", "Ranging", "Sources"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -15,14 +17,15 @@ let package = Package(
     ],
     targets: [
         .target(name: "HCI"),
+        .target(name: "PrintableText"),
         .target(name: "BeaconFormats", dependencies: ["HCI"]),
         .target(name: "Captures", dependencies: ["HCI", "BeaconFormats"]),
-        .target(name: "Ranging", dependencies: ["BeaconFormats", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Ranging", dependencies: ["BeaconFormats", "PrintableText", .product(name: "Yams", package: "Yams")]),
         .target(name: "CRadioGuard"),
         .target(name: "Sources", dependencies: ["HCI", "BeaconFormats", "Captures", "CRadioGuard"]),
         .target(name: "Simulation", dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging"]),
         .target(name: "Monitor", dependencies: ["HCI", "BeaconFormats", "Ranging", "Sources"]),
-        .target(name: "Survey", dependencies: ["HCI", "BeaconFormats", "Ranging"]),
+        .target(name: "Survey", dependencies: ["HCI", "BeaconFormats", "PrintableText", "Ranging"]),
         .target(
             name: "CNcursesw",
             dependencies: ["CRadioGuard"],
@@ -38,7 +41,7 @@ let package = Package(
         .executableTarget(
             name: "beacontop",
             dependencies: [
-                "HCI", "BeaconFormats", "Captures", "Ranging", "Sources", "Simulation", "Monitor", "TerminalUI",
+                "HCI", "BeaconFormats", "Captures", "Ranging", "Sources", "Simulation", "Monitor", "TerminalUI", "PrintableText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -49,6 +52,7 @@ let package = Package(
                            "TestFixtures"]
         ),
         .target(name: "TestFixtures", dependencies: ["HCI", "Captures"], path: "Tests/TestFixtures"),
+        .testTarget(name: "PrintableTextTests", dependencies: ["PrintableText"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "Captures", "TestFixtures"]),
         .testTarget(name: "BeaconFormatsTests", dependencies: ["BeaconFormats", "HCI", "TestFixtures"]),
         .testTarget(name: "CapturesTests", dependencies: ["Captures", "HCI", "BeaconFormats", "TestFixtures"]),

@@ -54,9 +54,14 @@ extension CaptureReader {
             let dataStart = input.start + 24
             let dataEnd = dataStart + included
             input.start = dataEnd
+            // Compared before subtracting: a time before year 0 would wrap around Int64.
+            guard micros >= Self.btsnoopEpochOffset, micros - Self.btsnoopEpochOffset < TimestampPolicy.latestMicroseconds else {
+                throw malformed(at: recordOffset + 16, TimestampPolicy.refusal(
+                    (Double(micros) - Double(Self.btsnoopEpochOffset)) / 1e6))
+            }
             // Whole seconds and microseconds apart: integer division by a constant is a multiply,
             // where a floating-point divide stalled this loop (perf); it is also exact to 1 µs.
-            let unixMicros = micros &- Self.btsnoopEpochOffset
+            let unixMicros = micros - Self.btsnoopEpochOffset
             let timestamp = Double(unixMicros / 1_000_000) + Double(unixMicros % 1_000_000) * 1e-6
             let received = flags & 1 != 0
             switch datalink {

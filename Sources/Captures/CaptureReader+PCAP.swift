@@ -47,6 +47,8 @@ extension CaptureReader {
             let dataStart = input.start + 16
             input.start = dataStart + included
             let timestamp = Double(seconds) + Double(fraction) / (nanoseconds ? 1e9 : 1e6)
+            // 32-bit seconds end in 2106, but a fraction field can hold 4,294 s of "microseconds".
+            guard TimestampPolicy.accepts(timestamp) else { throw malformed(at: recordOffset, TimestampPolicy.refusal(timestamp)) }
             if let packet = try packet(linkType: linkType, data: input.buffer[dataStart..<(dataStart + included)], timestamp: timestamp) {
                 return packet
             }

@@ -111,6 +111,7 @@ extension CaptureReader {
                 // Whole seconds and the remainder apart: nanosecond ticks since 1970 exceed a Double's 53 bits.
                 let perSecond = description.ticksPerSecond
                 let timestamp = Double(ticks / perSecond) + Double(ticks % perSecond) / Double(perSecond) + description.offsetSeconds
+                guard TimestampPolicy.accepts(timestamp) else { throw malformed(at: blockOffset + 12, TimestampPolicy.refusal(timestamp)) }
                 lastTimestamp = timestamp
                 let data = input.buffer[(s + 28)..<(s + 28 + captured)]
                 if let packet = try packet(linkType: description.linkType, data: data, timestamp: timestamp) { return packet }

@@ -74,6 +74,7 @@ public struct JSONLineBuilder: Sendable {
 
     /// A number with one decimal when it has a fractional part (medians of two samples).
     public mutating func number(_ value: Double) {
+        guard value.isFinite, value.magnitude < 1e15 else { null(); return }
         if value == value.rounded() { integer(Int(value)); return }
         let tenths = Int((value * 10).rounded())
         if tenths < 0 { bytes.append(UInt8(ascii: "-")) }
@@ -82,8 +83,10 @@ public struct JSONLineBuilder: Sendable {
         appendDigits(tenths.magnitude % 10, minimumDigits: 1)
     }
 
+    /// Null when the microseconds would not fit an Int64 (|value| >= 9.2e12 s, 290,000 years): the
+    /// readers refuse such times (`TimestampPolicy`), but a caller's own number must not trap here.
     public mutating func fixedSixDecimals(_ value: Double) {
-        guard value.isFinite else { null(); return }
+        guard value.isFinite, value.magnitude < 9e12 else { null(); return }
         let micros = Int64((value * 1e6).rounded())
         if micros < 0 { bytes.append(UInt8(ascii: "-")) }
         appendDigits(UInt(micros.magnitude / 1_000_000), minimumDigits: 1)

@@ -82,7 +82,7 @@ public struct MonitorFeed: Sendable {
         case .lost(_, let reason):
             status.state = .lost(reason: reason)
             log(.warning, news.description)
-        case .reconnecting(_, let attempt, _):
+        case .reconnecting(_, let attempt, _, _):
             status.state = .reconnecting(attempt: attempt)
             log(.warning, news.description)
         case .framingError:

@@ -14,7 +14,9 @@ public struct BeaconPipeline: Sendable {
     public var engine: RangingEngine
     public let tickInterval: Double
     private var decoder = AdvertisingReportDecoder()
-    private var nextTick: Double?
+    /// The next tick is number `nextTick`, at `nextTick * tickInterval`: counted in integers, so it
+    /// always advances (a Double plus 1 s stops changing past 2^53 s).
+    private var nextTick: Int64?
     private var lastPacketTime: Double?
     private var lastTickWasEmpty = false
     private var pending: [PendingFrame] = []
@@ -33,8 +35,11 @@ public struct BeaconPipeline: Sendable {
     /// The first decode error seen, for a message.
     public private(set) var firstError: DecodeError?
 
+    /// Shortest tick interval: a day of ticks stays under 10^8 (see `TimestampPolicy.longestGap`).
+    public static let shortestTickInterval = 0.001
+
     public init(engine: RangingEngine, tickInterval: Double = 1) {
-        precondition(tickInterval > 0, "tick interval must be positive")
+        precondition(tickInterval >= Self.shortestTickInterval && tickInterval.isFinite, "tick interval must be at least 1 ms")
         self.engine = engine
         self.tickInterval = tickInterval
     }
@@ -43,8 +48,14 @@ public struct BeaconPipeline: Sendable {
     public mutating func feed(_ packet: HCIPacket, onTick: (RangingSnapshot) -> Void) {
         packets += 1
         let time = packet.timestamp
+        // Live and scripted packets reach here without a capture reader's check.
+        guard TimestampPolicy.accepts(time) else {
+            malformedPackets += 1
+            if firstError == nil { firstError = DecodeError(field: "timestamp", offset: 0, reason: TimestampPolicy.refusal(time)) }
+            return
+        }
         emitTicks(through: time, onTick: onTick)
-        if time.isFinite { lastPacketTime = max(lastPacketTime ?? time, time) }
+        lastPacketTime = max(lastPacketTime ?? time, time)
         // Decode into a reused buffer, then range: the decoder's closure cannot mutate `self`, and
         // copying the engine into it would copy its tables on every packet.
         var pending = self.pending
@@ -74,10 +85,12 @@ public struct BeaconPipeline: Sendable {
     /// For callers with their own decoder (the capture replay uses `Captures`' fast
     /// `BeaconSightingDecoder`): emits the ticks due before a packet at `time`. Call it before
     /// `record` for every packet, in capture order.
+    /// A time outside `TimestampPolicy` emits nothing (the capture readers never deliver one).
     public mutating func advance(to time: Double, onTick: (RangingSnapshot) -> Void) {
         packets += 1
+        guard TimestampPolicy.accepts(time) else { return }
         emitTicks(through: time, onTick: onTick)
-        if time.isFinite { lastPacketTime = max(lastPacketTime ?? time, time) }
+        lastPacketTime = max(lastPacketTime ?? time, time)
     }
 
     /// For callers with their own decoder: ranges one sighting (after `advance(to:)`).
@@ -96,8 +109,8 @@ public struct BeaconPipeline: Sendable {
     /// Emits the tick at the end of the capture (the next tick boundary after the last packet).
     public mutating func finish(onTick: (RangingSnapshot) -> Void) {
         guard let next = nextTick else { return }
-        onTick(engine.tick(at: next))
-        nextTick = next + tickInterval
+        onTick(engine.tick(at: Double(next) * tickInterval))
+        nextTick = next + 1
     }
 
     /// Per-exhibit dwell up to the last packet.
@@ -105,21 +118,24 @@ public struct BeaconPipeline: Sendable {
         engine.dwellReport(at: engine.lastTick ?? lastPacketTime ?? 0)
     }
 
+    /// Emits ticks up to `time` (inside `TimestampPolicy`, so the tick number fits an Int64 with room).
+    /// Ticks stop after a silent tick, or a day after the last packet, and resume at `time`'s tick:
+    /// a jump costs at most a day of ticks, even when the catalog keeps beacons for longer.
     private mutating func emitTicks(through time: Double, onTick: (RangingSnapshot) -> Void) {
-        guard time.isFinite else { return }
+        let due = Int64((time / tickInterval).rounded(.down))
         guard var next = nextTick else {
-            nextTick = ((time / tickInterval).rounded(.down) + 1) * tickInterval
+            nextTick = due + 1
             return
         }
-        while next <= time {
-            let snapshot = engine.tick(at: next)
+        let giveUpAfter = (lastPacketTime ?? time) + TimestampPolicy.longestGap
+        while next <= due {
+            let tickTime = Double(next) * tickInterval
+            let snapshot = engine.tick(at: tickTime)
             let empty = snapshot.beacons.isEmpty && snapshot.events.isEmpty
             if !(empty && lastTickWasEmpty) { onTick(snapshot) }
             lastTickWasEmpty = empty
-            next += tickInterval
-            if empty, next <= time {
-                next = max(next, (time / tickInterval).rounded(.down) * tickInterval)
-            }
+            next += 1
+            if empty || tickTime > giveUpAfter { next = max(next, due) }
         }
         nextTick = next
     }

@@ -1,3 +1,5 @@
+import PrintableText
+
 /// Renders a `DwellReport` as text, CSV or JSON: pure functions of the table, so `beacontop report`
 /// and the tests print exactly the same thing.
 public enum DwellReportRenderer {
@@ -7,7 +9,9 @@ public enum DwellReportRenderer {
         let named = report.rows.contains { $0.name != $0.id }
         var header = ["exhibit", "name", "visits", "total", "mean", "longest"]
         var rows = report.rows.map { row in
-            [row.id, row.name, String(row.visits), duration(row.total), duration(row.mean), duration(row.longest)]
+            // Catalog names are anyone's text: escapes print visibly, never raw (docs/robustness.md).
+            [PrintableText.line(row.id), PrintableText.line(row.name), String(row.visits),
+             duration(row.total), duration(row.mean), duration(row.longest)]
         }
         if !named {
             header.remove(at: 1)
@@ -25,7 +29,7 @@ public enum DwellReportRenderer {
             }.joined(separator: "  ").replacing(/\s+$/, with: "")
         }
         var lines: [String] = []
-        if let title = report.title { lines.append(title) }
+        if let title = report.title { lines.append(PrintableText.line(title)) }
         lines.append(format(header))
         lines.append(contentsOf: rows.map(format))
         if rows.isEmpty { lines.append("(no exhibit was nearest)") }
@@ -37,7 +41,7 @@ public enum DwellReportRenderer {
         var lines = ["id,name,visits,total_s,mean_s,longest_s"]
         for row in report.rows {
             lines.append([
-                csvField(row.id), csvField(row.name), String(row.visits),
+                PrintableText.csvField(row.id), PrintableText.csvField(row.name), String(row.visits),
                 seconds(row.total), seconds(row.mean), seconds(row.longest),
             ].joined(separator: ","))
         }
@@ -71,6 +75,7 @@ public enum DwellReportRenderer {
     }
 
     static func duration(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds.magnitude < 1e15 else { return "-" }
         let whole = Int(seconds.rounded())
         let s = whole % 60
         return "\(whole / 60):\(s < 10 ? "0" : "")\(s)"
@@ -81,6 +86,4 @@ public enum DwellReportRenderer {
         w.number(value, decimals: 1, keepPoint: true)
         return String(decoding: w.bytes, as: UTF8.self)
     }
-
-    static func csvField(_ text: String) -> String { CSVField.text(text) }
 }

@@ -41,13 +41,37 @@ public struct ExhibitCatalog: Sendable, Equatable {
 
     /// Loads a catalog file.
     public init(contentsOf url: URL) throws {
-        let text: String
+        let data: Data
         do {
-            text = try String(contentsOf: url, encoding: .utf8)
+            data = try Data(contentsOf: url)
         } catch {
             throw CatalogError(line: nil, field: "file", reason: "cannot read \(url.path): \(error.localizedDescription)")
         }
-        self = try ExhibitCatalog(yaml: text)
+        self = try ExhibitCatalog(utf8: Array(data))
+    }
+
+    /// Parses catalog bytes, which must be UTF-8: the error names the line and byte of the first
+    /// that is not (Foundation's own message, "isn't in the correct format", named neither).
+    public init(utf8 bytes: [UInt8]) throws(CatalogError) {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
+        var text = ""
+        text.reserveCapacity(bytes.count)
+        decoding: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                text.unicodeScalars.append(scalar)
+                offset += UTF8.width(scalar)
+            case .emptyInput:
+                break decoding
+            case .error:
+                let line = bytes[..<offset].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+                let hex = String(bytes[offset], radix: 16, uppercase: true)
+                throw CatalogError(line: line, field: "file", reason: "byte \(offset) (0x\(hex)) is not UTF-8; save the catalog as UTF-8")
+            }
+        }
+        try self.init(yaml: text)
     }
 
     /// Parses catalog YAML.

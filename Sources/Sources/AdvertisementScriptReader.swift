@@ -61,12 +61,15 @@ public struct AdvertisementScriptReader: ReplayPacketReader {
             throw fail(number, "line", "is not a JSON object")
         }
         guard let time = (object["t"] as? NSNumber)?.doubleValue else { throw fail(number, "t", "is missing or not a number (seconds)") }
+        guard TimestampPolicy.accepts(time) else {
+            throw fail(number, "t", "\(time) is outside 0 to \(Int(TimestampPolicy.latest)) s (1970 to 2200, docs/robustness.md)")
+        }
         guard let addressText = object["address"] as? String, let address = BDAddress(addressText) else {
             throw fail(number, "address", "is missing or not AA:BB:CC:DD:EE:FF")
         }
         var rssi: Int8?
         if let value = object["rssi"], !(value is NSNull) {
-            guard let number = (value as? NSNumber)?.intValue, let dBm = Int8(exactly: number), dBm != 127 else {
+            guard let number = (value as? NSNumber).flatMap({ Int(exactly: $0.doubleValue) }), let dBm = Int8(exactly: number), dBm != 127 else {
                 throw fail(number, "rssi", "is not a dBm value from -127 to 126")
             }
             rssi = dBm
@@ -109,12 +112,15 @@ public struct AdvertisementScriptReader: ReplayPacketReader {
         }
         var power = -59
         if let value = object["measuredPower"] {
-            guard let number = (value as? NSNumber)?.intValue else { throw fail(line, "measuredPower", "is not a number") }
+            guard let number = (value as? NSNumber).flatMap({ Int(exactly: $0.doubleValue) }) else {
+                throw fail(line, "measuredPower", "is not a whole number of dBm")
+            }
             power = number
         }
         let kind = Self.kinds.first { $0.key == key }!.kind
         do { return try BeaconSpec.advertisement(kind: kind, text: text, measuredPower: power).data } catch {
-            throw fail(line, key, error.reason)
+            // The spec names the power in words (as the advertise flag's help does); a script calls it measuredPower.
+            throw fail(line, error.field == BeaconSpecError.measuredPowerField ? "measuredPower" : key, error.reason)
         }
     }
 }

@@ -10,7 +10,7 @@ public enum BeaconSpec {
         kind: BeaconKind, text: String, measuredPower: Int, company: UInt16 = 0x0118
     ) throws(BeaconSpecError) -> (frame: BeaconFrame, data: [UInt8]) {
         guard let power = Int8(exactly: measuredPower) else {
-            throw BeaconSpecError(field: "measured power", reason: "\(measuredPower) is not -128 to 127")
+            throw BeaconSpecError(field: BeaconSpecError.measuredPowerField, reason: "\(measuredPower) is not -128 to 127")
         }
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         switch kind {
@@ -30,7 +30,7 @@ public enum BeaconSpec {
             return (.altBeacon(frame), frame.advertisingData)
         case .eddystoneUID, .eddystoneURL:
             guard let txPower = Int8(exactly: measuredPower + BeaconFrame.eddystone0mTo1mLoss) else {
-                throw BeaconSpecError(field: "measured power", reason: "\(measuredPower) + 41 dB is not a TX power of -128 to 127")
+                throw BeaconSpecError(field: BeaconSpecError.measuredPowerField, reason: "\(measuredPower) + 41 dB is not a TX power of -128 to 127")
             }
             if kind == .eddystoneUID {
                 guard parts.count == 2, let namespace = hexBytes(parts[0], count: 10), let instance = hexBytes(parts[1], count: 6) else {
@@ -73,4 +73,8 @@ public struct BeaconSpecError: Error, Sendable, Equatable, CustomStringConvertib
     public var field: String
     public var reason: String
     public var description: String { "\(field): \(reason)" }
+
+    /// The field of an out-of-range measured power.
+    public static let measuredPowerField = "measured power"
+
 }

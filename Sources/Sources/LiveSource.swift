@@ -47,6 +47,8 @@ public final class LiveSource: HCICommandExecutor, Sendable {
                 crg_disarm()
             }
         }
+        /// Why the transport was dropped, for the reconnect messages.
+        var lostReason = ""
     }
 
     public init(
@@ -137,6 +139,8 @@ public final class LiveSource: HCICommandExecutor, Sendable {
 
     private func readLoop() {
         var framer = H4Framer()
+        // A controller sending noise would otherwise print hundreds of framing lines a second.
+        var framingMessages = MessageRateLimiter()
         var buffer = [UInt8](repeating: 0, count: 65_536)
         let calls = opener.calls
         while !isStopped {
@@ -149,7 +153,7 @@ public final class LiveSource: HCICommandExecutor, Sendable {
                 guard try calls.waitReadable(transport.fd, timeoutMilliseconds: 200) else { continue }
                 let count = try calls.read(transport.fd, into: &buffer)
                 guard count > 0 else { throw SystemCallError(call: "read (end of stream)", errno: 0) }
-                deliver(buffer[0..<count], framing: transport.framing, framer: &framer)
+                deliver(buffer[0..<count], framing: transport.framing, framer: &framer, limiter: &framingMessages)
             } catch {
                 if isStopped { break }
                 dropTransport(reason: lossReason(error))
@@ -175,7 +179,7 @@ public final class LiveSource: HCICommandExecutor, Sendable {
 
     private func dropTransport(reason: String) {
         let (transport, waiters) = state.withLock { state in
-            defer { state.transport = nil; state.waiters = [:] }
+            defer { state.transport = nil; state.waiters = [:]; state.lostReason = reason }
             return (state.transport, state.waiters)
         }
         if let transport { opener.calls.close(transport.fd) }
@@ -186,32 +190,38 @@ public final class LiveSource: HCICommandExecutor, Sendable {
     /// Tries to reopen until it works or the source is stopped; false when stopped.
     private func reconnect() -> Bool {
         var attempt = 1
+        var reason = state.withLock { $0.lostReason }
         while !isStopped {
             let delay = backoff.delay(attempt: attempt)
-            continuation.yield(.status(.reconnecting(source: spec.description, attempt: attempt, delay: delay)))
+            continuation.yield(.status(.reconnecting(source: spec.description, attempt: attempt, delay: delay, reason: reason)))
             var waited = 0.0
             while waited < delay && !isStopped {
                 Thread.sleep(forTimeInterval: min(0.1, delay - waited))
                 waited += 0.1
             }
             if isStopped { return false }
-            if let transport = try? opener.open(spec) {
-                let installed = state.withLock { state -> Bool in
-                    guard !state.stopped else { return false }
-                    state.transport = transport
-                    return true
-                }
-                guard installed else { opener.calls.close(transport.fd); return false }
-                continuation.yield(.status(.connected(source: spec.description)))
-                if transport.poweredOn { continuation.yield(.status(.poweredOn(source: spec.description))) }
+            let transport: OpenTransport
+            do { transport = try opener.open(spec) } catch {
+                reason = "\(error)"
+                attempt += 1
+                continue
+            }
+            let installed = state.withLock { state -> Bool in
+                guard !state.stopped else { return false }
+                state.transport = transport
                 return true
             }
-            attempt += 1
+            guard installed else { opener.calls.close(transport.fd); return false }
+            continuation.yield(.status(.connected(source: spec.description)))
+            if transport.poweredOn { continuation.yield(.status(.poweredOn(source: spec.description))) }
+            return true
         }
         return false
     }
 
-    private func deliver(_ bytes: ArraySlice<UInt8>, framing: TransportFraming, framer: inout H4Framer) {
+    private func deliver(
+        _ bytes: ArraySlice<UInt8>, framing: TransportFraming, framer: inout H4Framer, limiter: inout MessageRateLimiter
+    ) {
         let time = now()
         switch framing {
         case .h4:
@@ -221,10 +231,11 @@ public final class LiveSource: HCICommandExecutor, Sendable {
                 case .packet(let type, let payload):
                     emit(HCIPacket(timestamp: time, direction: .controllerToHost, type: type, payload: payload[...]))
                 case .skipped(let indicator, let offset, let count):
+                    guard let note = limiter.admit(at: time) else { continue }
                     let hex = String(indicator, radix: 16, uppercase: true)
                     continuation.yield(.status(.framingError(
                         source: spec.description,
-                        detail: "skipped \(count) byte(s) at stream offset \(offset): 0x\(hex) is not an H4 packet indicator")))
+                        detail: "skipped \(count) byte(s) at stream offset \(offset): 0x\(hex) is not an H4 packet indicator\(note)")))
                 }
             }
         case .monitor:
@@ -233,7 +244,8 @@ public final class LiveSource: HCICommandExecutor, Sendable {
                 if case .kernel(let index, _) = spec { adapter = index }
                 if let packet = try MonitorPacketDecoder.decode(bytes, at: time, adapter: adapter) { emit(packet) }
             } catch {
-                continuation.yield(.status(.framingError(source: spec.description, detail: error.description)))
+                guard let note = limiter.admit(at: time) else { return }
+                continuation.yield(.status(.framingError(source: spec.description, detail: error.description + note)))
             }
         }
     }

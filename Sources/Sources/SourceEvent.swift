@@ -14,8 +14,9 @@ public enum SourceStatus: Sendable, Equatable, CustomStringConvertible {
     case poweredOn(source: String)
     /// The transport failed; a live source then tries to reconnect.
     case lost(source: String, reason: String)
-    /// Waiting `delay` seconds before reconnect attempt `attempt`.
-    case reconnecting(source: String, attempt: Int, delay: Double)
+    /// Waiting `delay` seconds before reconnect attempt `attempt`; `reason` is why the transport
+    /// is down: how it was lost (attempt 1), or why the previous attempt failed.
+    case reconnecting(source: String, attempt: Int, delay: Double, reason: String)
     /// Bytes that were not H4 were skipped (stream offset and count).
     case framingError(source: String, detail: String)
     /// A replay reached its end, or was stopped.
@@ -26,7 +27,8 @@ public enum SourceStatus: Sendable, Equatable, CustomStringConvertible {
         case .connected(let source): "\(source): connected"
         case .poweredOn(let source): "\(source): the adapter was down; beacontop brought it up (HCIDEVUP, with CAP_NET_ADMIN)"
         case .lost(let source, let reason): "\(source): lost (\(reason))"
-        case .reconnecting(let source, let attempt, let delay): "\(source): reconnecting in \(delay) s (attempt \(attempt))"
+        case .reconnecting(let source, let attempt, let delay, let reason):
+            "\(source): \(reason); reconnecting in \(delay) s (attempt \(attempt))"
         case .framingError(let source, let detail): "\(source): \(detail)"
         case .ended(let source, let reason): "\(source): \(reason)"
         }

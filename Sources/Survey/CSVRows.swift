@@ -1,7 +1,8 @@
+import PrintableText
 import Ranging
 
 /// Builds CSV text row by row into one byte buffer (`JSONWriter`'s, whose fixed-point numbers are
-/// the project's one number format): text cells through `CSVField`, numbers rounded to a fixed
+/// the project's one number format): text cells through `PrintableText.csvField`, numbers rounded to a fixed
 /// number of decimals with trailing zeros trimmed, a missing value as an empty cell, rows ended
 /// by CR LF as RFC 4180 asks.
 public struct CSVRows: Sendable {
@@ -27,7 +28,7 @@ public struct CSVRows: Sendable {
     public mutating func text(_ value: String?) {
         separate()
         guard let value else { return }
-        let cell = CSVField.text(value)
+        let cell = PrintableText.csvField(value)
         writer.withCursor(reserving: cell.utf8.count) { cursor in
             for byte in cell.utf8 { cursor.byte(byte) }
         }

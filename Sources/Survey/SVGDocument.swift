@@ -1,3 +1,4 @@
+import PrintableText
 import Ranging
 
 /// A small SVG writer: elements appended as text, numbers in fixed point, text escaped for XML.
@@ -55,7 +56,7 @@ struct SVGDocument {
             case "'": out += "&apos;"
             case "\r", "\n", "\t": out.unicodeScalars.append("\u{FFFD}")
             default:
-                out.unicodeScalars.append(CSVField.isUnsafe(scalar) || scalar.value >= 0xFFFE && scalar.value <= 0xFFFF ? "\u{FFFD}" : scalar)
+                out.unicodeScalars.append(PrintableText.isUnsafe(scalar) || scalar.value >= 0xFFFE && scalar.value <= 0xFFFF ? "\u{FFFD}" : scalar)
             }
         }
         return out

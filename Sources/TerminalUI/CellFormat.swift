@@ -34,16 +34,24 @@ enum CellFormat {
 
     /// Time since last seen: `0.3s`, `12s`, `4m`, `2h`.
     static func age(_ seconds: Double) -> String {
+        guard !seconds.isNaN else { return "?" }
         if seconds < 10 { return fixed(max(0, seconds), decimals: 1) + "s" }
         if seconds < 60 { return fixed(seconds, decimals: 0) + "s" }
         if seconds < 3600 { return String(Int(seconds / 60)) + "m" }
-        return String(Int(seconds / 3600)) + "h"
+        if seconds < 100 * 3600 { return String(Int(seconds / 3600)) + "h" }
+        return seconds < 1e7 * 86400 ? String(Int(seconds / 86400)) + "d" : "long"
     }
 
-    /// A replay clock: `01:23` or `1:02:03`.
+    /// Longest replay position or length the clock spells out: the span `TimestampPolicy` allows.
+    static let longestClock = 100_000.0 * 86_400
+
+    /// A replay clock: `01:23`, `1:02:03`, past 100 hours `12d 03:04:05`; `--:--` for a time that
+    /// is no position (NaN, or past `longestClock`, which only a forged capture reaches).
     static func clock(_ seconds: Double) -> String {
+        guard !seconds.isNaN, seconds < longestClock else { return "--:--" }
         let total = Int(max(0, seconds))
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : String(n) }
+        if total >= 100 * 3600 { return "\(total / 86400)d \(two(total / 3600 % 24)):\(two(total / 60 % 60)):\(two(total % 60))" }
         if total >= 3600 { return "\(total / 3600):\(two(total / 60 % 60)):\(two(total % 60))" }
         return "\(two(total / 60)):\(two(total % 60))"
     }

@@ -5,7 +5,8 @@
 /// Replaced with U+FFFD (or `?` under ASCII): C0 controls including ESC (U+0000–U+001F), DEL (U+007F),
 /// C1 controls (U+0080–U+009F, which 8-bit terminals read as CSI and OSC), every format character
 /// (general category Cf: the bidi embeddings, overrides and isolates U+202A–U+202E, U+2066–U+2069,
-/// marks U+200E/U+200F/U+061C, zero-width joiners and spaces), line and paragraph separators
+/// marks U+200E/U+200F/U+061C, zero-width spaces, and a zero-width joiner anywhere but between
+/// two emoji of an emoji sequence), line and paragraph separators
 /// (U+2028/U+2029), private-use and unassigned code points, and a combining mark with no base.
 /// Under ASCII every non-ASCII character becomes `?`, except the ellipsis, which becomes `~`.
 enum TerminalText {
@@ -25,9 +26,18 @@ enum TerminalText {
         // otherwise dominate a 500-beacon frame.
         if single && isKnownNarrow(first.value) { return (character, 1) }
         var width = 1
-        for (offset, scalar) in scalars.enumerated() {
-            if !isDrawable(scalar, first: offset == 0) { return (charset.replacement, 1) }
-            if offset == 0 && isWide(scalar) { width = 2 }
+        var previous: Unicode.Scalar?
+        for scalar in scalars {
+            if scalar.value == 0x200D {
+                // A joiner is part of one glyph only between two emoji; anywhere else terminals
+                // disagree on its width and the cells after it shift (a panel rule grew a cell).
+                guard let previous, previous.properties.isEmoji, first.properties.isEmojiPresentation,
+                      scalar != scalars.last else { return (charset.replacement, 1) }
+            } else if !isDrawable(scalar, first: previous == nil) {
+                return (charset.replacement, 1)
+            }
+            if previous == nil && isWide(scalar) { width = 2 }
+            previous = scalar
         }
         return (character, width)
     }
@@ -45,8 +55,7 @@ enum TerminalText {
         if value < 0x20 || (0x7F...0x9F).contains(value) { return false }
         switch scalar.properties.generalCategory {
         case .format, .control, .lineSeparator, .paragraphSeparator, .privateUse, .surrogate, .unassigned:
-            // The zero-width joiner inside an emoji sequence is part of one glyph, not a free control.
-            return !first && value == 0x200D
+            return false
         case .nonspacingMark, .enclosingMark, .spacingMark:
             return !first
         default:

@@ -46,7 +46,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
         let stop = StopSignal()
         stop.catchTerminationSignals()
         do { try live.start() } catch {
-            FileHandle.standardError.write(Data("beacontop: \(error)\n".utf8))
+            BufferedStandardOutput.error("beacontop: \(error)")
             throw ExitCode(1)
         }
         var resetFirst = true
@@ -55,12 +55,12 @@ struct AdvertiseCommand: AsyncParsableCommand {
         do {
             mode = try await AdvertisingProcedure.start(on: live, data: data, interval: advertisingInterval, resetFirst: resetFirst)
         } catch {
-            FileHandle.standardError.write(Data("beacontop: \(error)\n".utf8))
+            BufferedStandardOutput.error("beacontop: \(error)")
             live.stop()
             throw ExitCode(1)
         }
         live.setCrashStop(AdvertisingProcedure.disable(mode))
-        FileHandle.standardError.write(Data("beacontop: advertising \(frame.kind.rawValue) \(BeaconIdentity(frame: frame, address: BDAddress(rawValue: 0))) (\(mode.rawValue) advertising, every \(advertisingInterval.milliseconds) ms)\n".utf8))
+        BufferedStandardOutput.error("beacontop: advertising \(frame.kind.rawValue) \(BeaconIdentity(frame: frame, address: BDAddress(rawValue: 0))) (\(mode.rawValue) advertising, every \(advertisingInterval.milliseconds) ms)")
         if let duration { stop.trigger(after: duration) }
         // Status goes to stderr; a controller that comes back after a loss forgot its advertising.
         let drain = Task {
@@ -68,12 +68,12 @@ struct AdvertiseCommand: AsyncParsableCommand {
             for await event in live.events {
                 guard case .status(let status) = event else { continue }
                 if case .connected = status, !lost { continue }
-                FileHandle.standardError.write(Data("beacontop: \(status)\n".utf8))
+                BufferedStandardOutput.error("beacontop: \(status)")
                 if case .lost = status { lost = true }
                 if case .connected = status, lost {
                     lost = false
                     do { _ = try await AdvertisingProcedure.start(on: live, data: data, interval: advertisingInterval, resetFirst: resetFirst) } catch {
-                        FileHandle.standardError.write(Data("beacontop: advertising not restarted: \(error)\n".utf8))
+                        BufferedStandardOutput.error("beacontop: advertising not restarted: \(error)")
                     }
                 }
             }
@@ -85,7 +85,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
                 try await AdvertisingProcedure.stop(on: live, mode: mode)
                 live.setCrashStop(nil)
             } catch {
-                FileHandle.standardError.write(Data("beacontop: could not stop advertising: \(error)\n".utf8))
+                BufferedStandardOutput.error("beacontop: could not stop advertising: \(error)")
             }
         }
         live.stop()

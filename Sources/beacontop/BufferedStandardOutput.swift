@@ -1,4 +1,5 @@
 import Glibc
+import PrintableText
 
 /// Standard output through one 64 KiB buffer: a million NDJSON lines in a handful of write(2)s,
 /// where `print` would lock and flush per line. Errors go straight to standard error.
@@ -39,8 +40,10 @@ struct BufferedStandardOutput {
         return true
     }
 
+    /// One line on standard error. Every message goes through here: it may quote a file name, a
+    /// catalog or script value, or text from the air, so escapes print visibly, never raw.
     static func error(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
+        let bytes = Array((PrintableText.line(line) + "\n").utf8)
         _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress!, $0.count) }
     }
 }

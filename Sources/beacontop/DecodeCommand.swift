@@ -1,4 +1,5 @@
 import ArgumentParser
+import PrintableText
 import BeaconFormats
 import Captures
 import HCI
@@ -81,13 +82,15 @@ struct DecodeCommand: ParsableCommand {
         let time = String(decoding: builder.bytes, as: UTF8.self)
         let rssi = s.rssi.map { "\($0) dBm" } ?? "no rssi"
         let power = s.frame.measuredPower.map { "measured \(signed($0))" } ?? ""
-        return "\(time)  \(s.address)  \(pad(rssi, 8))  \(pad(s.frame.kind.rawValue, 13))  \(s.identity)  \(power)\n"
+        // An Eddystone URL is text from the air: escapes print visibly, never raw.
+        return "\(time)  \(s.address)  \(pad(rssi, 8))  \(pad(s.frame.kind.rawValue, 13))  \(PrintableText.line(s.identity.description))  \(power)\n"
     }
 
     static func summaryText(_ tallies: [BeaconTally]) -> String {
-        let width = max(2, tallies.map { $0.identity.description.count }.max() ?? 0)
+        let ids = tallies.map { PrintableText.line($0.identity.description) }
+        let width = max(2, ids.map(\.count).max() ?? 0)
         var text = "\(pad("ID", width))  \(pad("KIND", 13))  \(pad("FRAMES", 7, right: true))  \(pad("RSSI MIN/MED/MAX", 18))  MEASURED POWER (FRAMES)\n"
-        for tally in tallies {
+        for (tally, id) in zip(tallies, ids) {
             var rssi = "-"
             if let low = tally.rssiMinimum, let median = tally.rssiMedian, let high = tally.rssiMaximum {
                 var builder = JSONLineBuilder()
@@ -95,7 +98,7 @@ struct DecodeCommand: ParsableCommand {
                 rssi = "\(low)/\(String(decoding: builder.bytes, as: UTF8.self))/\(high)"
             }
             let powers = tally.measuredPowers.map { "\(signed($0.dBm)) (\($0.frames))" }.joined(separator: ", ")
-            text += "\(pad(tally.identity.description, width))  \(pad(tally.identity.kind.rawValue, 13))  "
+            text += "\(pad(id, width))  \(pad(tally.identity.kind.rawValue, 13))  "
                 + "\(pad(String(tally.frames), 7, right: true))  \(pad(rssi, 18))  \(powers.isEmpty ? "-" : powers)\n"
         }
         return text

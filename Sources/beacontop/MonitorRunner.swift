@@ -54,7 +54,7 @@ enum MonitorRunner {
 
     /// A start-up failure: the terminal is already restored (or was never taken); say what to do.
     static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("beacontop: \(message)\n".utf8))
+        BufferedStandardOutput.error("beacontop: \(message)")
         exit(1)
     }
 }

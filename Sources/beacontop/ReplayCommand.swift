@@ -54,7 +54,9 @@ struct RangingOptions: ParsableArguments {
     @Option(help: "RSSI filter: adaptive (default), running-average, arma, kalman, iqm.") var filter = "adaptive"
 
     func validate() throws {
-        guard tick > 0, tick.isFinite else { throw ValidationError("--tick must be a positive number of seconds") }
+        guard tick >= BeaconPipeline.shortestTickInterval, tick.isFinite else {
+            throw ValidationError("--tick must be a number of seconds, at least \(BeaconPipeline.shortestTickInterval)")
+        }
         do { _ = try RSSIFilterKind(name: filter) } catch { throw ValidationError("--filter: \(error.reason)") }
     }
 

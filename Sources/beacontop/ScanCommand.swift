@@ -1,4 +1,5 @@
 import ArgumentParser
+import PrintableText
 import BeaconFormats
 import Captures
 import Foundation
@@ -163,7 +164,7 @@ struct ScanCommand: AsyncParsableCommand {
     }
 
     static func report(_ message: String) {
-        FileHandle.standardError.write(Data("beacontop: \(message)\n".utf8))
+        BufferedStandardOutput.error("beacontop: \(message)")
     }
 }
 
@@ -202,6 +203,6 @@ struct FrameLinePrinter {
     static func textLine(_ sighting: BeaconSighting) -> String {
         let rssi = sighting.rssi.map { String($0) } ?? "-"
         let kind = sighting.frame.kind.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)
-        return "\(String(format: "%.3f", sighting.timestamp)) \(sighting.address) \(rssi.padding(toLength: 4, withPad: " ", startingAt: 0)) \(kind) \(sighting.identity)\n"
+        return "\(String(format: "%.3f", sighting.timestamp)) \(sighting.address) \(rssi.padding(toLength: 4, withPad: " ", startingAt: 0)) \(kind) \(PrintableText.line(sighting.identity.description))\n"
     }
 }

@@ -79,7 +79,7 @@ import Testing
         var feed = MonitorFeed(status: SourceStatus(name: "tcp:127.0.0.1:9000"))
         feed.note(.lost(source: "tcp:127.0.0.1:9000", reason: "connection reset"))
         #expect(feed.status.state == .lost(reason: "connection reset"))
-        feed.note(.reconnecting(source: "tcp:127.0.0.1:9000", attempt: 2, delay: 1))
+        feed.note(.reconnecting(source: "tcp:127.0.0.1:9000", attempt: 2, delay: 1, reason: "connection refused"))
         #expect(feed.status.state == .reconnecting(attempt: 2))
         feed.note(.connected(source: "tcp:127.0.0.1:9000"))
         #expect(feed.status.state == .scanning)

@@ -112,3 +112,27 @@ struct AdvertisementScriptTests {
         #expect(statuses.last == "script: end of replay after 2 packets")
     }
 }
+
+/// Script lines with values no capture could hold: refused by line and field, the rest still play.
+@Suite("Advertisement scripts: hostile values")
+struct AdvertisementScriptHostileTests {
+    @Test("a t of 1e300 or below 0 is refused on its line (it trapped the JSON writer); an rssi of 1e300 too")
+    func hugeTimes() throws {
+        let (frames, errors) = try AdvertisementScriptTests.frames(HostileInputs.path("script-t-huge.ndjson"))
+        #expect(frames.map(\.timestamp) == [0.5, 2.5])
+        try #require(errors.count == 3, "\(errors)")
+        #expect(errors[0].hasSuffix("script-t-huge.ndjson:2: t 1e+300 is outside 0 to 7258118400 s (1970 to 2200, docs/robustness.md); line skipped"))
+        #expect(errors[1].contains(":3: t -1.0 is outside"))
+        #expect(errors[2].contains(":4: rssi is not a dBm value"))
+    }
+
+    @Test("a bad measuredPower is reported as measuredPower, not as the beacon field")
+    func measuredPowerFieldName() throws {
+        let (frames, errors) = try AdvertisementScriptTests.frames(HostileInputs.path("script-measured-power.ndjson"))
+        #expect(frames.isEmpty)
+        try #require(errors.count == 3, "\(errors)")
+        #expect(errors[0].contains(":1: measuredPower 300 is not -128 to 127"), "\(errors[0])")
+        #expect(errors[1].contains(":2: measuredPower 100 + 41 dB is not a TX power"), "\(errors[1])")
+        #expect(errors[2].contains(":3: measuredPower is not a whole number of dBm"), "\(errors[2])")
+    }
+}

@@ -22,6 +22,10 @@ struct LiveSourceTests {
         return records
     }
 
+    static func attempt(of event: SourceEvent) -> Int? {
+        if case .status(.reconnecting(_, let attempt, _, _)) = event { attempt } else { nil }
+    }
+
     /// Collects events until `done` says so; a watchdog stops the source so a bug cannot hang the test.
     static func collect(_ source: LiveSource, seconds: Double = 10, until done: @escaping @Sendable ([SourceEvent]) -> Bool) async -> [SourceEvent] {
         let watchdog = Task { if (try? await Task.sleep(for: .seconds(seconds))) != nil { source.stop() } }
@@ -71,14 +75,22 @@ struct LiveSourceTests {
         let events = await Self.collect(source) { events in events.filter { if case .status(.connected) = $0 { true } else { false } }.count >= 2 }
         #expect(events.count >= 4)
         #expect(events.contains(.status(.lost(source: spec.description, reason: "the other end closed the connection"))))
-        #expect(events.contains(.status(.reconnecting(source: spec.description, attempt: 1, delay: 0.05))))
+        // The first attempt says how the transport was lost.
+        #expect(events.contains(.status(.reconnecting(source: spec.description, attempt: 1, delay: 0.05, reason: "the other end closed the connection"))))
         #expect(events.last == .status(.connected(source: spec.description)))
 
         // Now nothing listens: attempts keep coming, further apart, capped at the maximum.
         server.accept()
         server.shutdown()
-        let retries = await Self.collect(source) { events in events.contains(.status(.reconnecting(source: spec.description, attempt: 3, delay: 0.2))) }
-        #expect(retries.contains(.status(.reconnecting(source: spec.description, attempt: 2, delay: 0.1))))
+        let retries = await Self.collect(source) { events in events.contains { Self.attempt(of: $0) == 3 } }
+        // Later attempts say why the previous one failed: nothing listens at the socket any more.
+        let second = retries.first { Self.attempt(of: $0) == 2 }
+        guard case .status(.reconnecting(_, _, let delay, let reason)) = second else {
+            Issue.record("no second attempt in \(retries)")
+            return
+        }
+        #expect(delay == 0.1)
+        #expect(reason.contains(server.path) && reason != "the other end closed the connection", "\(reason)")
         source.stop()
     }
 

@@ -57,7 +57,7 @@ import TestFixtures
         #expect(!text.unicodeScalars.contains("\u{1B}"))
         let named = CSVTable.parse(text).filter { $0[1].hasSuffix(":20596:3932") }
         #expect(!named.isEmpty)
-        #expect(named.allSatisfy { $0.count == SessionExport.columns.count && $0[2] == "'=cmd|'/c calc'!A1\r\nRosetta, \"cast\"\u{FFFD}[2J" })
+        #expect(named.allSatisfy { $0.count == SessionExport.columns.count && $0[2] == "'=cmd|'/c calc'!A1\\u{D}\\u{A}Rosetta, \"cast\"\\u{1B}[2J" })
     }
 
     @Test func anExportWrittenTickByTickReadsBackWhole() throws {

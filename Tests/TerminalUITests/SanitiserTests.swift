@@ -45,6 +45,25 @@ import Testing
         }
     }
 
+    @Test("a zero-width joiner is drawn only between two emoji: after a letter it shifted the cells after it")
+    func strayJoinersAreReplaced() {
+        for (input, expected) in [("a\u{200D}b", "�b"), ("x\u{200D}\u{200D}", "�"), ("👩\u{200D}", "�"), ("1\u{200D}👍", "�👍")] {
+            #expect(TerminalText.sanitized(input, charset: .unicode) == expected, "\(input.unicodeScalars.map(\.value))")
+        }
+        #expect(TerminalText.width("👩‍🔬", charset: .unicode) == 2)
+        // The nearest-exhibit panel's rule, named with stray joiners, on a 200-column screen: no
+        // joiner is drawn, so the terminal lays out exactly the cells the buffer holds.
+        let name = "Ste\u{200D}p a\u{200D}b\u{200D}c"
+        let row = BeaconRowModel(identity: .eddystoneURL("https://a.co"), rssi: -50, accuracy: 0.4, proximity: .immediate)
+        let nearest = NearestExhibit(identity: .eddystoneURL("https://a.co"), name: name, description: "x\u{200D}y", proximity: .immediate)
+        let state = MonitorState(snapshot: MonitorSnapshot(rows: [row], nearest: nearest, source: SourceStatus(name: "hci0")), screenSize: (200, 20))
+        let screen = render(state.viewModel(), size: ScreenSize(columns: 200, lines: 20))
+        #expect(!Self.scalars(screen).contains("\u{200D}"))
+        let rule = (0..<20).map { screen.line($0) }.first { $0.hasPrefix("── ") }
+        #expect(rule?.contains("�") == true, "\(String(describing: rule))")
+        #expect(rule.map { TerminalText.width($0, charset: .unicode) } == 200)
+    }
+
     @Test func wideCharactersTakeTwoCellsAndAreClippedWhole() {
         var buffer = ScreenBuffer(width: 7, height: 1)
         let written = buffer.write("東京x博", x: 0, y: 0, role: .plain)

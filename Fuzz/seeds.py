@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Writes each harness's seed corpus into OUT/<harness>/ (Fuzz/run calls it; docs/fuzzing.md).
+
+Seeds are read at run time, never copied into the repository: the real captures in
+../shared/data (cut to the first MAX_LEN bytes, and the H4 stream of the btsnoop ones), the demo
+catalogs and recordings, and the crafted regression inputs in Tests/HostileInputs, each wrapped in
+the harness's input layout (see the harness's comment: a leading byte or a time prefix).
+"""
+import os
+import struct
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED = os.environ.get("BEACONTOP_SHARED_DATA", os.path.join(os.path.dirname(ROOT), "shared", "data"))
+HOSTILE = os.path.join(ROOT, "Tests", "HostileInputs")
+MAX_LEN = int(os.environ.get("FUZZ_MAX_LEN", "16384"))
+
+
+def files(directory, *suffixes):
+    if not os.path.isdir(directory):
+        return []
+    return sorted(os.path.join(directory, name) for name in os.listdir(directory) if name.endswith(suffixes))
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def h4_stream(btsnoop):
+    """The H4 bytes of a btsnoop datalink-1002 file's records (what a UART would have carried)."""
+    if btsnoop[:8] != b"btsnoop\0" or struct.unpack(">I", btsnoop[12:16])[0] != 1002:
+        return b""
+    out, offset = b"", 16
+    while offset + 24 <= len(btsnoop) and len(out) < MAX_LEN:
+        included = struct.unpack(">I", btsnoop[offset + 4:offset + 8])[0]
+        out += btsnoop[offset + 24:offset + 24 + included]
+        offset += 24 + included
+    return out
+
+
+def pcap_records(pcapng):
+    """A pcap harness input (choice byte, then records) from a little-endian pcapng's packets:
+    the link-layer and Nordic captures exist only as pcapng, and the pcap reader decodes their types too."""
+    link_types = [187, 201, 254, 256, 272]
+    offset, link, out = 0, None, b""
+    while offset + 12 <= len(pcapng) and len(out) < MAX_LEN:
+        kind, length = struct.unpack("<II", pcapng[offset:offset + 8])
+        if length < 12:
+            break
+        if kind == 1 and link is None:
+            link = struct.unpack("<H", pcapng[offset + 8:offset + 10])[0]
+        elif kind == 6:
+            high, low, captured = struct.unpack("<III", pcapng[offset + 12:offset + 24])
+            ticks = (high << 32) | low
+            out += struct.pack("<IIII", (ticks // 1_000_000) & 0xFFFFFFFF, ticks % 1_000_000, captured, captured)
+            out += pcapng[offset + 28:offset + 28 + captured]
+        offset += length
+    if link not in link_types:
+        return None
+    return bytes([link_types.index(link)]) + out
+
+
+def main(out):
+    captures = files(os.path.join(SHARED, "captures"), ".btsnoop", ".pcap", ".pcapng")
+    captures += files(os.path.join(ROOT, "demo"), ".btsnoop") + files(HOSTILE, ".btsnoop", ".pcap", ".pcapng")
+    seeds = {name: {} for name in ["fuzz-h4", "fuzz-btsnoop", "fuzz-pcap", "fuzz-pcapng", "fuzz-catalog", "fuzz-script", "fuzz-source-spec"]}
+    for path in captures:
+        data, base = read(path), os.path.basename(path)
+        # Whole files after a 0xFF (or, for pcapng, any byte but 0): the harness takes the rest as the file.
+        if data.startswith(b"btsnoop\0"):
+            seeds["fuzz-btsnoop"][base] = b"\xff" + data[:MAX_LEN]
+            stream = h4_stream(data)
+            if stream:
+                for label, time in [("", 1_700_000_000.0), ("-time-1e300", 1e300), ("-time-nan", float("nan"))]:
+                    seeds["fuzz-h4"][base + label] = struct.pack(">d", time) + b"\x05" + stream
+        elif data[:4] == b"\x0a\x0d\x0d\x0a":
+            seeds["fuzz-pcapng"][base] = b"\x01" + data[:MAX_LEN]
+            records = pcap_records(data)
+            if records:
+                seeds["fuzz-pcap"][base + ".records"] = records
+        else:
+            seeds["fuzz-pcap"][base] = b"\xff" + data[:MAX_LEN]
+    for path in files(os.path.join(ROOT, "demo"), ".yaml") + files(HOSTILE, ".yaml"):
+        seeds["fuzz-catalog"][os.path.basename(path)] = read(path)[:MAX_LEN]
+    for path in files(HOSTILE, ".ndjson") + files(os.path.join(ROOT, "demo"), ".ndjson"):
+        seeds["fuzz-script"][os.path.basename(path)] = read(path)[:MAX_LEN]
+    specs = ["hci0", "hci1:user", "hci0:monitor", "hci0:raw", "serial:/dev/ttyACM0@1000000,rtscts", "tcp:127.0.0.1:9000",
+             "tcp:[::1]:9000", "unix:/tmp/h4.sock", "session.btsnoop", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:1:2",
+             "EDD1EBEAC04E5DEFA017:0BADC0FFEE01", "https://example.com/a", "2F234454-CF6D-4A0F-ADF2-F4911BA9FFA6:1:2"]
+    for index, spec in enumerate(specs):
+        seeds["fuzz-source-spec"][f"spec-{index}"] = bytes([index % 4]) + spec.encode()
+    for harness, entries in seeds.items():
+        directory = os.path.join(out, harness)
+        os.makedirs(directory, exist_ok=True)
+        for name, data in entries.items():
+            with open(os.path.join(directory, name), "wb") as f:
+                f.write(data)
+        print(f"seeds: {harness}: {len(entries)} files")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
