@@ -16,10 +16,11 @@ let package = Package(
     targets: [
         .target(name: "HCI"),
         .target(name: "BeaconFormats", dependencies: ["HCI"]),
-        .target(name: "Captures", dependencies: ["HCI", "BeaconFormats"]),
-        .target(name: "Ranging", dependencies: ["BeaconFormats", .product(name: "Yams", package: "Yams")]),
+        .target(name: "NDJSON"),
+        .target(name: "Captures", dependencies: ["HCI", "BeaconFormats", "NDJSON"]),
+        .target(name: "Ranging", dependencies: ["BeaconFormats", "NDJSON", .product(name: "Yams", package: "Yams")]),
         .target(name: "Sources", dependencies: ["HCI", "BeaconFormats", "Captures"]),
-        .target(name: "Simulation", dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging"]),
+        .target(name: "Simulation", dependencies: ["HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging"]),
         .target(name: "Monitor", dependencies: ["HCI", "BeaconFormats", "Ranging", "Sources"]),
         .target(
             name: "CNcursesw",
@@ -30,19 +31,20 @@ let package = Package(
         .executableTarget(
             name: "beacontop",
             dependencies: [
-                "HCI", "BeaconFormats", "Captures", "Ranging", "Sources", "Simulation", "Monitor", "TerminalUI",
+                "HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging", "Sources", "Simulation", "Monitor", "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "beacontop-bench",
-            dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging", "Sources", "Simulation", "Monitor", "TerminalUI"]
+            dependencies: ["HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging", "Sources", "Simulation", "Monitor", "TerminalUI"]
         ),
-        .target(name: "TestFixtures", dependencies: ["HCI", "Captures"], path: "Tests/TestFixtures"),
+        .target(name: "TestFixtures", dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging"], path: "Tests/TestFixtures"),
         .testTarget(name: "HCITests", dependencies: ["HCI", "Captures", "TestFixtures"]),
         .testTarget(name: "BeaconFormatsTests", dependencies: ["BeaconFormats", "HCI", "TestFixtures"]),
-        .testTarget(name: "CapturesTests", dependencies: ["Captures", "HCI", "BeaconFormats", "TestFixtures"]),
-        .testTarget(name: "RangingTests", dependencies: ["Ranging", "BeaconFormats", "Simulation", "TestFixtures"]),
+        .testTarget(name: "NDJSONTests", dependencies: ["NDJSON"]),
+        .testTarget(name: "CapturesTests", dependencies: ["Captures", "HCI", "BeaconFormats", "NDJSON", "TestFixtures"]),
+        .testTarget(name: "RangingTests", dependencies: ["Ranging", "BeaconFormats", "NDJSON", "Simulation", "TestFixtures"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Ranging", "BeaconFormats", "HCI", "Captures", "TestFixtures"]),
         .testTarget(name: "SourcesTests", dependencies: ["Sources", "HCI", "Captures", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "MonitorTests", dependencies: ["Monitor", "Ranging", "BeaconFormats", "HCI", "Captures", "Sources", "TestFixtures"]),

@@ -26,7 +26,7 @@ public struct MonitorFeed: Sendable {
     /// Capture time of the newest packet, nil before the first.
     public private(set) var lastPacketTime: Double?
 
-    private var decoder = AdvertisingReportDecoder()
+    private var decoder = BeaconSightingDecoder()
     private var extras: [BeaconIdentity: BeaconExtras] = [:]
     private var startTime: Double?
     private var lastNearest: BeaconIdentity?
@@ -43,33 +43,29 @@ public struct MonitorFeed: Sendable {
 
     // MARK: - Input
 
-    /// Feeds one HCI packet from any source: decoded, ranged, remembered for the detail pane.
+    /// Feeds one HCI packet from any source: decoded (the one sighting decoder), ranged,
+    /// remembered for the detail pane.
     public mutating func feed(_ packet: HCIPacket) {
         guard packet.timestamp.isFinite else { return }
         note(time: packet.timestamp)
-        var decoded: [Advertisement] = []
+        var sightings: [(BeaconSighting, ArraySlice<UInt8>)] = []
         do {
-            try decoder.decode(packet) { decoded.append($0) }
+            advertisements += try decoder.decode(packet, withData: { sightings.append(($0, $1)) })
         } catch {
             malformedPackets += 1
             return
         }
-        for advertisement in decoded { feed(advertisement) }
+        for (sighting, data) in sightings { feed(sighting, advertisingData: data) }
     }
 
-    /// Feeds one decoded advertisement (every beacon frame it carries is ranged).
-    public mutating func feed(_ advertisement: Advertisement) {
-        advertisements += 1
-        note(time: advertisement.timestamp)
-        guard let rssi = advertisement.rssi, advertisement.timestamp.isFinite else { return }
-        BeaconDecoder.forEachFrame(in: advertisement.data) { frame in
-            // Telemetry names no beacon of its own (as in `BeaconPipeline`).
-            if case .eddystoneTLM = frame { return }
-            let sighting = Sighting(time: advertisement.timestamp, frame: frame, address: advertisement.address, rssi: Int(rssi))
-            engine.record(sighting)
-            extras[sighting.identity, default: BeaconExtras()].record(rssi: Int(rssi), at: advertisement.timestamp, raw: advertisement.data)
-            if calibration?.identity == sighting.identity { calibration?.add(rssi: Int(rssi)) }
-        }
+    /// Feeds one decoded sighting; `advertisingData` is what the detail pane's hex dump shows.
+    public mutating func feed(_ sighting: BeaconSighting, advertisingData: ArraySlice<UInt8>) {
+        guard sighting.isRangeable, let rssi = sighting.rssi, sighting.timestamp.isFinite else { return }
+        note(time: sighting.timestamp)
+        engine.record(sighting)
+        let identity = sighting.identity
+        extras[identity, default: BeaconExtras()].record(rssi: Int(rssi), at: sighting.timestamp, raw: advertisingData)
+        if calibration?.identity == identity { calibration?.add(rssi: Int(rssi)) }
     }
 
     /// Source news: a lost transport is a line in the log and a state in the status line, not a crash.

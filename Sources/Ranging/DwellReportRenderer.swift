@@ -1,3 +1,5 @@
+import NDJSON
+
 /// Renders a `DwellReport` as text, CSV or JSON: pure functions of the table, so `beacontop report`
 /// and the tests print exactly the same thing.
 public enum DwellReportRenderer {

@@ -61,18 +61,21 @@ public struct RangingEngine: Sendable {
         tracks.append(track)
     }
 
-    /// Feeds a decoded frame: the same as `record(Sighting(...))`, but an iBeacon already tracked is
-    /// found by its flat key and ranged without building its `BeaconIdentity` and `Sighting` (the
-    /// replay's hot path: those enum copies cost as much as decoding the report).
-    public mutating func record(frame: BeaconFrame, address: BDAddress, rssi: Int, at time: Double) {
-        if case .iBeacon(let beacon) = frame, time.isFinite, let position = flatIndex[FlatBeaconKey(beacon)] {
+    /// Feeds a decoded sighting, if it is rangeable (`BeaconSighting.isRangeable`): the same as
+    /// `record(Sighting(...))`, but an iBeacon already tracked is found by its flat key and ranged
+    /// without building its `BeaconIdentity` and `Sighting` (the replay's hot path: those enum
+    /// copies cost as much as decoding the report).
+    public mutating func record(_ sighting: BeaconSighting) {
+        guard sighting.isRangeable, let rssi = sighting.rssi else { return }
+        let time = sighting.timestamp
+        if case .iBeacon(let beacon) = sighting.frame, time.isFinite, let position = flatIndex[FlatBeaconKey(beacon)] {
             tracks[position].record(
-                time: time, rssi: rssi, measuredPower: Int(beacon.measuredPower), address: address,
+                time: time, rssi: Int(rssi), measuredPower: Int(beacon.measuredPower), address: sighting.address,
                 staleAfter: settings.value.staleAfter
             )
             return
         }
-        record(Sighting(time: time, frame: frame, address: address, rssi: rssi))
+        record(Sighting(time: time, frame: sighting.frame, address: sighting.address, rssi: Int(rssi)))
     }
 
     /// Computes the snapshot at `time`: forgets long-silent beacons, classifies, sorts nearest

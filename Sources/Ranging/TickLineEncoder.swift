@@ -1,3 +1,5 @@
+import NDJSON
+
 /// Writes a `RangingSnapshot` as one NDJSON line (README "NDJSON tick lines"): a pure function of
 /// the snapshot, JSON written by hand for speed.
 ///

@@ -1,6 +1,7 @@
 import BeaconFormats
 import Captures
 import HCI
+import NDJSON
 import Ranging
 #if canImport(Glibc)
 import Glibc
@@ -100,11 +101,7 @@ enum ReplayStagesBenchmark {
                     }
                 }
             }
-            try decoder.decode(packet) { sighting in
-                guard let rssi = sighting.rssi else { return }
-                if case .eddystoneTLM = sighting.frame { return }
-                pipeline.record(frame: sighting.frame, address: sighting.address, rssi: Int(rssi), at: sighting.timestamp)
-            }
+            try decoder.decode(packet) { pipeline.record($0) }
         }
         if ticks { pipeline.finish { _ in } }
         return (reader.recordCount, bytes &+ pipeline.beaconReports)
@@ -126,10 +123,7 @@ enum ReplayStagesBenchmark {
                     writer.removeAll()
                 }
                 for index in batch.sightingStart[packet]..<batch.sightingStart[packet + 1] {
-                    let sighting = batch.sightings[index]
-                    guard let rssi = sighting.rssi else { continue }
-                    if case .eddystoneTLM = sighting.frame { continue }
-                    pipeline.record(frame: sighting.frame, address: sighting.address, rssi: Int(rssi), at: sighting.timestamp)
+                    pipeline.record(batch.sightings[index])
                 }
             }
             if let end = batch.end { records = end.recordCount }

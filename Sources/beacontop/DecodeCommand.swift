@@ -2,6 +2,7 @@ import ArgumentParser
 import BeaconFormats
 import Captures
 import HCI
+import NDJSON
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,7 +27,7 @@ struct DecodeCommand: ParsableCommand {
 
     func run() throws {
         var output = BufferedStandardOutput()
-        var line = JSONLineBuilder()
+        var line = JSONWriter(capacity: 1 << 10)
         var tallies = BeaconTallies()
         var reportedMalformed = 0
         let listFrames = frames
@@ -37,7 +38,8 @@ struct DecodeCommand: ParsableCommand {
             totals = try CaptureBeaconScanner.scan(path: file, onSighting: { sighting in
                 guard listFrames else { tallies.add(sighting); return }
                 if asJSON {
-                    line.frameLine(sighting)
+                    line.removeAll()
+                    BeaconFrameLine.append(sighting, to: &line)
                     output.write(line.bytes)
                 } else {
                     output.write(Self.frameText(sighting))
@@ -54,7 +56,8 @@ struct DecodeCommand: ParsableCommand {
             let sorted = tallies.sorted
             if asJSON {
                 for tally in sorted {
-                    line.summaryLine(tally)
+                    line.removeAll()
+                    BeaconSummaryLine.append(tally, to: &line)
                     output.write(line.bytes)
                 }
             } else {
@@ -76,9 +79,7 @@ struct DecodeCommand: ParsableCommand {
     }
 
     static func frameText(_ s: BeaconSighting) -> String {
-        var builder = JSONLineBuilder()
-        builder.fixedSixDecimals(s.timestamp)
-        let time = String(decoding: builder.bytes, as: UTF8.self)
+        let time = JSONWriter.text { $0.fixed(s.timestamp, decimals: 6) }
         let rssi = s.rssi.map { "\($0) dBm" } ?? "no rssi"
         let power = s.frame.measuredPower.map { "measured \(signed($0))" } ?? ""
         return "\(time)  \(s.address)  \(pad(rssi, 8))  \(pad(s.frame.kind.rawValue, 13))  \(s.identity)  \(power)\n"
@@ -90,9 +91,7 @@ struct DecodeCommand: ParsableCommand {
         for tally in tallies {
             var rssi = "-"
             if let low = tally.rssiMinimum, let median = tally.rssiMedian, let high = tally.rssiMaximum {
-                var builder = JSONLineBuilder()
-                builder.number(median)
-                rssi = "\(low)/\(String(decoding: builder.bytes, as: UTF8.self))/\(high)"
+                rssi = "\(low)/\(JSONWriter.text { $0.number(median, decimals: 1) })/\(high)"
             }
             let powers = tally.measuredPowers.map { "\(signed($0.dBm)) (\($0.frames))" }.joined(separator: ", ")
             text += "\(pad(tally.identity.description, width))  \(pad(tally.identity.kind.rawValue, 13))  "

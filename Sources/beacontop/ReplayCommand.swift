@@ -3,6 +3,7 @@ import Captures
 import BeaconFormats
 import Foundation
 import HCI
+import NDJSON
 import Ranging
 #if canImport(Glibc)
 import Glibc
@@ -119,11 +120,7 @@ enum CaptureReplay {
             for packet in 0..<batch.packetCount {
                 pipeline.advance(to: batch.packetTimes[packet], onTick: onTick)
                 for index in batch.sightingStart[packet]..<batch.sightingStart[packet + 1] {
-                    let sighting = batch.sightings[index]
-                    // Telemetry names no beacon; reports without RSSI cannot be ranged.
-                    guard let rssi = sighting.rssi else { continue }
-                    if case .eddystoneTLM = sighting.frame { continue }
-                    pipeline.record(frame: sighting.frame, address: sighting.address, rssi: Int(rssi), at: sighting.timestamp)
+                    pipeline.record(batch.sightings[index])
                 }
             }
             if let last = batch.end { end = last }

@@ -3,6 +3,7 @@ import BeaconFormats
 import Captures
 import Foundation
 import HCI
+import NDJSON
 import Ranging
 import Sources
 
@@ -103,11 +104,19 @@ struct ScanCommand: AsyncParsableCommand {
             var decoder = BeaconSightingDecoder()
             var malformed = 0
             var lastMalformation: DecodeError?
+            var tickMalformed = 0
+            var firstTickError: DecodeError?
             var lost = false
             for await event in source.events {
                 switch event {
                 case .packet(let packet) where ticker != nil:
-                    ticker!.feed(packet, onTick: writeTick)
+                    ticker!.advance(to: packet.timestamp, onTick: writeTick)
+                    do throws(DecodeError) {
+                        try decoder.decode(packet) { ticker!.record($0) }
+                    } catch {
+                        tickMalformed += 1
+                        if firstTickError == nil { firstTickError = error }
+                    }
                 case .packet(let packet):
                     do throws(DecodeError) {
                         try decoder.decode(packet) { printer.print($0) }
@@ -134,8 +143,8 @@ struct ScanCommand: AsyncParsableCommand {
             if ticker != nil {
                 ticker!.finish(onTick: writeTick)
                 FileHandle.standardOutput.write(Data(tickWriter.bytes))
-                if ticker!.malformedPackets > 0, let first = ticker!.firstError {
-                    Self.report("\(ticker!.malformedPackets) malformed packets skipped (first: \(first))")
+                if let first = firstTickError {
+                    Self.report("\(tickMalformed) malformed packets skipped (first: \(first))")
                 }
             }
             if let lastMalformation {
@@ -161,12 +170,12 @@ struct ScanCommand: AsyncParsableCommand {
 }
 
 /// Prints beacon frames as NDJSON, the same frame line as `decode --frames --json`
-/// (`JSONLineBuilder.frameLine`: `{"t","address","addressType","event","rssi","kind","id","measuredPower"}`),
+/// (`BeaconFrameLine`: `{"t","address","addressType","event","rssi","kind","id","measuredPower"}`),
 /// or as aligned text. Lines collect in a buffer written to stdout in large writes: a
 /// max-speed replay prints a million lines a few seconds.
 struct FrameLinePrinter {
     var json: Bool
-    private var line = JSONLineBuilder()
+    private var line = JSONWriter(capacity: 1 << 10)
     private var buffer: [UInt8] = []
 
     init(json: Bool) {
@@ -176,7 +185,8 @@ struct FrameLinePrinter {
 
     mutating func print(_ sighting: BeaconSighting) {
         if json {
-            line.frameLine(sighting)
+            line.removeAll()
+            BeaconFrameLine.append(sighting, to: &line)
             buffer.append(contentsOf: line.bytes)
         } else {
             buffer.append(contentsOf: Self.textLine(sighting).utf8)

@@ -1,68 +1,3 @@
-/// Appends JSON tokens to a UTF-8 byte buffer by hand: no Foundation, no reflection, no
-/// intermediate dictionaries, because a replay writes a line per tick per second of capture time
-/// and must keep up with millions of reports a second.
-///
-/// Strings are escaped as RFC 8259 section 7 requires (quote, backslash and every control
-/// character below U+0020); numbers are written in fixed point with a bounded number of decimals
-/// and trailing zeros trimmed; non-finite numbers become `null` (JSON has no NaN).
-///
-/// Tokens are written through a `JSONCursor` into room reserved at the end of the buffer: a whole
-/// beacon object is one reservation (`withCursor`), not an `Array.append` per byte with its
-/// uniqueness and capacity checks, which were most of the encoding time (callgrind,
-/// `beacontop-bench replay-stages`).
-public struct JSONWriter: Sendable {
-    /// Written bytes, then spare room.
-    private var storage: [UInt8]
-    private var count = 0
-
-    public init(capacity: Int = 4096) {
-        storage = [UInt8](repeating: 0, count: max(capacity, 64))
-    }
-
-    /// What has been written.
-    public var bytes: ArraySlice<UInt8> { storage[0..<count] }
-
-    public mutating func removeAll() { count = 0 }
-
-    /// Runs `body` with a cursor over room for `maximum` bytes at the end of the buffer. The cursor
-    /// traps rather than write past that room (`JSONCursor.limit`).
-    public mutating func withCursor(reserving maximum: Int, _ body: (inout JSONCursor) -> Void) {
-        if storage.count - count < maximum {
-            storage.append(contentsOf: repeatElement(0, count: max(storage.count, maximum)))
-        }
-        let start = count
-        count += storage.withUnsafeMutableBufferPointer { buffer in
-            var cursor = JSONCursor(start: buffer.baseAddress! + start, limit: maximum)
-            body(&cursor)
-            return cursor.written
-        }
-    }
-
-    public mutating func raw(_ text: StaticString) {
-        withCursor(reserving: text.utf8CodeUnitCount) { $0.raw(text) }
-    }
-
-    public mutating func byte(_ value: UInt8) {
-        withCursor(reserving: 1) { $0.byte(value) }
-    }
-
-    public mutating func string(_ text: String) {
-        withCursor(reserving: JSONCursor.maximumLength(of: text)) { $0.string(text) }
-    }
-
-    public mutating func integer(_ value: Int) {
-        withCursor(reserving: JSONCursor.maximumIntegerLength) { $0.integer(value) }
-    }
-
-    /// Writes `value` rounded to `decimals` (0...9) places, trailing zeros trimmed but at least
-    /// one decimal kept when `keepPoint` (so `1700000000.0` stays recognisably a time).
-    public mutating func number(_ value: Double, decimals: Int, keepPoint: Bool = false) {
-        withCursor(reserving: JSONCursor.maximumNumberLength) { $0.number(value, decimals: decimals, keepPoint: keepPoint) }
-    }
-
-    public mutating func null() { raw("null") }
-}
-
 /// Writes JSON tokens through a pointer into room a `JSONWriter` reserved; valid only inside
 /// `JSONWriter.withCursor`. Each token checks it fits in the reservation (one compare, then
 /// unchecked stores).
@@ -174,6 +109,18 @@ public struct JSONCursor {
         }
     }
 
+    public mutating func unsigned(_ value: UInt64) {
+        written += Self.digits(value, into: room(Self.maximumIntegerLength))
+    }
+
+    /// Two upper-case hex digits (addresses and UUIDs, as their text forms print them).
+    public mutating func upperHex(_ byte: UInt8) {
+        let out = room(2)
+        out[0] = Self.upperHexDigit(byte >> 4)
+        out[1] = Self.upperHexDigit(byte & 0xF)
+        written += 2
+    }
+
     /// Writes `value` rounded to `decimals` (0...9) places, trailing zeros trimmed but at least
     /// one decimal kept when `keepPoint`.
     public mutating func number(_ value: Double, decimals: Int, keepPoint: Bool = false) {
@@ -220,6 +167,36 @@ public struct JSONCursor {
         written += length
     }
 
+    /// Writes `value` with exactly `decimals` (0...9) places, trailing zeros kept.
+    public mutating func fixed(_ value: Double, decimals: Int) {
+        guard value.isFinite else { return null() }
+        let places = min(max(decimals, 0), 9)
+        let scale = Self.powersOfTen[places]
+        let magnitude = abs(value)
+        guard magnitude * scale < 9.0e15 else { return null() }
+        let scaled = UInt64((magnitude * scale).rounded())
+        let out = room(Self.maximumNumberLength)
+        var length = 0
+        if value < 0, scaled != 0 {
+            out[0] = UInt8(ascii: "-")
+            length = 1
+        }
+        length += Self.digits(scaled / UInt64(scale), into: out + length)
+        if places > 0 {
+            out[length] = UInt8(ascii: ".")
+            length += 1
+            var fraction = scaled % UInt64(scale)
+            var index = places
+            while index > 0 {
+                out[length + index - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
+                fraction /= 10
+                index -= 1
+            }
+            length += places
+        }
+        written += length
+    }
+
     /// Writes the decimal digits of `value` at `out` and returns how many (1...20). Two digits per
     /// step, from the end of a scratch buffer, then one copy: each step waits on the division
     /// before it (a multiply by the constant's inverse), so halving the steps halves the wait.
@@ -258,5 +235,9 @@ public struct JSONCursor {
 
     private static func hexDigit(_ value: UInt8) -> UInt8 {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    }
+
+    private static func upperHexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
     }
 }
