@@ -19,9 +19,9 @@ let package = Package(
         .target(name: "NDJSON"),
         .target(name: "Captures", dependencies: ["HCI", "BeaconFormats", "NDJSON"]),
         .target(name: "Ranging", dependencies: ["BeaconFormats", "NDJSON", .product(name: "Yams", package: "Yams")]),
-        .target(name: "Sources", dependencies: ["HCI", "BeaconFormats", "Captures"]),
+        .target(name: "PacketSources", dependencies: ["HCI", "BeaconFormats", "Captures"]),
         .target(name: "Simulation", dependencies: ["HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging"]),
-        .target(name: "Monitor", dependencies: ["HCI", "BeaconFormats", "Ranging", "Sources"]),
+        .target(name: "Monitor", dependencies: ["HCI", "BeaconFormats", "Ranging", "PacketSources"]),
         .target(
             name: "CNcursesw",
             cSettings: [.define("_XOPEN_SOURCE_EXTENDED"), .define("NCURSES_WIDECHAR", to: "1")],
@@ -31,13 +31,13 @@ let package = Package(
         .executableTarget(
             name: "beacontop",
             dependencies: [
-                "HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging", "Sources", "Simulation", "Monitor", "TerminalUI",
+                "HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging", "PacketSources", "Simulation", "Monitor", "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "beacontop-bench",
-            dependencies: ["HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging", "Sources", "Simulation", "Monitor", "TerminalUI"]
+            dependencies: ["HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging", "PacketSources", "Simulation", "Monitor", "TerminalUI"]
         ),
         .target(name: "TestFixtures", dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging"], path: "Tests/TestFixtures"),
         .testTarget(name: "HCITests", dependencies: ["HCI", "Captures", "TestFixtures"]),
@@ -46,8 +46,8 @@ let package = Package(
         .testTarget(name: "CapturesTests", dependencies: ["Captures", "HCI", "BeaconFormats", "NDJSON", "TestFixtures"]),
         .testTarget(name: "RangingTests", dependencies: ["Ranging", "BeaconFormats", "NDJSON", "Simulation", "TestFixtures"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Ranging", "BeaconFormats", "HCI", "Captures", "TestFixtures"]),
-        .testTarget(name: "SourcesTests", dependencies: ["Sources", "HCI", "Captures", "BeaconFormats", "TestFixtures"]),
-        .testTarget(name: "MonitorTests", dependencies: ["Monitor", "Ranging", "BeaconFormats", "HCI", "Captures", "Sources", "TestFixtures"]),
+        .testTarget(name: "PacketSourcesTests", dependencies: ["PacketSources", "HCI", "Captures", "BeaconFormats", "TestFixtures"]),
+        .testTarget(name: "MonitorTests", dependencies: ["Monitor", "Ranging", "BeaconFormats", "HCI", "Captures", "PacketSources", "TestFixtures"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Monitor", "Ranging", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Monitor", "TestFixtures"]),
     ]

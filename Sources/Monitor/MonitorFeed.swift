@@ -1,7 +1,7 @@
 import BeaconFormats
 import HCI
 import Ranging
-import Sources
+import PacketSources
 
 /// The monitor's data side: HCI packets and source news in, `MonitorSnapshot`s out. The adapter
 /// between the ranging layer (`RangingEngine`, `RangingSnapshot`) and the monitor's input types.
@@ -69,7 +69,7 @@ public struct MonitorFeed: Sendable {
     }
 
     /// Source news: a lost transport is a line in the log and a state in the status line, not a crash.
-    public mutating func note(_ news: Sources.SourceStatus) {
+    public mutating func note(_ news: SourceNotice) {
         switch news {
         case .connected:
             if case .lost = status.state { status.state = .scanning }

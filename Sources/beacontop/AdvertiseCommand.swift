@@ -2,7 +2,7 @@ import ArgumentParser
 import BeaconFormats
 import Foundation
 import HCI
-import Sources
+import PacketSources
 
 /// `beacontop advertise SOURCE --ibeacon UUID:MAJOR:MINOR` (or `--altbeacon`, `--eddystone-uid`,
 /// `--eddystone-url`): makes the controller a beacon until interrupted (README "beacontop advertise").
@@ -65,7 +65,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
         let drain = Task {
             var lost = false
             for await event in live.events {
-                guard case .status(let status) = event else { continue }
+                guard case .notice(let status) = event else { continue }
                 if case .connected = status, !lost { continue }
                 FileHandle.standardError.write(Data("beacontop: \(status)\n".utf8))
                 if case .lost = status { lost = true }

@@ -1,6 +1,6 @@
 import Foundation
 import Monitor
-import Sources
+import PacketSources
 import TerminalUI
 
 /// Runs the monitor over an opened, started source: scanning started first on a live controller

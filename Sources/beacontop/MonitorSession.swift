@@ -4,7 +4,7 @@ import HCI
 import Foundation
 import Monitor
 import Ranging
-import Sources
+import PacketSources
 import Synchronization
 import TerminalUI
 
@@ -67,7 +67,7 @@ final class MonitorSession: Sendable {
                         let now = Date().timeIntervalSince1970
                         clock.withLock { $0 = (max($0?.capture ?? packet.timestamp, packet.timestamp), now) }
                     }
-                case .status(let news):
+                case .notice(let news):
                     if case .connected = news, !lost { continue }
                     feed.withLock { $0.note(news) }
                     if case .lost = news { lost = true }

@@ -4,7 +4,7 @@ import HCI
 import Monitor
 import Ranging
 import Simulation
-import Sources
+import PacketSources
 
 /// `beacontop monitor [SOURCE]` (and plain `beacontop`): the full-screen ranging monitor.
 struct MonitorSubcommand: AsyncParsableCommand {

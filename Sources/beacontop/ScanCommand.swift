@@ -5,7 +5,7 @@ import Foundation
 import HCI
 import NDJSON
 import Ranging
-import Sources
+import PacketSources
 
 /// `beacontop scan SOURCE`: headless scanning: NDJSON ranging ticks with `--json` (the same lines as
 /// `replay --json`, README "NDJSON tick lines"), or one line per beacon frame (`--frames`, or text).
@@ -125,7 +125,7 @@ struct ScanCommand: AsyncParsableCommand {
                         lastMalformation = error
                     }
                     if flushEachPacket { printer.flush() }
-                case .status(let status):
+                case .notice(let status):
                     if case .connected = status, !lost { continue }
                     printer.flush()
                     Self.report("\(status)")

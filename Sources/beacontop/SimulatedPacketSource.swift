@@ -3,7 +3,7 @@ import Foundation
 import HCI
 import Ranging
 import Simulation
-import Sources
+import PacketSources
 import Synchronization
 
 /// The `sim:CATALOG` source: `PacedSimulation` (a visitor walking past the catalog's beacons, looping)
@@ -27,7 +27,7 @@ final class SimulatedPacketSource: PacketSource {
         let continuation = continuation
         let name = name
         let running = Task {
-            continuation.yield(.status(.connected(source: name)))
+            continuation.yield(.notice(.connected(source: name)))
             for await reception in simulation {
                 let advertisement = reception.advertisement
                 continuation.yield(.packet(AdvertisingReportEncoder.legacyReportPacket([advertisement], at: advertisement.timestamp)))

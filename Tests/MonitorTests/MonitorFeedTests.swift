@@ -4,7 +4,7 @@ import Foundation
 import HCI
 import Monitor
 import Ranging
-import Sources
+import PacketSources
 import TestFixtures
 import Testing
 

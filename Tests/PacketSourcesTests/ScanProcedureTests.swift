@@ -1,6 +1,6 @@
 import HCI
 import Testing
-@testable import Sources
+@testable import PacketSources
 
 @Suite("Scan and advertise procedures")
 struct ScanProcedureTests {

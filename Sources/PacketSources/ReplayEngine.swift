@@ -1,67 +1,5 @@
-import Foundation
 import HCI
 import Synchronization
-
-/// Something that yields a capture's packets in order: `CaptureReplayReader` for files,
-/// `AdvertisementScriptReader` for hand-written scripts, an array in tests.
-public protocol ReplayPacketReader: Sendable {
-    /// The next packet; nil at the end. Throws for a bad record (see `RecoverableReplayError`).
-    mutating func nextPacket() throws -> HCIPacket?
-    /// Why the reader stopped, once `nextPacket()` returned nil ("torn final record at byte ...").
-    var endNote: String? { get }
-}
-
-/// Errors a reader may throw that do not end the file: one bad record, skipped.
-public protocol RecoverableReplayError: Error {
-    var isRecoverable: Bool { get }
-}
-
-/// Replays a capture as a source: the same events a live source gives, paced by the capture's
-/// own timestamps (`ReplayPacer`), at a speed, looping, cut to `--from/--to`, and driven by
-/// `ReplayControl`. Packets keep their capture timestamps (time is data), shifted on each loop
-/// so time never runs backwards for ranging.
-///
-/// Pull-based: the consumer's `next()` reads the file. A replay at `max` speed then runs exactly
-/// as fast as the consumer takes packets, and nothing is buffered or dropped however slow the
-/// consumer is (a pushing thread would have to either block or drop). Waiting for a packet's
-/// time is a `Task.sleep`, so a paced replay holds no thread.
-public final class ReplaySource: Sendable {
-    public let name: String
-    public let events: AsyncStream<SourceEvent>
-    public let control: ReplayControl
-    private let engine: ReplayEngine
-    private let makeReader: @Sendable () throws -> any ReplayPacketReader
-
-    public init(
-        name: String, options: ReplayOptions = ReplayOptions(), control: ReplayControl = ReplayControl(),
-        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
-        makeReader: @escaping @Sendable () throws -> any ReplayPacketReader
-    ) {
-        self.name = name
-        self.control = control
-        self.makeReader = makeReader
-        let engine = ReplayEngine(name: name, options: options, control: control, makeReader: makeReader)
-        self.engine = engine
-        events = AsyncStream(unfolding: {
-            while !Task.isCancelled {
-                switch engine.step(wall: now()) {
-                case .emit(let event): return event
-                case .wait(let seconds): try? await Task.sleep(for: .seconds(seconds))
-                case .end: return nil
-                }
-            }
-            return nil
-        })
-    }
-
-    /// Opens the file (errors are thrown here, before anything runs).
-    public func start() throws {
-        engine.begin(with: try makeReader())
-    }
-
-    /// Ends the replay at the next packet; `events` then finishes with an `.ended` status.
-    public func stop() { engine.stop() }
-}
 
 /// The replay's state, stepped by the consumer. One step either hands out an event, asks to
 /// wait (a packet not yet due, or paused), or ends.
@@ -122,7 +60,7 @@ final class ReplayEngine: Sendable {
     private func finish(_ state: inout State, _ reason: String) -> Action {
         state.finished = true
         state.reader = nil
-        return .emit(.status(.ended(source: name, reason: reason)))
+        return .emit(.notice(.ended(source: name, reason: reason)))
     }
 
     private func step(_ state: inout State, wall: Double) -> Action {
@@ -131,7 +69,7 @@ final class ReplayEngine: Sendable {
         if state.stopRequested { return finish(&state, "replay stopped") }
         if !state.announced {
             state.announced = true
-            return .emit(.status(.connected(source: name)))
+            return .emit(.notice(.connected(source: name)))
         }
         if let delta = control.takeSeek(), let action = seek(&state, by: delta, wall: wall) { return action }
         if state.pending == nil {
@@ -203,7 +141,7 @@ final class ReplayEngine: Sendable {
                 packet = try state.reader?.nextPacket()
             } catch {
                 if let recoverable = error as? any RecoverableReplayError, recoverable.isRecoverable {
-                    return .emit(.status(.framingError(source: name, detail: "\(error)")))
+                    return .emit(.notice(.framingError(source: name, detail: "\(error)")))
                 }
                 return finish(&state, "replay stopped: \(error)")
             }
@@ -230,7 +168,7 @@ final class ReplayEngine: Sendable {
             state.captureStart = nil
             state.firstDelivered = nil
             state.pacer = nil
-            return .emit(.status(.ended(source: name, reason: "looping (\(state.loops))\(note)")))
+            return .emit(.notice(.ended(source: name, reason: "looping (\(state.loops))\(note)")))
         }
     }
 }

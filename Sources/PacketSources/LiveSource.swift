@@ -48,7 +48,7 @@ public final class LiveSource: HCICommandExecutor, Sendable {
     public func start() throws(TransportError) {
         let transport = try opener.open(spec)
         state.withLock { $0.transport = transport }
-        continuation.yield(.status(.connected(source: spec.description)))
+        continuation.yield(.notice(.connected(source: spec.description)))
         let thread = Thread { [self] in readLoop() }
         thread.name = "beacontop source \(spec)"
         thread.start()
@@ -124,7 +124,7 @@ public final class LiveSource: HCICommandExecutor, Sendable {
         }) {
             calls.close(transport.fd)
         }
-        continuation.yield(.status(.ended(source: spec.description, reason: "stopped")))
+        continuation.yield(.notice(.ended(source: spec.description, reason: "stopped")))
         continuation.finish()
     }
 
@@ -135,7 +135,7 @@ public final class LiveSource: HCICommandExecutor, Sendable {
         }
         if let transport { opener.calls.close(transport.fd) }
         for waiter in waiters.values { waiter.resume(throwing: TransportError.closed(spec: spec.description)) }
-        continuation.yield(.status(.lost(source: spec.description, reason: reason)))
+        continuation.yield(.notice(.lost(source: spec.description, reason: reason)))
     }
 
     /// Tries to reopen until it works or the source is stopped; false when stopped.
@@ -143,7 +143,7 @@ public final class LiveSource: HCICommandExecutor, Sendable {
         var attempt = 1
         while !isStopped {
             let delay = backoff.delay(attempt: attempt)
-            continuation.yield(.status(.reconnecting(source: spec.description, attempt: attempt, delay: delay)))
+            continuation.yield(.notice(.reconnecting(source: spec.description, attempt: attempt, delay: delay)))
             var waited = 0.0
             while waited < delay && !isStopped {
                 Thread.sleep(forTimeInterval: min(0.1, delay - waited))
@@ -157,7 +157,7 @@ public final class LiveSource: HCICommandExecutor, Sendable {
                     return true
                 }
                 guard installed else { opener.calls.close(transport.fd); return false }
-                continuation.yield(.status(.connected(source: spec.description)))
+                continuation.yield(.notice(.connected(source: spec.description)))
                 return true
             }
             attempt += 1
@@ -176,7 +176,7 @@ public final class LiveSource: HCICommandExecutor, Sendable {
                     emit(HCIPacket(timestamp: time, direction: .controllerToHost, type: type, payload: payload[...]))
                 case .skipped(let indicator, let offset, let count):
                     let hex = String(indicator, radix: 16, uppercase: true)
-                    continuation.yield(.status(.framingError(
+                    continuation.yield(.notice(.framingError(
                         source: spec.description,
                         detail: "skipped \(count) byte(s) at stream offset \(offset): 0x\(hex) is not an H4 packet indicator")))
                 }
@@ -187,7 +187,7 @@ public final class LiveSource: HCICommandExecutor, Sendable {
                 if case .kernel(let index, _) = spec { adapter = index }
                 if let packet = try MonitorPacketDecoder.decode(bytes, at: time, adapter: adapter) { emit(packet) }
             } catch {
-                continuation.yield(.status(.framingError(source: spec.description, detail: error.description)))
+                continuation.yield(.notice(.framingError(source: spec.description, detail: error.description)))
             }
         }
     }

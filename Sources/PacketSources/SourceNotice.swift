@@ -1,13 +1,6 @@
-import HCI
-
-/// What a source hands its consumer: a packet, or news about the source itself. A lost
-/// transport is an event to show, not a crash (README "Source spec strings").
-public enum SourceEvent: Sendable, Equatable {
-    case packet(HCIPacket)
-    case status(SourceStatus)
-}
-
-public enum SourceStatus: Sendable, Equatable, CustomStringConvertible {
+/// News about a source itself, in its event stream beside the packets: shown on the status line
+/// and in the event log, printed by the headless commands. A lost transport is an event, not a crash.
+public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
     /// The transport is open (first time or after a reconnect).
     case connected(source: String)
     /// The transport failed; a live source then tries to reconnect.
@@ -27,25 +20,5 @@ public enum SourceStatus: Sendable, Equatable, CustomStringConvertible {
         case .framingError(let source, let detail): "\(source): \(detail)"
         case .ended(let source, let reason): "\(source): \(reason)"
         }
-    }
-}
-
-/// Exponential back-off between reconnect attempts, so an unplugged dongle is not hammered.
-public struct ReconnectBackoff: Sendable, Equatable {
-    public var initial: Double
-    public var maximum: Double
-    public var factor: Double
-
-    public init(initial: Double = 0.5, maximum: Double = 10, factor: Double = 2) {
-        self.initial = initial
-        self.maximum = maximum
-        self.factor = factor
-    }
-
-    /// Delay before attempt `attempt` (1-based).
-    public func delay(attempt: Int) -> Double {
-        var delay = initial
-        for _ in 1..<max(1, attempt) { delay = min(maximum, delay * factor) }
-        return min(delay, maximum)
     }
 }

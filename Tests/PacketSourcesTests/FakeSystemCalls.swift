@@ -1,5 +1,5 @@
 import Synchronization
-@testable import Sources
+@testable import PacketSources
 
 /// Stands in for the kernel: each call fails with the errno a test sets, and every call made is
 /// recorded, so error paths of the HCI socket are tested on a machine without Bluetooth.

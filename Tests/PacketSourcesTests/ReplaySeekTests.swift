@@ -1,6 +1,6 @@
 import HCI
 import Testing
-@testable import Sources
+@testable import PacketSources
 
 /// Seeking a replay (the monitor's left/right keys), stepped by hand: no clock, no waiting.
 @Suite("Replay seek")

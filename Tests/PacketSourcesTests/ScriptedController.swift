@@ -1,6 +1,6 @@
 import HCI
 import Synchronization
-@testable import Sources
+@testable import PacketSources
 
 /// A controller in a test: answers each command with Command Complete (success, or the status
 /// a test sets for that opcode) and records what it was sent.

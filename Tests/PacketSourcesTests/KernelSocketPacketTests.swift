@@ -2,7 +2,7 @@ import Glibc
 import HCI
 import Synchronization
 import Testing
-@testable import Sources
+@testable import PacketSources
 
 /// A kernel HCI socket whose reads return queued datagrams (one packet per read, as the kernel
 /// gives them), and which records what is written to it.

@@ -1,7 +1,7 @@
 import Captures
 import Testing
 import TestFixtures
-@testable import Sources
+@testable import PacketSources
 
 @Suite("Opening a source spec")
 struct SourceOpeningTests {

@@ -2,43 +2,6 @@
 import Glibc
 #endif
 
-/// A failed system call: which one and its errno. Transports map it to words in one place
-/// (`KernelSocketError`, `TransportError`).
-public struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var call: String
-    public var errno: Int32
-
-    public init(call: String, errno: Int32) {
-        self.call = call
-        self.errno = errno
-    }
-
-    public var description: String { "\(call): \(String(cString: strerror(errno))) (errno \(errno))" }
-}
-
-/// The system calls the transports make, behind a protocol so tests can force EAFNOSUPPORT,
-/// ENODEV, EPERM, EBUSY or a dead socket without a radio (swift-system's `system_*` habit).
-/// Each call either returns its value or throws the errno; nothing else is decided here.
-public protocol SystemCalls: Sendable {
-    func socket(domain: Int32, type: Int32, protocol: Int32) throws(SystemCallError) -> Int32
-    /// Binds `fd` to a socket address given as bytes (e.g. a 6-byte `sockaddr_hci`).
-    func bind(_ fd: Int32, address: [UInt8]) throws(SystemCallError)
-    func setsockopt(_ fd: Int32, level: Int32, name: Int32, value: [UInt8]) throws(SystemCallError)
-    /// Opens a TCP connection (via getaddrinfo, IPv4 or IPv6).
-    func connectTCP(host: String, port: UInt16) throws(SystemCallError) -> Int32
-    func connectUnix(path: String) throws(SystemCallError) -> Int32
-    /// Opens a serial device in raw mode at `baudRate`, with RTS/CTS when `flowControl`.
-    func openSerial(path: String, baudRate: Int, flowControl: Bool) throws(SystemCallError) -> Int32
-    /// Waits up to `timeoutMilliseconds` for `fd` to be readable; false on timeout.
-    func waitReadable(_ fd: Int32, timeoutMilliseconds: Int32) throws(SystemCallError) -> Bool
-    /// Reads up to `buffer.count` bytes; 0 means end of stream.
-    func read(_ fd: Int32, into buffer: inout [UInt8]) throws(SystemCallError) -> Int
-    func write(_ fd: Int32, _ bytes: [UInt8]) throws(SystemCallError)
-    func close(_ fd: Int32)
-    /// Names in a directory (for `/sys/class/bluetooth`); empty when it does not exist.
-    func listDirectory(_ path: String) -> [String]
-}
-
 /// The real calls, through Glibc.
 public struct LinuxSystemCalls: SystemCalls {
     public init() {}
@@ -180,32 +143,5 @@ public struct LinuxSystemCalls: SystemCalls {
             if name != "." && name != ".." { names.append(name) }
         }
         return names.sorted()
-    }
-}
-
-/// The UART speeds termios knows by name.
-public enum SerialSpeed {
-    public static let supported = [9600, 19200, 38400, 57600, 115200, 230400, 460800, 500000, 576000, 921600, 1000000, 1152000, 1500000, 2000000, 3000000, 4000000]
-
-    public static func termiosCode(forBaud baud: Int) -> speed_t? {
-        switch baud {
-        case 9600: speed_t(B9600)
-        case 19200: speed_t(B19200)
-        case 38400: speed_t(B38400)
-        case 57600: speed_t(B57600)
-        case 115200: speed_t(B115200)
-        case 230400: speed_t(B230400)
-        case 460800: speed_t(B460800)
-        case 500000: speed_t(B500000)
-        case 576000: speed_t(B576000)
-        case 921600: speed_t(B921600)
-        case 1000000: speed_t(B1000000)
-        case 1152000: speed_t(B1152000)
-        case 1500000: speed_t(B1500000)
-        case 2000000: speed_t(B2000000)
-        case 3000000: speed_t(B3000000)
-        case 4000000: speed_t(B4000000)
-        default: nil
-        }
     }
 }

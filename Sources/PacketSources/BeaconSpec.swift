@@ -16,16 +16,26 @@ public enum BeaconSpec {
         switch kind {
         case .iBeacon:
             guard parts.count == 3 else { throw BeaconSpecError(field: "ibeacon", reason: "'\(text)': expected UUID:MAJOR:MINOR") }
-            guard let uuid = UUIDBytes(parts[0]) else { throw BeaconSpecError(field: "ibeacon", reason: "'\(text)': UUID '\(parts[0])' is not 32 hex digits") }
-            guard let major = UInt16(parts[1]) else { throw BeaconSpecError(field: "ibeacon", reason: "'\(text)': major '\(parts[1])' is not 0-65535") }
-            guard let minor = UInt16(parts[2]) else { throw BeaconSpecError(field: "ibeacon", reason: "'\(text)': minor '\(parts[2])' is not 0-65535") }
-            let frame = IBeaconFrame(uuid: uuid, major: major, minor: minor, measuredPower: power)
+            let constraint: BeaconIdentityConstraint
+            do { constraint = try BeaconIdentityConstraint(parsing: text) } catch {
+                let reason = switch error {
+                case .parts: "expected UUID:MAJOR:MINOR"
+                case .uuid(let part): "UUID '\(part)' is not 32 hex digits"
+                case .major(let part): "major '\(part)' is not 0-65535"
+                case .minor(let part): "minor '\(part)' is not 0-65535"
+                }
+                throw BeaconSpecError(field: "ibeacon", reason: "'\(text)': \(reason)")
+            }
+            guard let (major, minor) = constraint.majorMinor else {
+                throw BeaconSpecError(field: "ibeacon", reason: "'\(text)': expected UUID:MAJOR:MINOR")
+            }
+            let frame = IBeaconFrame(uuid: constraint.uuid, major: major, minor: minor, measuredPower: power)
             return (.iBeacon(frame), frame.advertisingData)
         case .altBeacon:
-            guard parts.count == 3, let id1 = UUIDBytes(parts[0]), let id2 = UInt16(parts[1]), let id3 = UInt16(parts[2]) else {
+            guard let constraint = try? BeaconIdentityConstraint(parsing: text), let (id2, id3) = constraint.majorMinor else {
                 throw BeaconSpecError(field: "altbeacon", reason: "'\(text)': expected UUID:ID2:ID3 with ID2 and ID3 0-65535")
             }
-            let id = id1.bytes + [UInt8(id2 >> 8), UInt8(id2 & 0xFF), UInt8(id3 >> 8), UInt8(id3 & 0xFF)]
+            let id = constraint.uuid.bytes + [UInt8(id2 >> 8), UInt8(id2 & 0xFF), UInt8(id3 >> 8), UInt8(id3 & 0xFF)]
             let frame = AltBeaconFrame(company: company, beaconID: id, referenceRSSI: power, reserved: 0)
             return (.altBeacon(frame), frame.advertisingData)
         case .eddystoneUID, .eddystoneURL:

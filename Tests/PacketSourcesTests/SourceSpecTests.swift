@@ -1,5 +1,5 @@
 import Testing
-@testable import Sources
+@testable import PacketSources
 
 @Suite("Source spec strings")
 struct SourceSpecTests {

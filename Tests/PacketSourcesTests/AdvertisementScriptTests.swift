@@ -4,7 +4,7 @@ import Foundation
 import HCI
 import Testing
 import TestFixtures
-@testable import Sources
+@testable import PacketSources
 
 @Suite("Advertisement scripts")
 struct AdvertisementScriptTests {
@@ -104,7 +104,7 @@ struct AdvertisementScriptTests {
         for await event in source.events {
             switch event {
             case .packet: packets += 1
-            case .status(let status): statuses.append("\(status)")
+            case .notice(let status): statuses.append("\(status)")
             }
         }
         #expect(packets == 2)

@@ -1,7 +1,7 @@
 import HCI
 import Synchronization
 import Testing
-@testable import Sources
+@testable import PacketSources
 
 /// Keeps what it is given; fails after `limit` packets when set (a full disk).
 struct MemoryRecorder: PacketRecorder {
@@ -43,11 +43,11 @@ struct RecordingSourceTests {
         let source = RecordingSource(inner, recorder: recorder, path: "out.btsnoop")
         try source.start()
         var passed = 0
-        var statuses: [SourceStatus] = []
+        var statuses: [SourceNotice] = []
         for await event in source.events {
             switch event {
             case .packet: passed += 1
-            case .status(let status): statuses.append(status)
+            case .notice(let status): statuses.append(status)
             }
         }
         #expect(passed == 10)

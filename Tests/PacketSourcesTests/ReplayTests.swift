@@ -1,7 +1,7 @@
 import HCI
 import Synchronization
 import Testing
-@testable import Sources
+@testable import PacketSources
 
 /// Packets from an array, as a capture reader would give them.
 struct ArrayReader: ReplayPacketReader {
@@ -65,13 +65,13 @@ struct ReplayPacerTests {
 
 @Suite("Replay source")
 struct ReplaySourceTests {
-    static func drain(_ source: ReplaySource) async -> (packets: [HCIPacket], statuses: [SourceStatus]) {
+    static func drain(_ source: ReplaySource) async -> (packets: [HCIPacket], statuses: [SourceNotice]) {
         var packets: [HCIPacket] = []
-        var statuses: [SourceStatus] = []
+        var statuses: [SourceNotice] = []
         for await event in source.events {
             switch event {
             case .packet(let packet): packets.append(packet)
-            case .status(let status): statuses.append(status)
+            case .notice(let status): statuses.append(status)
             }
         }
         return (packets, statuses)

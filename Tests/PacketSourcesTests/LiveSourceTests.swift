@@ -2,7 +2,7 @@ import Foundation
 import HCI
 import Testing
 import TestFixtures
-@testable import Sources
+@testable import PacketSources
 
 /// The packet path through a real H4 transport (a unix socket), fed with a real capture.
 @Suite("Live H4 source", .serialized)
@@ -54,7 +54,7 @@ struct LiveSourceTests {
         let events = await Self.collect(source) { events in events.count(where: { if case .packet = $0 { true } else { false } }) >= expected }
         source.stop()
         let packets = events.compactMap { event -> HCIPacket? in if case .packet(let packet) = event { packet } else { nil } }
-        #expect(events.first == .status(.connected(source: "unix:\(server.path)")))
+        #expect(events.first == .notice(.connected(source: "unix:\(server.path)")))
         #expect(packets.map(\.h4Bytes) == records)
         #expect(packets.allSatisfy { $0.timestamp >= before && $0.timestamp <= Date().timeIntervalSince1970 })
     }
@@ -68,17 +68,17 @@ struct LiveSourceTests {
         server.accept()
         server.write([0x04, 0x0E, 0x04, 0x01, 0x00, 0x00, 0x00])
         server.dropClient()
-        let events = await Self.collect(source) { events in events.filter { if case .status(.connected) = $0 { true } else { false } }.count >= 2 }
+        let events = await Self.collect(source) { events in events.filter { if case .notice(.connected) = $0 { true } else { false } }.count >= 2 }
         #expect(events.count >= 4)
-        #expect(events.contains(.status(.lost(source: spec.description, reason: "the other end closed the connection"))))
-        #expect(events.contains(.status(.reconnecting(source: spec.description, attempt: 1, delay: 0.05))))
-        #expect(events.last == .status(.connected(source: spec.description)))
+        #expect(events.contains(.notice(.lost(source: spec.description, reason: "the other end closed the connection"))))
+        #expect(events.contains(.notice(.reconnecting(source: spec.description, attempt: 1, delay: 0.05))))
+        #expect(events.last == .notice(.connected(source: spec.description)))
 
         // Now nothing listens: attempts keep coming, further apart, capped at the maximum.
         server.accept()
         server.shutdown()
-        let retries = await Self.collect(source) { events in events.contains(.status(.reconnecting(source: spec.description, attempt: 3, delay: 0.2))) }
-        #expect(retries.contains(.status(.reconnecting(source: spec.description, attempt: 2, delay: 0.1))))
+        let retries = await Self.collect(source) { events in events.contains(.notice(.reconnecting(source: spec.description, attempt: 3, delay: 0.2))) }
+        #expect(retries.contains(.notice(.reconnecting(source: spec.description, attempt: 2, delay: 0.1))))
         source.stop()
     }
 
@@ -121,7 +121,7 @@ struct LiveSourceTests {
         let events = await Self.collect(source) { $0.count >= 4 }
         source.stop()
         #expect(events.dropFirst().first.map { if case .packet = $0 { true } else { false } } == true)
-        #expect(events.contains(.status(.framingError(source: "unix:\(server.path)", detail: "skipped 2 byte(s) at stream offset 4: 0xFF is not an H4 packet indicator"))))
+        #expect(events.contains(.notice(.framingError(source: "unix:\(server.path)", detail: "skipped 2 byte(s) at stream offset 4: 0xFF is not an H4 packet indicator"))))
         #expect(events.last.map { if case .packet(let p) = $0 { p.payload == [0x0E, 0x01, 0x02] } else { false } } == true)
     }
 }

@@ -56,7 +56,7 @@ public final class RecordingSource<Recorder: PacketRecorder>: PacketSource {
             }
         }
         if let failure {
-            continuation.yield(.status(.lost(source: "recording \(path)", reason: "\(failure); recording stopped")))
+            continuation.yield(.notice(.lost(source: "recording \(path)", reason: "\(failure); recording stopped")))
         }
     }
 }

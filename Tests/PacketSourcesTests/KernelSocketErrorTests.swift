@@ -1,6 +1,6 @@
 import Glibc
 import Testing
-@testable import Sources
+@testable import PacketSources
 
 /// Each kernel HCI socket failure, forced through fake system calls, gives its message.
 @Suite("Kernel HCI socket errors")

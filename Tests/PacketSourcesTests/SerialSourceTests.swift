@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import HCI
 import Testing
-@testable import Sources
+@testable import PacketSources
 
 /// The serial transport on a pseudo-terminal: the slave side is opened as `serial:/dev/pts/N`
 /// exactly as a UART would be, so termios raw mode is really exercised. Without it the tty line
