@@ -20,26 +20,27 @@ let package = Package(
         .target(name: "Captures", dependencies: ["HCI", "BeaconFormats", "NDJSON"]),
         .target(name: "Ranging", dependencies: ["BeaconFormats", "NDJSON", .product(name: "Yams", package: "Yams")]),
         .target(name: "PacketSources", dependencies: ["HCI", "BeaconFormats", "Captures"]),
-        .target(name: "Simulation", dependencies: ["HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging"]),
+        .target(name: "Simulation", dependencies: ["HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging", "PacketSources"]),
         .target(name: "Monitor", dependencies: ["HCI", "BeaconFormats", "Ranging", "PacketSources"]),
+        .target(name: "Sessions", dependencies: ["HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging", "PacketSources", "Simulation"]),
         .target(
             name: "CNcursesw",
             cSettings: [.define("_XOPEN_SOURCE_EXTENDED"), .define("NCURSES_WIDECHAR", to: "1")],
             linkerSettings: [.linkedLibrary("ncursesw")]
         ),
-        .target(name: "TerminalUI", dependencies: ["Monitor", "CNcursesw"]),
+        .target(name: "TerminalUI", dependencies: ["Monitor", "PacketSources", "CNcursesw"]),
         .executableTarget(
             name: "beacontop",
             dependencies: [
-                "HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging", "PacketSources", "Simulation", "Monitor", "TerminalUI",
+                "HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging", "PacketSources", "Simulation", "Sessions", "Monitor", "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "beacontop-bench",
-            dependencies: ["HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging", "PacketSources", "Simulation", "Monitor", "TerminalUI"]
+            dependencies: ["HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging", "PacketSources", "Simulation", "Sessions", "Monitor", "TerminalUI"]
         ),
-        .target(name: "TestFixtures", dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging"], path: "Tests/TestFixtures"),
+        .target(name: "TestFixtures", dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging", "PacketSources"], path: "Tests/TestFixtures"),
         .testTarget(name: "HCITests", dependencies: ["HCI", "Captures", "TestFixtures"]),
         .testTarget(name: "BeaconFormatsTests", dependencies: ["BeaconFormats", "HCI", "TestFixtures"]),
         .testTarget(name: "NDJSONTests", dependencies: ["NDJSON"]),
@@ -49,6 +50,7 @@ let package = Package(
         .testTarget(name: "PacketSourcesTests", dependencies: ["PacketSources", "HCI", "Captures", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "MonitorTests", dependencies: ["Monitor", "Ranging", "BeaconFormats", "HCI", "Captures", "PacketSources", "TestFixtures"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Monitor", "Ranging", "BeaconFormats", "TestFixtures"]),
+        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "PacketSources", "Ranging", "BeaconFormats", "HCI", "Captures", "TestFixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Monitor", "TestFixtures"]),
     ]
 )

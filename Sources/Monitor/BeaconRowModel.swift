@@ -57,7 +57,9 @@ public struct BeaconRowModel: Sendable, Equatable {
     public var proximity: ProximityClass
     /// The calibrated RSSI at 1 m (dBm) the distance used: the frame's, or the catalog's override.
     public var measuredPower: Int?
-    public var packetsPerSecond: Double
+    /// Packets per second; nil until the beacon has been heard for a second (no meaningful rate
+    /// yet: a beacon evicted under churn and heard again starts over, and one packet is no rate).
+    public var packetsPerSecond: Double?
     /// Seconds since the last packet, on the source's clock (replay time when replaying).
     public var secondsSinceSeen: Double
     /// True once the beacon has been silent long enough that its values are old: the row is dimmed.
@@ -70,7 +72,7 @@ public struct BeaconRowModel: Sendable, Equatable {
     public init(
         identity: BeaconIdentity, exhibitName: String? = nil, rssi: Int? = nil, rssiHistory: [Int] = [],
         accuracy: Double? = nil, accuracyRange: ClosedRange<Double>? = nil, accuracyHistory: [Double] = [],
-        proximity: ProximityClass = .unknown, measuredPower: Int? = nil, packetsPerSecond: Double = 0,
+        proximity: ProximityClass = .unknown, measuredPower: Int? = nil, packetsPerSecond: Double? = 0,
         secondsSinceSeen: Double = 0, isStale: Bool = false, lastRawFrame: [UInt8] = [],
         filterEstimates: [FilterEstimate] = []
     ) {

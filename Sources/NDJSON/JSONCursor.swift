@@ -124,6 +124,16 @@ public struct JSONCursor {
     /// Writes `value` rounded to `decimals` (0...9) places, trailing zeros trimmed but at least
     /// one decimal kept when `keepPoint`.
     public mutating func number(_ value: Double, decimals: Int, keepPoint: Bool = false) {
+        decimal(value, places: decimals, trimmingZeros: true, keepPoint: keepPoint)
+    }
+
+    /// Writes `value` with exactly `decimals` (0...9) places, trailing zeros kept.
+    public mutating func fixed(_ value: Double, decimals: Int) {
+        decimal(value, places: decimals, trimmingZeros: false, keepPoint: false)
+    }
+
+    @inline(__always)
+    private mutating func decimal(_ value: Double, places decimals: Int, trimmingZeros: Bool, keepPoint: Bool) {
         guard value.isFinite else { return null() }
         let places = min(max(decimals, 0), 9)
         let scale = Self.powersOfTen[places]
@@ -138,7 +148,7 @@ public struct JSONCursor {
             length = 1
         }
         // All the digits of the scaled value, at least places + 1 of them (leading zeros); the
-        // point goes `places` from the right and the fraction loses its trailing zeros.
+        // point goes `places` from the right and the fraction may lose its trailing zeros.
         let digitStart = out + length
         var count = Self.digits(scaled, into: digitStart)
         if count <= places {
@@ -148,7 +158,7 @@ public struct JSONCursor {
             count = places + 1
         }
         var fraction = places
-        while fraction > 0, digitStart[count - places + fraction - 1] == UInt8(ascii: "0") { fraction -= 1 }
+        while trimmingZeros, fraction > 0, digitStart[count - places + fraction - 1] == UInt8(ascii: "0") { fraction -= 1 }
         length += count - places
         if fraction > 0 {
             // Shift the kept fraction one place right to make room for the point.
@@ -163,36 +173,6 @@ public struct JSONCursor {
             out[length] = UInt8(ascii: ".")
             out[length + 1] = UInt8(ascii: "0")
             length += 2
-        }
-        written += length
-    }
-
-    /// Writes `value` with exactly `decimals` (0...9) places, trailing zeros kept.
-    public mutating func fixed(_ value: Double, decimals: Int) {
-        guard value.isFinite else { return null() }
-        let places = min(max(decimals, 0), 9)
-        let scale = Self.powersOfTen[places]
-        let magnitude = abs(value)
-        guard magnitude * scale < 9.0e15 else { return null() }
-        let scaled = UInt64((magnitude * scale).rounded())
-        let out = room(Self.maximumNumberLength)
-        var length = 0
-        if value < 0, scaled != 0 {
-            out[0] = UInt8(ascii: "-")
-            length = 1
-        }
-        length += Self.digits(scaled / UInt64(scale), into: out + length)
-        if places > 0 {
-            out[length] = UInt8(ascii: ".")
-            length += 1
-            var fraction = scaled % UInt64(scale)
-            var index = places
-            while index > 0 {
-                out[length + index - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
-                fraction /= 10
-                index -= 1
-            }
-            length += places
         }
         written += length
     }

@@ -23,5 +23,3 @@ public struct CaptureReplayReader: ReplayPacketReader {
 }
 
 extension CaptureError: RecoverableReplayError {}
-
-extension BTSnoopWriter: PacketRecorder {}

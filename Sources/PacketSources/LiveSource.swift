@@ -9,16 +9,15 @@ public protocol HCICommandExecutor: Sendable {
 }
 
 /// A live HCI source: a kernel socket or an H4 byte stream. A thread of its own reads the
-/// transport and hands `Sendable` events to the consumer through `events`, stamping each packet
-/// with its arrival time (Unix seconds). When the transport fails the source says so
-/// (`.lost`), then reconnects with back-off until stopped.
+/// transport and delivers what each read brought into the consumer's inbox (`.dropWhenFull`: a
+/// radio cannot wait), stamping each packet with its arrival time (Unix seconds). When the
+/// transport fails the source says so (`.lost`), then reconnects with back-off until stopped, and
+/// runs the `onReconnect` action (a controller that came back forgot its scan or advertising).
 ///
-/// Commands go out through `execute`, which writes the command, shows it in `events` (so a
+/// Commands go out through `execute`, which writes the command, delivers it with the packets (so a
 /// recording holds both directions) and waits for its Command Complete or Command Status.
-public final class LiveSource: HCICommandExecutor, Sendable {
+public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
     public let spec: SourceSpec
-    public let events: AsyncStream<SourceEvent>
-    private let continuation: AsyncStream<SourceEvent>.Continuation
     private let opener: TransportOpener
     private let backoff: ReconnectBackoff
     private let commandTimeout: Double
@@ -29,6 +28,8 @@ public final class LiveSource: HCICommandExecutor, Sendable {
         var transport: OpenTransport?
         var stopped = false
         var waiters: [UInt16: CheckedContinuation<HCICommandResponse, any Error>] = [:]
+        var sink: (any SourceSink)?
+        var onReconnect: (@Sendable () async -> String?)?
     }
 
     public init(
@@ -40,21 +41,31 @@ public final class LiveSource: HCICommandExecutor, Sendable {
         self.backoff = backoff
         self.commandTimeout = commandTimeout
         self.now = now
-        (events, continuation) = AsyncStream.makeStream(of: SourceEvent.self, bufferingPolicy: .bufferingNewest(100_000))
     }
+
+    public var name: String { spec.description }
 
     /// Opens the transport (start-up errors are thrown, so they can be printed before any
     /// screen is drawn) and starts the reading thread.
-    public func start() throws(TransportError) {
+    public func start(into sink: any SourceSink) throws(TransportError) {
         let transport = try opener.open(spec)
-        state.withLock { $0.transport = transport }
-        continuation.yield(.notice(.connected(source: spec.description)))
+        state.withLock {
+            $0.transport = transport
+            $0.sink = sink
+        }
+        deliver([.notice(.connected(source: spec.description))])
         let thread = Thread { [self] in readLoop() }
         thread.name = "beacontop source \(spec)"
         thread.start()
     }
 
-    /// Stops reading; the thread closes the transport within a poll interval and ends `events`.
+    /// Runs `action` each time the transport is back after a loss; a message it returns is
+    /// delivered as a warning ("scanning not restarted: ...").
+    public func onReconnect(_ action: @escaping @Sendable () async -> String?) {
+        state.withLock { $0.onReconnect = action }
+    }
+
+    /// Stops reading; the thread closes the transport within a poll interval and finishes the sink.
     public func stop() {
         let waiters = state.withLock { state in
             state.stopped = true
@@ -78,7 +89,7 @@ public final class LiveSource: HCICommandExecutor, Sendable {
                 waiter.resume(throwing: TransportError.closed(spec: spec.description))
                 return
             }
-            continuation.yield(.packet(command.packet(at: now())))
+            deliver([.packet(command.packet(at: now()))])
             do throws(SystemCallError) {
                 try opener.calls.write(fd, [H4PacketType.command.rawValue] + command.payload)
             } catch {
@@ -124,8 +135,12 @@ public final class LiveSource: HCICommandExecutor, Sendable {
         }) {
             calls.close(transport.fd)
         }
-        continuation.yield(.notice(.ended(source: spec.description, reason: "stopped")))
-        continuation.finish()
+        deliver([.notice(.ended(source: spec.description, reason: "stopped"))])
+        state.withLock { $0.sink }?.finish()
+    }
+
+    private func deliver(_ events: [SourceEvent]) {
+        state.withLock { $0.sink }?.deliver(events, .dropWhenFull)
     }
 
     private func dropTransport(reason: String) {
@@ -135,7 +150,7 @@ public final class LiveSource: HCICommandExecutor, Sendable {
         }
         if let transport { opener.calls.close(transport.fd) }
         for waiter in waiters.values { waiter.resume(throwing: TransportError.closed(spec: spec.description)) }
-        continuation.yield(.notice(.lost(source: spec.description, reason: reason)))
+        deliver([.notice(.lost(source: spec.description, reason: reason))])
     }
 
     /// Tries to reopen until it works or the source is stopped; false when stopped.
@@ -143,7 +158,7 @@ public final class LiveSource: HCICommandExecutor, Sendable {
         var attempt = 1
         while !isStopped {
             let delay = backoff.delay(attempt: attempt)
-            continuation.yield(.notice(.reconnecting(source: spec.description, attempt: attempt, delay: delay)))
+            deliver([.notice(.reconnecting(source: spec.description, attempt: attempt, delay: delay))])
             var waited = 0.0
             while waited < delay && !isStopped {
                 Thread.sleep(forTimeInterval: min(0.1, delay - waited))
@@ -157,7 +172,13 @@ public final class LiveSource: HCICommandExecutor, Sendable {
                     return true
                 }
                 guard installed else { opener.calls.close(transport.fd); return false }
-                continuation.yield(.notice(.connected(source: spec.description)))
+                deliver([.notice(.connected(source: spec.description))])
+                if let action = state.withLock({ $0.onReconnect }) {
+                    let name = spec.description
+                    Task { [self] in
+                        if let failure = await action() { deliver([.notice(.warning(source: name, message: failure))]) }
+                    }
+                }
                 return true
             }
             attempt += 1
@@ -165,18 +186,21 @@ public final class LiveSource: HCICommandExecutor, Sendable {
         return false
     }
 
+    /// Frames what one read brought and delivers it as one batch.
     private func deliver(_ bytes: ArraySlice<UInt8>, framing: TransportFraming, framer: inout H4Framer) {
         let time = now()
+        var events: [SourceEvent] = []
+        var responses: [HCICommandResponse] = []
         switch framing {
         case .h4:
             framer.append(bytes)
             while let output = framer.next() {
                 switch output {
                 case .packet(let type, let payload):
-                    emit(HCIPacket(timestamp: time, direction: .controllerToHost, type: type, payload: payload[...]))
+                    events.append(.packet(answering(HCIPacket(timestamp: time, direction: .controllerToHost, type: type, payload: payload[...]), into: &responses)))
                 case .skipped(let indicator, let offset, let count):
                     let hex = String(indicator, radix: 16, uppercase: true)
-                    continuation.yield(.notice(.framingError(
+                    events.append(.notice(.framingError(
                         source: spec.description,
                         detail: "skipped \(count) byte(s) at stream offset \(offset): 0x\(hex) is not an H4 packet indicator")))
                 }
@@ -185,17 +209,25 @@ public final class LiveSource: HCICommandExecutor, Sendable {
             do {
                 var adapter: Int?
                 if case .kernel(let index, _) = spec { adapter = index }
-                if let packet = try MonitorPacketDecoder.decode(bytes, at: time, adapter: adapter) { emit(packet) }
+                if let packet = try MonitorPacketDecoder.decode(bytes, at: time, adapter: adapter) {
+                    events.append(.packet(answering(packet, into: &responses)))
+                }
             } catch {
-                continuation.yield(.notice(.framingError(source: spec.description, detail: error.description)))
+                events.append(.notice(.framingError(source: spec.description, detail: error.description)))
             }
         }
+        // The batch first, then the commands waiting for an answer in it: a recording keeps each
+        // response before the next command.
+        deliver(events)
+        for response in responses { takeWaiter(response.opcode)?.resume(returning: response) }
     }
 
-    private func emit(_ packet: HCIPacket) {
-        continuation.yield(.packet(packet))
-        guard packet.type == .event, packet.direction == .controllerToHost,
-              let response = try? HCICommandResponse(eventPayload: packet.payload) else { return }
-        takeWaiter(response.opcode)?.resume(returning: response)
+    /// Notes a Command Complete or Command Status for the command waiting for it; returns the packet.
+    private func answering(_ packet: HCIPacket, into responses: inout [HCICommandResponse]) -> HCIPacket {
+        if packet.type == .event, packet.direction == .controllerToHost,
+           let response = try? HCICommandResponse(eventPayload: packet.payload) {
+            responses.append(response)
+        }
+        return packet
     }
 }

@@ -1,9 +1,9 @@
 import HCI
-import Synchronization
 
-/// The replay's state, stepped by the consumer. One step either hands out an event, asks to
-/// wait (a packet not yet due, or paused), or ends.
-final class ReplayEngine: Sendable {
+/// The replay's state machine, stepped by the replay's thread with the wall time: one step either
+/// hands out an event, asks to wait (a packet not yet due, or paused), or ends. Pure apart from its
+/// reader: it never reads a clock, so pacing, pause, seek and loop are tested without waiting.
+struct ReplayEngine {
     enum Action {
         case emit(SourceEvent)
         case wait(Double)
@@ -12,7 +12,6 @@ final class ReplayEngine: Sendable {
 
     private struct State {
         var reader: (any ReplayPacketReader)?
-        var begun = false
         var announced = false
         var stopRequested = false
         var finished = false
@@ -35,45 +34,37 @@ final class ReplayEngine: Sendable {
     let options: ReplayOptions
     let control: ReplayControl
     let makeReader: @Sendable () throws -> any ReplayPacketReader
-    private let state = Mutex(State())
+    private var state = State()
 
-    init(name: String, options: ReplayOptions, control: ReplayControl, makeReader: @escaping @Sendable () throws -> any ReplayPacketReader) {
+    /// A replay of what `reader` reads; `makeReader` opens the file again for a loop or a seek back.
+    init(name: String, options: ReplayOptions, control: ReplayControl, reader: any ReplayPacketReader,
+         makeReader: @escaping @Sendable () throws -> any ReplayPacketReader) {
         self.name = name
         self.options = options
         self.control = control
         self.makeReader = makeReader
+        state.reader = reader
     }
 
-    func begin(with reader: any ReplayPacketReader) {
-        state.withLock { state in
-            state.reader = reader
-            state.begun = true
-        }
-    }
+    /// Ends the replay at the next step (with an `.ended` notice).
+    mutating func stop() { state.stopRequested = true }
 
-    func stop() { state.withLock { $0.stopRequested = true } }
-
-    func step(wall: Double) -> Action {
-        state.withLock { state in step(&state, wall: wall) }
-    }
-
-    private func finish(_ state: inout State, _ reason: String) -> Action {
+    private mutating func finish(_ reason: String) -> Action {
         state.finished = true
         state.reader = nil
         return .emit(.notice(.ended(source: name, reason: reason)))
     }
 
-    private func step(_ state: inout State, wall: Double) -> Action {
+    mutating func step(wall: Double) -> Action {
         if state.finished { return .end }
-        guard state.begun else { return .wait(0.02) }
-        if state.stopRequested { return finish(&state, "replay stopped") }
+        if state.stopRequested { return finish("replay stopped") }
         if !state.announced {
             state.announced = true
             return .emit(.notice(.connected(source: name)))
         }
-        if let delta = control.takeSeek(), let action = seek(&state, by: delta, wall: wall) { return action }
+        if let delta = control.takeSeek(), let action = seek(by: delta, wall: wall) { return action }
         if state.pending == nil {
-            if let action = readNext(&state) { return action }
+            if let action = readNext() { return action }
         }
         guard let packet = state.pending else { return .wait(0) }
         let time = packet.timestamp
@@ -110,19 +101,19 @@ final class ReplayEngine: Sendable {
     /// seek back the loop offset grows by the distance jumped, so delivered timestamps never run
     /// backwards. The pacer restarts at the new packet. Returns an action when the file ended (or
     /// looped) while skipping.
-    private func seek(_ state: inout State, by delta: Double, wall: Double) -> Action? {
+    private mutating func seek(by delta: Double, wall: Double) -> Action? {
         guard let start = state.captureStart else { return nil }
         let here = state.lastDelivered ?? start
         let target = Swift.max(0, here - start + delta)
         if delta < 0 {
             do { state.reader = try makeReader() } catch {
-                return finish(&state, "replay stopped: cannot reopen to seek: \(error)")
+                return finish("replay stopped: cannot reopen to seek: \(error)")
             }
             state.pending = nil
             state.loopOffset += here - (start + target)
         }
         while true {
-            if state.pending == nil, let action = readNext(&state) { return action }
+            if state.pending == nil, let action = readNext() { return action }
             guard let packet = state.pending else { return nil }
             if packet.timestamp - (state.captureStart ?? packet.timestamp) >= target {
                 state.pacer?.restart(captureStart: packet.timestamp, atWall: wall)
@@ -134,7 +125,7 @@ final class ReplayEngine: Sendable {
 
     /// Reads until a packet inside the window is pending; returns an action for anything else
     /// (a skipped bad record, a loop, the end).
-    private func readNext(_ state: inout State) -> Action? {
+    private mutating func readNext() -> Action? {
         while true {
             let packet: HCIPacket?
             do {
@@ -143,7 +134,7 @@ final class ReplayEngine: Sendable {
                 if let recoverable = error as? any RecoverableReplayError, recoverable.isRecoverable {
                     return .emit(.notice(.framingError(source: name, detail: "\(error)")))
                 }
-                return finish(&state, "replay stopped: \(error)")
+                return finish("replay stopped: \(error)")
             }
             var reachedEnd = packet == nil
             if let packet {
@@ -158,10 +149,10 @@ final class ReplayEngine: Sendable {
             }
             let note = state.reader?.endNote.map { ": \($0)" } ?? ""
             guard options.loop, let first = state.firstDelivered, let last = state.lastDelivered else {
-                return finish(&state, "end of replay after \(control.position.packets) packets\(note)")
+                return finish("end of replay after \(control.position.packets) packets\(note)")
             }
             do { state.reader = try makeReader() } catch {
-                return finish(&state, "replay stopped: cannot reopen: \(error)")
+                return finish("replay stopped: cannot reopen: \(error)")
             }
             state.loops += 1
             state.loopOffset += last - first + 1

@@ -57,6 +57,17 @@ public enum ScanProcedure {
         return mode
     }
 
+    /// Starts scanning again on a controller that came back after a loss (it forgot its scan
+    /// state); returns what went wrong, for the source to report (`LiveSource.onReconnect`).
+    public static func restart(on controller: some HCICommandExecutor, options: ScanOptions) async -> String? {
+        do {
+            _ = try await start(on: controller, options: options)
+            return nil
+        } catch {
+            return "scanning not restarted: \(error)"
+        }
+    }
+
     /// Disables scanning with the command family that enabled it.
     public static func stop(on controller: some HCICommandExecutor, mode: ScanMode) async throws {
         switch mode {

@@ -11,6 +11,14 @@ public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
     case framingError(source: String, detail: String)
     /// A replay reached its end, or was stopped.
     case ended(source: String, reason: String)
+    /// Something went wrong beside the packets ("scanning not restarted: ...").
+    case warning(source: String, message: String)
+    /// Every packet is being written to `path` (`--record`, `r`).
+    case recordingStarted(path: String)
+    /// Recording ended on request after `packets` packets.
+    case recordingStopped(path: String, packets: Int)
+    /// Writing failed: recording stopped, the source goes on.
+    case recordingFailed(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -19,6 +27,10 @@ public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
         case .reconnecting(let source, let attempt, let delay): "\(source): reconnecting in \(delay) s (attempt \(attempt))"
         case .framingError(let source, let detail): "\(source): \(detail)"
         case .ended(let source, let reason): "\(source): \(reason)"
+        case .warning(let source, let message): "\(source): \(message)"
+        case .recordingStarted(let path): "recording to \(path)"
+        case .recordingStopped(let path, let packets): "recording stopped: \(path), \(packets) packets"
+        case .recordingFailed(let path, let reason): "recording \(path): lost (\(reason); recording stopped)"
         }
     }
 }

@@ -4,19 +4,21 @@
 /// - `hci0`, `hci0:raw`, `hci0:user`, `hci0:monitor`: a Linux kernel HCI socket
 /// - `serial:/dev/ttyACM0[@1000000][,rtscts]`: H4 over a UART
 /// - `tcp:HOST:PORT`, `unix:PATH`: H4 over a socket
-/// - anything else: a capture file to replay
+/// - `sim:CATALOG`: the simulator, a visitor walking past the catalog's beacons
+/// - anything else: a capture file (or advertisement script) to replay
 public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     case kernel(adapter: Int, channel: KernelHCIChannel)
     case serial(path: String, baudRate: Int, flowControl: Bool)
     case tcp(host: String, port: UInt16)
     case unix(path: String)
+    case simulation(catalogPath: String)
     case file(path: String)
 
     /// Default UART speed: what Zephyr's `hci_uart` sample and most dongles use.
     public static let defaultBaudRate = 1_000_000
 
     public init(parsing text: String) throws(SourceSpecError) {
-        guard !text.isEmpty else { throw SourceSpecError(spec: text, part: "", problem: "is empty; give hci0, serial:PATH, tcp:HOST:PORT, unix:PATH or a capture file") }
+        guard !text.isEmpty else { throw SourceSpecError(spec: text, part: "", problem: "is empty; give hci0, serial:PATH, tcp:HOST:PORT, unix:PATH, sim:CATALOG or a capture file") }
         if text.hasPrefix("hci"), let spec = try Self.parseKernel(text) {
             self = spec
         } else if text.hasPrefix("serial:") {
@@ -27,6 +29,10 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             let path = String(text.dropFirst(5))
             guard !path.isEmpty else { throw SourceSpecError(spec: text, part: "PATH", problem: "is missing after unix:") }
             self = .unix(path: path)
+        } else if text.hasPrefix("sim:") {
+            let path = String(text.dropFirst(4))
+            guard !path.isEmpty else { throw SourceSpecError(spec: text, part: "CATALOG", problem: "is missing after sim:") }
+            self = .simulation(catalogPath: path)
         } else {
             self = .file(path: text)
         }
@@ -95,10 +101,11 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .kernel(_, let channel): channel != .monitor
         case .serial, .tcp, .unix: true
-        case .file: false
+        case .simulation, .file: false
         }
     }
 
+    /// True for sources that run in real time (a radio, the simulator), false for a file.
     public var isLive: Bool { if case .file = self { false } else { true } }
 
     public var description: String {
@@ -107,6 +114,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         case .serial(let path, let baud, let flow): "serial:\(path)@\(baud)\(flow ? ",rtscts" : "")"
         case .tcp(let host, let port): host.contains(":") ? "tcp:[\(host)]:\(port)" : "tcp:\(host):\(port)"
         case .unix(let path): "unix:\(path)"
+        case .simulation(let path): "sim:\(path)"
         case .file(let path): path
         }
     }

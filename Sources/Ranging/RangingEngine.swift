@@ -46,36 +46,40 @@ public struct RangingEngine: Sendable {
     /// How many beacons are tracked now.
     public var trackedBeacons: Int { tracks.count }
 
-    /// Feeds one sighting.
-    public mutating func record(_ sighting: Sighting) {
+    /// Feeds one sighting. Returns the beacon evicted to make room for a new one (the least
+    /// recently heard, when `maxBeacons` are tracked), so state kept beside the engine can follow.
+    @discardableResult
+    public mutating func record(_ sighting: Sighting) -> BeaconIdentity? {
         // A corrupt timestamp would poison the filter for good; such a sighting is dropped.
-        guard sighting.time.isFinite else { return }
+        guard sighting.time.isFinite else { return nil }
         if let position = position(of: sighting.identity) {
             tracks[position].record(sighting, staleAfter: settings.value.staleAfter)
-            return
+            return nil
         }
-        if tracks.count >= settings.value.maxBeacons { evictLeastRecentlyHeard() }
+        let evicted = tracks.count >= settings.value.maxBeacons ? evictLeastRecentlyHeard() : nil
         var track = makeTrack(for: sighting)
         track.record(sighting, staleAfter: settings.value.staleAfter)
         setPosition(tracks.count, of: sighting.identity)
         tracks.append(track)
+        return evicted
     }
 
     /// Feeds a decoded sighting, if it is rangeable (`BeaconSighting.isRangeable`): the same as
     /// `record(Sighting(...))`, but an iBeacon already tracked is found by its flat key and ranged
     /// without building its `BeaconIdentity` and `Sighting` (the replay's hot path: those enum
     /// copies cost as much as decoding the report).
-    public mutating func record(_ sighting: BeaconSighting) {
-        guard sighting.isRangeable, let rssi = sighting.rssi else { return }
+    @discardableResult
+    public mutating func record(_ sighting: BeaconSighting) -> BeaconIdentity? {
+        guard sighting.isRangeable, let rssi = sighting.rssi else { return nil }
         let time = sighting.timestamp
         if case .iBeacon(let beacon) = sighting.frame, time.isFinite, let position = flatIndex[FlatBeaconKey(beacon)] {
             tracks[position].record(
                 time: time, rssi: Int(rssi), measuredPower: Int(beacon.measuredPower), address: sighting.address,
                 staleAfter: settings.value.staleAfter
             )
-            return
+            return nil
         }
-        record(Sighting(time: time, frame: sighting.frame, address: sighting.address, rssi: Int(rssi)))
+        return record(Sighting(time: time, frame: sighting.frame, address: sighting.address, rssi: Int(rssi)))
     }
 
     /// Computes the snapshot at `time`: forgets long-silent beacons, classifies, sorts nearest
@@ -194,10 +198,12 @@ public struct RangingEngine: Sendable {
         }
     }
 
-    private mutating func evictLeastRecentlyHeard() {
-        guard let oldest = tracks.indices.min(by: { tracks[$0].lastSeen < tracks[$1].lastSeen }) else { return }
+    private mutating func evictLeastRecentlyHeard() -> BeaconIdentity? {
+        guard let oldest = tracks.indices.min(by: { tracks[$0].lastSeen < tracks[$1].lastSeen }) else { return nil }
+        let identity = tracks[oldest].identity
         remove(at: oldest)
         evictedBeacons += 1
+        return identity
     }
 
     /// Swap-remove, keeping the index consistent.

@@ -11,11 +11,12 @@ do {
     case "ranging": RangingBenchmark.run(arguments: rest)
     case "render": RenderBenchmark.run()
     case "monitor": try MonitorLoadBenchmark.run(arguments: rest)
+    case "monitor-idle": try MonitorLoadBenchmark.runIdle(arguments: rest)
     case "monitor-capture": try MonitorCaptureWriter.run(rest)
     case "simulate": SimulateBenchmark.run(rest)
     case "h4-framer": H4FramerBenchmark.run(rest)
     case "replay-stages": try ReplayStagesBenchmark.run(rest)
-    default: print("usage: beacontop-bench decode-events|decode-file|ranging|render|monitor|monitor-capture|simulate|h4-framer|replay-stages [ARGS]")
+    default: print("usage: beacontop-bench decode-events|decode-file|ranging|render|monitor|monitor-idle|monitor-capture|simulate|h4-framer|replay-stages [ARGS]")
     }
 } catch {
     print("\(arguments.first ?? ""): \(error)")

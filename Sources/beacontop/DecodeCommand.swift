@@ -1,11 +1,7 @@
 import ArgumentParser
-import BeaconFormats
 import Captures
-import HCI
 import NDJSON
-#if canImport(Glibc)
-import Glibc
-#endif
+import Sessions
 
 /// `beacontop decode FILE`: the beacon frames in a capture, summarised per beacon or listed.
 struct DecodeCommand: ParsableCommand {
@@ -26,7 +22,7 @@ struct DecodeCommand: ParsableCommand {
     @Flag(help: "Do not print each malformed packet, only their count.") var quiet = false
 
     func run() throws {
-        var output = BufferedStandardOutput()
+        var output = StandardOutput()
         var line = JSONWriter(capacity: 1 << 10)
         var tallies = BeaconTallies()
         var reportedMalformed = 0
@@ -42,14 +38,14 @@ struct DecodeCommand: ParsableCommand {
                     BeaconFrameLine.append(sighting, to: &line)
                     output.write(line.bytes)
                 } else {
-                    output.write(Self.frameText(sighting))
+                    output.write(BeaconFrameText.detailed(sighting))
                 }
             }, onMalformed: { packet in
                 reportedMalformed += 1
-                if verbose { BufferedStandardOutput.error("warning: \(packet)") }
+                if verbose { StandardError.line("warning: \(packet)") }
             })
         } catch {
-            BufferedStandardOutput.error("beacontop: \(error)")
+            StandardError.report("\(error)")
             throw ExitCode(1)
         }
         if !listFrames {
@@ -61,49 +57,20 @@ struct DecodeCommand: ParsableCommand {
                     output.write(line.bytes)
                 }
             } else {
-                output.write(Self.summaryText(sorted))
+                output.write(BeaconSummaryTable.text(sorted))
             }
         }
         output.flush()
         for (linkType, count) in totals.skippedRecords.sorted(by: { $0.key < $1.key }) {
-            BufferedStandardOutput.error("note: \(count) records of unsupported link type \(linkType) skipped")
+            StandardError.line("note: \(count) records of unsupported link type \(linkType) skipped")
         }
         if let truncation = totals.truncation {
-            BufferedStandardOutput.error("warning: \(file): \(truncation); decoded up to there")
+            StandardError.line("warning: \(file): \(truncation); decoded up to there")
         }
-        BufferedStandardOutput.error("\(totals.records) records, \(totals.packets) HCI packets, \(totals.sightings) beacon frames, \(totals.malformed) malformed packets")
+        StandardError.line("\(totals.records) records, \(totals.packets) HCI packets, \(totals.sightings) beacon frames, \(totals.malformed) malformed packets")
         if let stopped = totals.stoppedBy {
-            BufferedStandardOutput.error("beacontop: \(stopped); decoded up to there")
+            StandardError.report("\(stopped); decoded up to there")
             throw ExitCode(2)
         }
-    }
-
-    static func frameText(_ s: BeaconSighting) -> String {
-        let time = JSONWriter.text { $0.fixed(s.timestamp, decimals: 6) }
-        let rssi = s.rssi.map { "\($0) dBm" } ?? "no rssi"
-        let power = s.frame.measuredPower.map { "measured \(signed($0))" } ?? ""
-        return "\(time)  \(s.address)  \(pad(rssi, 8))  \(pad(s.frame.kind.rawValue, 13))  \(s.identity)  \(power)\n"
-    }
-
-    static func summaryText(_ tallies: [BeaconTally]) -> String {
-        let width = max(2, tallies.map { $0.identity.description.count }.max() ?? 0)
-        var text = "\(pad("ID", width))  \(pad("KIND", 13))  \(pad("FRAMES", 7, right: true))  \(pad("RSSI MIN/MED/MAX", 18))  MEASURED POWER (FRAMES)\n"
-        for tally in tallies {
-            var rssi = "-"
-            if let low = tally.rssiMinimum, let median = tally.rssiMedian, let high = tally.rssiMaximum {
-                rssi = "\(low)/\(JSONWriter.text { $0.number(median, decimals: 1) })/\(high)"
-            }
-            let powers = tally.measuredPowers.map { "\(signed($0.dBm)) (\($0.frames))" }.joined(separator: ", ")
-            text += "\(pad(tally.identity.description, width))  \(pad(tally.identity.kind.rawValue, 13))  "
-                + "\(pad(String(tally.frames), 7, right: true))  \(pad(rssi, 18))  \(powers.isEmpty ? "-" : powers)\n"
-        }
-        return text
-    }
-
-    static func signed(_ value: Int) -> String { value > 0 ? "+\(value)" : "\(value)" }
-
-    static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-        let fill = String(repeating: " ", count: max(0, width - text.count))
-        return right ? fill + text : text + fill
     }
 }

@@ -98,16 +98,9 @@ struct AdvertisementScriptTests {
             """)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let source = ReplaySource(name: "script", options: ReplayOptions(speed: .max)) { try AdvertisementScriptReader(path: path) }
-        try source.start()
-        var packets = 0
-        var statuses: [String] = []
-        for await event in source.events {
-            switch event {
-            case .packet: packets += 1
-            case .notice(let status): statuses.append("\(status)")
-            }
-        }
-        #expect(packets == 2)
+        let events = try await source.collectAll()
+        let statuses = events.notices.map { "\($0)" }
+        #expect(events.packets.count == 2)
         #expect(statuses.contains { $0.contains(":3: address") })
         #expect(statuses.last == "script: end of replay after 2 packets")
     }

@@ -1,6 +1,7 @@
 import Glibc
 import HCI
 import Synchronization
+import TestFixtures
 import Testing
 @testable import PacketSources
 
@@ -38,15 +39,8 @@ final class ScriptedSocketCalls: SystemCalls {
 
 @Suite("Kernel socket packet path (scripted reads)")
 struct KernelSocketPacketTests {
-    static func collect(_ source: LiveSource, packets wanted: Int) async -> [HCIPacket] {
-        let watchdog = Task { if (try? await Task.sleep(for: .seconds(10))) != nil { source.stop() } }
-        defer { watchdog.cancel() }
-        var packets: [HCIPacket] = []
-        for await event in source.events {
-            if case .packet(let packet) = event { packets.append(packet) }
-            if packets.count >= wanted { break }
-        }
-        return packets
+    static func collect(_ source: LiveSource, from inbox: SourceInbox, packets wanted: Int) async -> [HCIPacket] {
+        Array(await inbox.collect(from: source) { $0.packets.count >= wanted }.packets.prefix(wanted))
     }
 
     @Test("raw channel: each read is one H4 packet; commands go out as H4 and get their answer")
@@ -56,11 +50,12 @@ struct KernelSocketPacketTests {
             rssi: -70, data: [0x02, 0x01, 0x06][...])])
         let calls = ScriptedSocketCalls(reads: [[0x04] + report])
         let source = LiveSource(spec: .kernel(adapter: 0, channel: .raw), opener: TransportOpener(calls: calls))
-        try source.start()
+        let inbox = SourceInbox()
+        try source.start(into: inbox)
         let response = try await source.execute(.leSetScanEnable(true, filterDuplicates: false))
         #expect(response.succeeded)
         #expect(calls.written.withLock { $0 } == [[0x01, 0x0C, 0x20, 0x02, 0x01, 0x00]])
-        let packets = await Self.collect(source, packets: 3)
+        let packets = await Self.collect(source, from: inbox, packets: 3)
         source.stop()
         // The report, the command as sent (for recordings), and its Command Complete.
         #expect(packets.contains { $0.type == .event && Array($0.payload) == report })
@@ -76,8 +71,9 @@ struct KernelSocketPacketTests {
             [0x03, 0x00, 0x00, 0x00, 0x04, 0x00, 0x0E, 0x02, 0x01, 0x00],       // event
         ])
         let source = LiveSource(spec: .kernel(adapter: 0, channel: .monitor), opener: TransportOpener(calls: calls))
-        try source.start()
-        let packets = await Self.collect(source, packets: 2)
+        let inbox = SourceInbox()
+        try source.start(into: inbox)
+        let packets = await Self.collect(source, from: inbox, packets: 2)
         source.stop()
         #expect(packets.map(\.h4Bytes) == [[0x01, 0x03, 0x0C, 0x00], [0x04, 0x0E, 0x02, 0x01, 0x00]])
         #expect(packets.map(\.direction) == [.hostToController, .controllerToHost])

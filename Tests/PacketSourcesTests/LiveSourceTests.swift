@@ -22,25 +22,14 @@ struct LiveSourceTests {
         return records
     }
 
-    /// Collects events until `done` says so; a watchdog stops the source so a bug cannot hang the test.
-    static func collect(_ source: LiveSource, seconds: Double = 10, until done: @escaping @Sendable ([SourceEvent]) -> Bool) async -> [SourceEvent] {
-        let watchdog = Task { if (try? await Task.sleep(for: .seconds(seconds))) != nil { source.stop() } }
-        defer { watchdog.cancel() }
-        var events: [SourceEvent] = []
-        for await event in source.events {
-            events.append(event)
-            if done(events) { break }
-        }
-        return events
-    }
-
     @Test("a real capture written as H4 in random chunks arrives packet for packet, timestamped")
     func packetPath() async throws {
         let records = try Self.records("horizon74.btsnoop")
         let server = try H4SocketServer()
         let before = Date().timeIntervalSince1970
         let source = LiveSource(spec: .unix(path: server.path))
-        try source.start()
+        let inbox = SourceInbox()
+        try source.start(into: inbox)
         server.accept()
         var random = SystemRandomNumberGenerator()
         let stream = records.flatMap { $0 }
@@ -51,7 +40,7 @@ struct LiveSourceTests {
             index = end
         }
         let expected = records.count
-        let events = await Self.collect(source) { events in events.count(where: { if case .packet = $0 { true } else { false } }) >= expected }
+        let events = await inbox.collect(from: source) { events in events.count(where: { if case .packet = $0 { true } else { false } }) >= expected }
         source.stop()
         let packets = events.compactMap { event -> HCIPacket? in if case .packet(let packet) = event { packet } else { nil } }
         #expect(events.first == .notice(.connected(source: "unix:\(server.path)")))
@@ -64,11 +53,12 @@ struct LiveSourceTests {
         let server = try H4SocketServer()
         let spec = SourceSpec.unix(path: server.path)
         let source = LiveSource(spec: spec, backoff: ReconnectBackoff(initial: 0.05, maximum: 0.2))
-        try source.start()
+        let inbox = SourceInbox()
+        try source.start(into: inbox)
         server.accept()
         server.write([0x04, 0x0E, 0x04, 0x01, 0x00, 0x00, 0x00])
         server.dropClient()
-        let events = await Self.collect(source) { events in events.filter { if case .notice(.connected) = $0 { true } else { false } }.count >= 2 }
+        let events = await inbox.collect(from: source) { events in events.filter { if case .notice(.connected) = $0 { true } else { false } }.count >= 2 }
         #expect(events.count >= 4)
         #expect(events.contains(.notice(.lost(source: spec.description, reason: "the other end closed the connection"))))
         #expect(events.contains(.notice(.reconnecting(source: spec.description, attempt: 1, delay: 0.05))))
@@ -77,7 +67,7 @@ struct LiveSourceTests {
         // Now nothing listens: attempts keep coming, further apart, capped at the maximum.
         server.accept()
         server.shutdown()
-        let retries = await Self.collect(source) { events in events.contains(.notice(.reconnecting(source: spec.description, attempt: 3, delay: 0.2))) }
+        let retries = await inbox.collect(from: source) { events in events.contains(.notice(.reconnecting(source: spec.description, attempt: 3, delay: 0.2))) }
         #expect(retries.contains(.notice(.reconnecting(source: spec.description, attempt: 2, delay: 0.1))))
         source.stop()
     }
@@ -86,7 +76,8 @@ struct LiveSourceTests {
     func commandRoundTrip() async throws {
         let server = try H4SocketServer()
         let source = LiveSource(spec: .unix(path: server.path), commandTimeout: 5)
-        try source.start()
+        let inbox = SourceInbox()
+        try source.start(into: inbox)
         server.accept()
         let reply = Task.detached {
             let command = server.read(4)
@@ -103,7 +94,8 @@ struct LiveSourceTests {
     func commandTimeout() async throws {
         let server = try H4SocketServer()
         let source = LiveSource(spec: .unix(path: server.path), commandTimeout: 0.2)
-        try source.start()
+        let inbox = SourceInbox()
+        try source.start(into: inbox)
         server.accept()
         await #expect(throws: TransportError.commandTimedOut(command: "LE Set Scan Enable", seconds: 0.2)) {
             _ = try await source.execute(.leSetScanEnable(false, filterDuplicates: false))
@@ -115,10 +107,11 @@ struct LiveSourceTests {
     func framingError() async throws {
         let server = try H4SocketServer()
         let source = LiveSource(spec: .unix(path: server.path))
-        try source.start()
+        let inbox = SourceInbox()
+        try source.start(into: inbox)
         server.accept()
         server.write([0x04, 0x0E, 0x01, 0x01, 0xFF, 0xFE, 0x04, 0x0E, 0x01, 0x02])
-        let events = await Self.collect(source) { $0.count >= 4 }
+        let events = await inbox.collect(from: source) { $0.count >= 4 }
         source.stop()
         #expect(events.dropFirst().first.map { if case .packet = $0 { true } else { false } } == true)
         #expect(events.contains(.notice(.framingError(source: "unix:\(server.path)", detail: "skipped 2 byte(s) at stream offset 4: 0xFF is not an H4 packet indicator"))))

@@ -1,12 +1,13 @@
 import HCI
 import Synchronization
+import TestFixtures
 import Testing
 @testable import PacketSources
 
 /// Keeps what it is given; fails after `limit` packets when set (a full disk).
 struct MemoryRecorder: PacketRecorder {
     struct DiskFull: Error, CustomStringConvertible { var description: String { "No space left on device" } }
-    let written = SharedPackets()
+    let written: SharedPackets
     var limit: Int?
 
     mutating func write(_ packet: HCIPacket) throws {
@@ -24,37 +25,71 @@ final class SharedPackets: Sendable {
 
 @Suite("Recording wraps any source")
 struct RecordingSourceTests {
-    @Test("every packet is recorded and passed on unchanged")
+    static func replay(paced clock: ManualClock? = nil) -> ReplaySource {
+        if let clock {
+            return ReplaySource(name: "r", options: ReplayOptions(speed: .factor(1)), now: clock.now) { ArrayReader(packets: ReplaySourceTests.capture) }
+        }
+        return ReplaySource(name: "r", options: ReplayOptions(speed: .max)) { ArrayReader(packets: ReplaySourceTests.capture) }
+    }
+
+    @Test("every packet is recorded and passed on unchanged; the start is a notice before them")
     func records() async throws {
-        let recorder = MemoryRecorder()
-        let inner = ReplaySource(name: "r", options: ReplayOptions(speed: .max)) { ArrayReader(packets: ReplaySourceTests.capture) }
-        let source = RecordingSource(inner, recorder: recorder, path: "out.btsnoop")
-        try source.start()
-        var passed: [HCIPacket] = []
-        for await event in source.events { if case .packet(let packet) = event { passed.append(packet) } }
-        #expect(passed == ReplaySourceTests.capture)
-        #expect(recorder.written.all == ReplaySourceTests.capture)
+        let written = SharedPackets()
+        let source = RecordingSource(Self.replay()) { _ in MemoryRecorder(written: written) }
+        try source.startRecording(to: "out.btsnoop")
+        let events = try await source.collectAll()
+        #expect(events.packets == ReplaySourceTests.capture)
+        #expect(written.all == ReplaySourceTests.capture)
+        #expect(events.first == .notice(.recordingStarted(path: "out.btsnoop")))
+        #expect(source.recordingPath == "out.btsnoop")
     }
 
     @Test("a failing recorder is reported once and the source goes on")
     func writeFailure() async throws {
-        let recorder = MemoryRecorder(limit: 3)
-        let inner = ReplaySource(name: "r", options: ReplayOptions(speed: .max)) { ArrayReader(packets: ReplaySourceTests.capture) }
-        let source = RecordingSource(inner, recorder: recorder, path: "out.btsnoop")
-        try source.start()
-        var passed = 0
-        var statuses: [SourceNotice] = []
-        for await event in source.events {
-            switch event {
-            case .packet: passed += 1
-            case .notice(let status): statuses.append(status)
-            }
-        }
-        #expect(passed == 10)
-        #expect(recorder.written.count == 3)
-        #expect(statuses.filter { if case .lost = $0 { true } else { false } } == [
-            .lost(source: "recording out.btsnoop", reason: "No space left on device; recording stopped"),
+        let written = SharedPackets()
+        let source = RecordingSource(Self.replay()) { _ in MemoryRecorder(written: written, limit: 3) }
+        try source.startRecording(to: "out.btsnoop")
+        let events = try await source.collectAll()
+        #expect(events.packets.count == 10)
+        #expect(written.count == 3)
+        #expect(events.notices.filter { if case .recordingFailed = $0 { true } else { false } } == [
+            .recordingFailed(path: "out.btsnoop", reason: "No space left on device"),
         ])
-        #expect(!source.isRecording)
+        #expect("\(SourceNotice.recordingFailed(path: "out.btsnoop", reason: "No space left on device"))"
+            == "recording out.btsnoop: lost (No space left on device; recording stopped)")
+        #expect(source.recordingPath == nil)
+    }
+
+    /// The monitor's `r`: recording starts and stops while the source runs; only the packets in
+    /// between are written, and each change is a notice in the stream.
+    @Test("recording starts and stops while the source runs")
+    func toggles() async throws {
+        let clock = ManualClock()
+        let written = SharedPackets()
+        let source = RecordingSource(Self.replay(paced: clock)) { _ in MemoryRecorder(written: written) }
+        let inbox = SourceInbox()
+        try source.start(into: inbox)
+        // The capture's packets are 60 s apart: the clock lets them through one by one.
+        var events = await inbox.collect(from: source) { $0.packets.count >= 1 }
+        try source.startRecording(to: "a.btsnoop")
+        clock.time.withLock { $0 += 120 }
+        events += await inbox.collect(from: source) { $0.packets.count >= 2 }
+        let stopped = source.stopRecording()
+        #expect(stopped?.path == "a.btsnoop")
+        clock.time.withLock { $0 += 10_000 }
+        events += await inbox.collect(from: source)
+        #expect(stopped?.packets == 2)
+        #expect(written.all == Array(ReplaySourceTests.capture[1...2]))
+        #expect(events.packets == ReplaySourceTests.capture)
+        #expect(events.notices.contains(.recordingStarted(path: "a.btsnoop")))
+        #expect(events.notices.contains(.recordingStopped(path: "a.btsnoop", packets: written.count)))
+        #expect(source.stopRecording() == nil)
+    }
+
+    @Test("a recording that cannot be created throws and changes nothing")
+    func unwritable() throws {
+        let source = RecordingSource(Self.replay())
+        #expect(throws: (any Error).self) { try source.startRecording(to: "/nonexistent-dir/out.btsnoop") }
+        #expect(source.recordingPath == nil)
     }
 }

@@ -1,5 +1,6 @@
 import HCI
 import Synchronization
+import TestFixtures
 import Testing
 @testable import PacketSources
 
@@ -65,16 +66,10 @@ struct ReplayPacerTests {
 
 @Suite("Replay source")
 struct ReplaySourceTests {
-    static func drain(_ source: ReplaySource) async -> (packets: [HCIPacket], statuses: [SourceNotice]) {
-        var packets: [HCIPacket] = []
-        var statuses: [SourceNotice] = []
-        for await event in source.events {
-            switch event {
-            case .packet(let packet): packets.append(packet)
-            case .notice(let status): statuses.append(status)
-            }
-        }
-        return (packets, statuses)
+    static func drain(_ source: ReplaySource, into inbox: SourceInbox = SourceInbox()) async throws -> (packets: [HCIPacket], statuses: [SourceNotice]) {
+        try source.start(into: inbox)
+        let events = await inbox.collect(from: source)
+        return (events.packets, events.notices)
     }
 
     static let capture = (0..<10).map { eventPacket(at: 100 + Double($0) * 60, UInt8($0)) }
@@ -84,32 +79,41 @@ struct ReplaySourceTests {
         let source = ReplaySource(name: "test.btsnoop", options: ReplayOptions(speed: .max)) {
             ArrayReader(packets: Self.capture, endNote: "torn final record at byte 400")
         }
-        try source.start()
-        let (packets, statuses) = await Self.drain(source)
+        let (packets, statuses) = try await Self.drain(source)
         #expect(packets == Self.capture)
         #expect(statuses.last == .ended(source: "test.btsnoop", reason: "end of replay after 10 packets: torn final record at byte 400"))
         #expect(source.control.position.packets == 10)
     }
 
+    /// A replay waits for room: an inbox of four events takes a 2,000-packet file whole, in order.
+    @Test("a full inbox holds a replay back and nothing is dropped")
+    func backPressure() async throws {
+        let many = (0..<2000).map { eventPacket(at: Double($0), UInt8($0 % 256)) }
+        let source = ReplaySource(name: "many", options: ReplayOptions(speed: .max)) { ArrayReader(packets: many) }
+        let inbox = SourceInbox(capacity: 4)
+        let (packets, _) = try await Self.drain(source, into: inbox)
+        #expect(packets == many)
+        #expect(inbox.droppedPackets == 0)
+    }
+
     @Test("--from and --to cut the capture by seconds after its first packet")
     func window() async throws {
         let source = ReplaySource(name: "f", options: ReplayOptions(speed: .max, from: 120, to: 300)) { ArrayReader(packets: Self.capture) }
-        try source.start()
-        let (packets, _) = await Self.drain(source)
+        let (packets, _) = try await Self.drain(source)
         #expect(packets.map(\.timestamp) == [220, 280, 340, 400])
     }
 
     @Test("--loop starts over with timestamps that keep increasing")
     func loop() async throws {
         let source = ReplaySource(name: "f", options: ReplayOptions(speed: .max, loop: true, to: 120)) { ArrayReader(packets: Self.capture) }
-        try source.start()
-        var times: [Double] = []
-        for await event in source.events {
-            if case .packet(let packet) = event { times.append(packet.timestamp) }
-            if times.count == 9 { source.stop() }
-        }
+        let inbox = SourceInbox(capacity: 2)
+        try source.start(into: inbox)
+        var events = await inbox.collect(from: source) { $0.packets.count >= 9 }
+        source.stop()
+        events += await inbox.collect(from: source)
         // Each loop starts 1 s after the previous one's last packet.
-        #expect(times.prefix(9) == [100, 160, 220, 221, 281, 341, 342, 402, 462])
+        #expect(events.packets.prefix(9).map(\.timestamp) == [100, 160, 220, 221, 281, 341, 342, 402, 462])
+        #expect(events.notices.last == .ended(source: "f", reason: "replay stopped"))
     }
 
     @Test("paused, the replay delivers only the packets stepped through")
@@ -119,23 +123,17 @@ struct ReplaySourceTests {
         let source = ReplaySource(name: "f", options: ReplayOptions(speed: .factor(1)), control: control, now: clock.now) {
             ArrayReader(packets: Self.capture)
         }
-        try source.start()
+        let inbox = SourceInbox()
+        try source.start(into: inbox)
         control.step()
         control.step()
-        var received: [HCIPacket] = []
-        for await event in source.events {
-            if case .packet(let packet) = event { received.append(packet) }
-            if received.count == 2 { break }
-        }
+        let received = await inbox.collect(from: source) { $0.packets.count >= 2 }.packets
         #expect(received == Array(Self.capture.prefix(2)))
         #expect(control.position == (seconds: 60, packets: 2))
         // The clock does not move: nothing more comes until resumed at max speed.
         control.setSpeed(.max)
         control.resume()
-        var rest: [HCIPacket] = []
-        for await event in source.events {
-            if case .packet(let packet) = event { rest.append(packet) }
-        }
+        let rest = await inbox.collect(from: source).packets
         #expect(rest == Array(Self.capture.dropFirst(2)))
     }
 
@@ -143,6 +141,6 @@ struct ReplaySourceTests {
     func unreadable() {
         struct Missing: Error {}
         let source = ReplaySource(name: "nope") { throw Missing() }
-        #expect(throws: Missing.self) { try source.start() }
+        #expect(throws: Missing.self) { try source.start(into: SourceInbox()) }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HCI
+import TestFixtures
 import Testing
 @testable import PacketSources
 
@@ -24,7 +25,8 @@ struct SerialSourceTests {
         let slave = "/dev/pts/\(number)"
         let spec = try SourceSpec(parsing: "serial:\(slave)@115200")
         let source = LiveSource(spec: spec)
-        try source.start()
+        let inbox = SourceInbox()
+        try source.start(into: inbox)
         // Event payloads full of CR, LF, DEL, ^U, ^C, ^D and no trailing newline.
         let packets: [[UInt8]] = [
             [0x04, 0x0E, 0x06, 0x0D, 0x0A, 0x7F, 0x15, 0x03, 0x04],
@@ -32,13 +34,7 @@ struct SerialSourceTests {
         ]
         let bytes = packets.flatMap { $0 }
         _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
-        let watchdog = Task { if (try? await Task.sleep(for: .seconds(10))) != nil { source.stop() } }
-        var received: [[UInt8]] = []
-        for await event in source.events {
-            if case .packet(let packet) = event { received.append(packet.h4Bytes) }
-            if received.count == packets.count { break }
-        }
-        watchdog.cancel()
+        let received = await inbox.collect(from: source) { $0.packets.count >= packets.count }.packets.map(\.h4Bytes)
         source.stop()
         #expect(received == packets)
     }

@@ -1,13 +1,12 @@
 import Foundation
-import Monitor
 import Ranging
 
 /// Saves the calibration wizard's result: edits the catalog file in place with
 /// `CatalogCalibrationEditor` (comments and order kept), or creates it, then checks that the
 /// result still parses as a catalog before replacing the file (written to a temporary file and
 /// renamed, so a failure never leaves half a catalog).
-enum CatalogCalibrationFile {
-    static func save(power: Int, id: String, name: String, path: String) throws {
+public enum CatalogCalibrationFile {
+    public static func save(power: Int, id: String, name: String, path: String) throws {
         let url = URL(fileURLWithPath: path)
         let text: String
         if FileManager.default.fileExists(atPath: path) {
