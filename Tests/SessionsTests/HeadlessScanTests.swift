@@ -1,0 +1,64 @@
+import BeaconFormats
+import Foundation
+import Glibc
+import HCI
+import NDJSON
+import PacketSources
+import Ranging
+import Sessions
+import TestFixtures
+import Testing
+
+/// `scan`'s consumer: what it writes for packets, sightings decoded elsewhere and notices.
+@Suite struct HeadlessScanTests {
+    /// Runs a scan over `inbox` with standard output going to a temporary file; returns what it wrote.
+    static func run(_ mode: HeadlessScan.Mode, inbox: SourceInbox) throws -> (text: String, summary: HeadlessScan.Summary) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("scan-\(UUID().uuidString)").path
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(descriptor >= 0)
+        defer { unlink(path) }
+        var output = StandardOutput(descriptor: descriptor)
+        var scan = HeadlessScan(mode: mode, flushEachBatch: false)
+        let summary = scan.run(inbox: inbox, output: &output)
+        close(descriptor)
+        return (try String(contentsOfFile: path, encoding: .utf8), summary)
+    }
+
+    /// `scan FILE --json` and `replay FILE --json` print the same tick lines: two loops (a source
+    /// through the inbox, and the background decoder) over one sighting decoder and one pipeline.
+    @Test func ticksFromTheInboxAreTheReplaysTicks() throws {
+        let path = SharedData.capture("govee-h5105.pcapng").path
+        let inbox = SourceInbox(capacity: 256)
+        let opening = try SourceOpening(spec: .file(path: path), replay: ReplayOptions(speed: .max))
+        try opening.source.start(into: inbox)
+        let scanned = try Self.run(.ticks(BeaconPipeline(engine: RangingEngine())), inbox: inbox)
+
+        var pipeline = BeaconPipeline(engine: RangingEngine())
+        var writer = JSONWriter()
+        let outcome = CaptureReplay.run(path: path, pipeline: &pipeline) { TickLineEncoder.appendLine($0, to: &writer) }
+        #expect(outcome.exitStatus == 0)
+        #expect(!scanned.text.isEmpty)
+        #expect(scanned.text == writer.text)
+        #expect(scanned.summary.packets == 1520)
+        #expect(scanned.summary.droppedPackets == 0)
+    }
+
+    /// A sighting a remote scanner decoded takes the frame-line path of a packet's sighting.
+    @Test func aRemoteSightingIsPrintedLikeADecodedOne() throws {
+        let frame = BeaconFrame.iBeacon(IBeaconFrame(uuid: UUIDBytes("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4")!, major: 1, minor: 2, measuredPower: -59))
+        let sighting = BeaconSighting(timestamp: 1_700_000_000.5, address: BDAddress(rawValue: 0xA1), addressType: .publicDevice,
+                                      eventKind: .advNonconnInd, rssi: -64, frame: frame)
+        let packet = AdvertisingReportEncoder.legacyReportPacket([Advertisement(
+            timestamp: sighting.timestamp, address: sighting.address, addressType: .publicDevice, eventKind: .advNonconnInd,
+            rssi: -64, data: IBeaconFrame(uuid: UUIDBytes("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4")!, major: 1, minor: 2, measuredPower: -59).advertisingData[...]
+        )], at: sighting.timestamp)
+        let inbox = SourceInbox()
+        inbox.deliver([.sighting(sighting, scanner: "room-1"), .packet(packet)], .waitForRoom)
+        inbox.finish()
+        let (text, summary) = try Self.run(.frames(json: true), inbox: inbox)
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[0] == lines[1])
+        #expect(summary.packets == 1)
+    }
+}
