@@ -18,7 +18,7 @@ let package = Package(
         .target(name: "BeaconFormats", dependencies: ["HCI"]),
         .target(name: "NDJSON"),
         .target(name: "Captures", dependencies: ["HCI", "BeaconFormats", "NDJSON"]),
-        .target(name: "Ranging", dependencies: ["BeaconFormats", "NDJSON", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Ranging", dependencies: ["HCI", "BeaconFormats", "NDJSON", .product(name: "Yams", package: "Yams")]),
         .target(name: "PacketSources", dependencies: ["HCI", "BeaconFormats", "Captures"]),
         .target(name: "Simulation", dependencies: ["HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging", "PacketSources"]),
         .target(name: "Monitor", dependencies: ["HCI", "BeaconFormats", "Ranging", "PacketSources"]),

@@ -68,13 +68,15 @@ public struct BeaconRowModel: Sendable, Equatable {
     public var lastRawFrame: [UInt8]
     /// Every filter's estimate for this beacon, shown side by side in the detail pane.
     public var filterEstimates: [FilterEstimate]
+    /// `identity.shortDescription`, made once per beacon (the table draws it in every frame).
+    public var shortName: String
 
     public init(
         identity: BeaconIdentity, exhibitName: String? = nil, rssi: Int? = nil, rssiHistory: [Int] = [],
         accuracy: Double? = nil, accuracyRange: ClosedRange<Double>? = nil, accuracyHistory: [Double] = [],
         proximity: ProximityClass = .unknown, measuredPower: Int? = nil, packetsPerSecond: Double? = 0,
         secondsSinceSeen: Double = 0, isStale: Bool = false, lastRawFrame: [UInt8] = [],
-        filterEstimates: [FilterEstimate] = []
+        filterEstimates: [FilterEstimate] = [], shortName: String? = nil
     ) {
         self.identity = identity
         self.exhibitName = exhibitName
@@ -90,10 +92,11 @@ public struct BeaconRowModel: Sendable, Equatable {
         self.isStale = isStale
         self.lastRawFrame = lastRawFrame
         self.filterEstimates = filterEstimates
+        self.shortName = shortName ?? identity.shortDescription
     }
 
     /// The exhibit name, or the beacon's short identity when it has none.
-    public var displayName: String { exhibitName ?? identity.shortDescription }
+    public var displayName: String { exhibitName ?? shortName }
 }
 
 extension BeaconIdentity {

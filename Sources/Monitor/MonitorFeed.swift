@@ -83,12 +83,12 @@ public struct MonitorFeed: Sendable {
         guard sighting.isRangeable, let rssi = sighting.rssi, sighting.timestamp.isFinite else { return }
         note(time: sighting.timestamp)
         // The engine's cap and eviction decide which beacons have extras too.
-        if let evicted = engine.record(sighting) {
+        if let evicted = engine.recordEvicting(sighting) {
             extras[evicted] = nil
             evictedBeacons += 1
         }
         let identity = sighting.identity
-        extras[identity, default: BeaconExtras()].record(rssi: Int(rssi), at: sighting.timestamp, raw: advertisingData)
+        extras[identity, default: BeaconExtras(identity: identity)].record(rssi: Int(rssi), at: sighting.timestamp, raw: advertisingData)
         if calibration?.identity == identity { calibration?.add(rssi: Int(rssi)) }
     }
 
@@ -201,7 +201,7 @@ public struct MonitorFeed: Sendable {
         var kept: [BeaconIdentity: BeaconExtras] = [:]
         kept.reserveCapacity(ranging.beacons.count)
         for reading in ranging.beacons {
-            var extra = extras[reading.identity] ?? BeaconExtras()
+            var extra = extras[reading.identity] ?? BeaconExtras(identity: reading.identity)
             extra.sample(reading, at: time, model: configuration.distanceModel)
             kept[reading.identity] = extra
             rows.append(Self.row(reading, extra, at: time))
@@ -232,7 +232,8 @@ public struct MonitorFeed: Sendable {
             proximity: ProximityClass(reading.proximity), measuredPower: Int(reading.measuredPower.dBm.rounded()),
             packetsPerSecond: time - reading.firstSeen >= 1 ? reading.packetsPerSecond : nil,
             secondsSinceSeen: max(0, time - reading.lastSeen),
-            isStale: reading.isStale, lastRawFrame: extra.lastRawFrame, filterEstimates: extra.estimates
+            isStale: reading.isStale, lastRawFrame: extra.lastRawFrame, filterEstimates: extra.estimates,
+            shortName: extra.shortName
         )
     }
 

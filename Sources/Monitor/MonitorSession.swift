@@ -10,7 +10,7 @@ import Ranging
 /// the loop touches it. The wall time comes in as an argument, so a test drives it without a
 /// clock, a thread or a terminal.
 public struct MonitorSession: Sendable {
-    public static let snapshotsPerSecond = 5.0
+    public static let snapshotsPerSecond = 3.0
     /// Replay speeds `+` and `-` step through (`--speed max` stays at max).
     public static let speedSteps: [Double] = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 100]
 

@@ -43,7 +43,10 @@ public final class ReplaySource: PacketSource, Sendable {
     }
 
     /// Ends the replay at the next packet; an `.ended` notice follows, then the sink finishes.
-    public func stop() { stopRequested.store(true, ordering: .relaxed) }
+    public func stop() {
+        stopRequested.store(true, ordering: .relaxed)
+        control.wakeReplay()
+    }
 
     private func run(_ engine: ReplayEngine, into sink: any SourceSink) {
         var engine = engine
@@ -61,7 +64,7 @@ public final class ReplaySource: PacketSource, Sendable {
                 if batch.count >= Self.largestBatch { flush() }
             case .wait(let seconds):
                 flush()
-                Thread.sleep(forTimeInterval: max(seconds, 0.001))
+                control.sleep(max(seconds, 0.001))
             case .end:
                 flush()
                 sink.finish()
