@@ -65,18 +65,7 @@ public enum BeaconSpec {
     }
 
     /// Any even number of hex digits.
-    public static func hexBytes(_ text: Substring) -> [UInt8]? {
-        guard text.count % 2 == 0, text.allSatisfy(\.isHexDigit) else { return nil }
-        var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
-        return bytes
-    }
+    public static func hexBytes(_ text: Substring) -> [UInt8]? { UUIDBytes.hexBytes(text) }
 }
 
 public struct BeaconSpecError: Error, Sendable, Equatable, CustomStringConvertible {
