@@ -3,7 +3,6 @@ import Monitor
 import PacketSources
 import Ranging
 import Sessions
-import Synchronization
 import TerminalUI
 
 /// `beacontop-bench monitor [BEACONS [SECONDS [HZ]]]`: the real monitor (inbox, `MonitorSession`,
@@ -64,17 +63,4 @@ enum MonitorLoadBenchmark {
     }
 
     static func format(_ value: Double) -> String { String(format: "%.2f", value) }
-}
-
-/// A source that connects and then sends nothing until stopped: the monitor's idle cost.
-final class SilentSource: PacketSource {
-    let name = "silent"
-    private let sink = Mutex<(any SourceSink)?>(nil)
-
-    func start(into sink: any SourceSink) {
-        sink.deliver([.notice(.connected(source: name))], .dropWhenFull)
-        self.sink.withLock { $0 = sink }
-    }
-
-    func stop() { sink.withLock { $0 }?.finish() }
 }
