@@ -61,4 +61,17 @@ import Testing
         #expect(lines[0] == lines[1])
         #expect(summary.packets == 1)
     }
+
+    /// A radio faster than the output: what the inbox dropped is in the summary `scan` prints.
+    @Test func packetsDroppedAtTheInboxAreCounted() throws {
+        let inbox = SourceInbox(capacity: 10)
+        let packets = (0..<25).map { index -> SourceEvent in
+            .packet(HCIPacket(timestamp: Double(index), direction: .controllerToHost, type: .event, payload: [0x0E, 0x01, 0x00][...]))
+        }
+        inbox.deliver(packets, .dropWhenFull)
+        inbox.finish()
+        let (_, summary) = try Self.run(.frames(json: true), inbox: inbox)
+        #expect(summary.packets == 10)
+        #expect(summary.droppedPackets == 15)
+    }
 }
