@@ -9,7 +9,7 @@ let package = Package(
     products: [
         .executable(name: "beacontop", targets: ["beacontop"]),
         // For the fuzz harnesses' own package (Fuzz/Package.swift, docs/fuzzing.md).
-        .library(name: "BeaconTopParsers", targets: ["HCI", "BeaconFormats", "Captures", "Ranging", "Sources"]),
+        .library(name: "BeaconTopParsers", targets: ["HCI", "BeaconFormats", "NDJSON", "Captures", "Ranging", "PacketSources"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -19,51 +19,60 @@ let package = Package(
         .target(name: "HCI"),
         .target(name: "PrintableText"),
         .target(name: "BeaconFormats", dependencies: ["HCI"]),
-        .target(name: "Captures", dependencies: ["HCI", "BeaconFormats"]),
-        .target(name: "Ranging", dependencies: ["BeaconFormats", "PrintableText", .product(name: "Yams", package: "Yams")]),
+        .target(name: "NDJSON"),
+        .target(name: "Captures", dependencies: ["HCI", "BeaconFormats", "NDJSON"]),
+        .target(name: "Ranging", dependencies: ["HCI", "BeaconFormats", "NDJSON", "PrintableText", .product(name: "Yams", package: "Yams")]),
         .target(name: "CRadioGuard"),
-        .target(name: "Sources", dependencies: ["HCI", "BeaconFormats", "Captures", "CRadioGuard"]),
-        .target(name: "Simulation", dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging"]),
-        .target(name: "Monitor", dependencies: ["HCI", "BeaconFormats", "Ranging", "Sources"]),
-        .target(name: "Survey", dependencies: ["HCI", "BeaconFormats", "PrintableText", "Ranging"]),
+        .target(name: "PacketSources", dependencies: ["HCI", "BeaconFormats", "Captures", "CRadioGuard"]),
+        .target(name: "Simulation", dependencies: ["HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging", "PacketSources"]),
+        .target(name: "Monitor", dependencies: ["HCI", "BeaconFormats", "Ranging", "PacketSources"]),
+        .target(name: "Survey", dependencies: ["HCI", "BeaconFormats", "NDJSON", "PrintableText", "Ranging"]),
+        .target(
+            name: "Sessions",
+            dependencies: ["HCI", "BeaconFormats", "Captures", "NDJSON", "PrintableText", "Ranging", "PacketSources", "Simulation"]
+        ),
         .target(
             name: "CNcursesw",
             dependencies: ["CRadioGuard"],
             cSettings: [.define("_XOPEN_SOURCE_EXTENDED"), .define("NCURSES_WIDECHAR", to: "1")],
             linkerSettings: [.linkedLibrary("ncursesw")]
         ),
-        .target(name: "TerminalUI", dependencies: ["Monitor", "Survey", "CNcursesw"]),
+        .target(name: "TerminalUI", dependencies: ["Monitor", "PacketSources", "Survey", "CNcursesw"]),
         // libmosquitto, found by pkg-config (Debian libmosquitto-dev; Tests/setup.sh installs it).
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
-        .target(name: "MQTT", dependencies: ["CMosquitto", "Sources"]),
-        .target(name: "Venue", dependencies: ["BeaconFormats", "HCI", "Ranging"]),
+        .target(name: "MQTT", dependencies: ["CMosquitto", "PacketSources"]),
+        .target(name: "Venue", dependencies: ["BeaconFormats", "HCI", "NDJSON", "Ranging"]),
         .target(name: "VenueSimulation", dependencies: ["Venue", "Simulation", "Ranging"]),
         .executableTarget(
             name: "beacontop",
             dependencies: [
-                "HCI", "BeaconFormats", "Captures", "Ranging", "Sources", "Simulation", "Monitor", "TerminalUI", "PrintableText",
+                "HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging", "PacketSources", "Simulation", "Sessions", "Monitor", "TerminalUI",
+                "PrintableText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "beacontop-bench",
-            dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging", "Sources", "Simulation", "Monitor", "TerminalUI", "Survey", "MQTT", "Venue", "VenueSimulation",
+            dependencies: ["HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging", "PacketSources", "Simulation", "Sessions", "Monitor", "TerminalUI",
+                           "Survey", "MQTT", "Venue", "VenueSimulation",
                            // The venue benchmark starts a real mosquitto the way the tests do.
                            "TestFixtures"]
         ),
-        .target(name: "TestFixtures", dependencies: ["HCI", "Captures"], path: "Tests/TestFixtures"),
+        .target(name: "TestFixtures", dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging", "PacketSources"], path: "Tests/TestFixtures"),
         .testTarget(name: "PrintableTextTests", dependencies: ["PrintableText"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "Captures", "TestFixtures"]),
         .testTarget(name: "BeaconFormatsTests", dependencies: ["BeaconFormats", "HCI", "TestFixtures"]),
-        .testTarget(name: "CapturesTests", dependencies: ["Captures", "HCI", "BeaconFormats", "TestFixtures"]),
-        .testTarget(name: "RangingTests", dependencies: ["Ranging", "BeaconFormats", "Simulation", "TestFixtures"]),
+        .testTarget(name: "NDJSONTests", dependencies: ["NDJSON"]),
+        .testTarget(name: "CapturesTests", dependencies: ["Captures", "HCI", "BeaconFormats", "NDJSON", "TestFixtures"]),
+        .testTarget(name: "RangingTests", dependencies: ["Ranging", "BeaconFormats", "NDJSON", "Simulation", "TestFixtures"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Ranging", "BeaconFormats", "HCI", "Captures", "TestFixtures"]),
-        .testTarget(name: "SourcesTests", dependencies: ["Sources", "HCI", "Captures", "BeaconFormats", "TestFixtures"]),
-        .testTarget(name: "MonitorTests", dependencies: ["Monitor", "Ranging", "BeaconFormats", "HCI", "Captures", "Sources", "TestFixtures"]),
+        .testTarget(name: "PacketSourcesTests", dependencies: ["PacketSources", "HCI", "Captures", "BeaconFormats", "TestFixtures"]),
+        .testTarget(name: "MonitorTests", dependencies: ["Monitor", "Ranging", "BeaconFormats", "HCI", "Captures", "PacketSources", "TestFixtures"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Monitor", "Survey", "Ranging", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "SurveyTests", dependencies: ["Survey", "Ranging", "BeaconFormats", "HCI", "Captures", "TestFixtures"]),
+        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "PacketSources", "Ranging", "BeaconFormats", "HCI", "Captures", "TestFixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Monitor", "TestFixtures"]),
-        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Sources", "Venue", "Ranging", "BeaconFormats", "TestFixtures"]),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "PacketSources", "Venue", "Ranging", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "VenueTests", dependencies: ["Venue", "VenueSimulation", "Ranging", "BeaconFormats", "HCI", "Simulation", "TestFixtures"]),
     ]
 )

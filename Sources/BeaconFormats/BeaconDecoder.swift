@@ -82,18 +82,4 @@ public enum BeaconDecoder {
             count = range.count
         }
     }
-
-    /// iBeacon or AltBeacon from a manufacturer-specific data value (company id first, little-endian).
-    /// iBeacon is tried first: it is the hot path and allocates nothing.
-    public static func decodeManufacturerData(_ value: ArraySlice<UInt8>) -> BeaconFrame? {
-        if let frame = IBeaconParser.parse(value) { return .iBeacon(frame) }
-        if let frame = AltBeaconParser.parse(value) { return .altBeacon(frame) }
-        return nil
-    }
-
-    /// Eddystone from a 16-bit service data value (service UUID first, little-endian). Only the
-    /// structure's own bytes are examined, so "aa fe" inside manufacturer data is never Eddystone.
-    public static func decodeServiceData(_ value: ArraySlice<UInt8>) -> BeaconFrame? {
-        EddystoneParser.parse(value)
-    }
 }

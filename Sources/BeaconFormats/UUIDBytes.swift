@@ -25,16 +25,24 @@ public struct UUIDBytes: Hashable, Sendable, Comparable, CustomStringConvertible
     /// Parses `E2C56DB5-DFFB-48D2-B060-D0F5A71096E4` (dashes optional, any case).
     public init?(_ text: some StringProtocol) {
         let hex = String(text.filter { $0 != "-" })
-        guard hex.count == 32 else { return nil }
+        guard hex.count == 32, let bytes = Self.hexBytes(hex[...]) else { return nil }
+        self.init(bigEndian: bytes)
+    }
+
+    /// Any even number of hex digits as bytes (nil for anything else): UUIDs, advertising data and
+    /// Eddystone ids written as text.
+    public static func hexBytes(_ text: Substring) -> [UInt8]? {
+        guard text.count % 2 == 0, text.allSatisfy(\.isHexDigit) else { return nil }
         var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
+        bytes.reserveCapacity(text.count / 2)
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(index, offsetBy: 2)
+            guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
             bytes.append(byte)
             index = next
         }
-        self.init(bigEndian: bytes)
+        return bytes
     }
 
     public var bytes: [UInt8] {

@@ -1,4 +1,5 @@
 import Dispatch
+import BeaconFormats
 import HCI
 import Synchronization
 

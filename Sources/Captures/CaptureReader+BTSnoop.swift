@@ -80,26 +80,10 @@ extension CaptureReader {
                                    type: type, payload: input.buffer[dataStart..<dataEnd])
                 return true
             default:
-                guard let (type, direction) = Self.monitorPacketKind(opcode: UInt16(truncatingIfNeeded: flags)) else { continue }
+                guard let (type, direction) = MonitorPacketDecoder.packetKind(opcode: UInt16(truncatingIfNeeded: flags)) else { continue }
                 packet = HCIPacket(timestamp: timestamp, direction: direction, type: type, payload: input.buffer[dataStart..<dataEnd])
                 return true
             }
-        }
-    }
-
-    /// BlueZ monitor opcodes (BlueZ src/shared/btsnoop.h, `BTSNOOP_OPCODE_*`) that carry HCI packets;
-    /// nil for the rest (new/deleted index, index info, system notes, user logging, control channel).
-    static func monitorPacketKind(opcode: UInt16) -> (H4PacketType, PacketDirection)? {
-        switch opcode {
-        case 2: (.command, .hostToController)
-        case 3: (.event, .controllerToHost)
-        case 4: (.aclData, .hostToController)
-        case 5: (.aclData, .controllerToHost)
-        case 6: (.scoData, .hostToController)
-        case 7: (.scoData, .controllerToHost)
-        case 18: (.isoData, .hostToController)
-        case 19: (.isoData, .controllerToHost)
-        default: nil
         }
     }
 }

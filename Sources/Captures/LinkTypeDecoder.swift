@@ -38,7 +38,7 @@ enum LinkTypeDecoder {
         case LinkType.bluetoothLinuxMonitor:
             guard data.count >= 4 else { return .malformed("\(data.count) bytes, shorter than the 4-byte monitor header") }
             let opcode = UInt16(data[s + 2]) << 8 | UInt16(data[s + 3])
-            guard let (type, direction) = CaptureReader.monitorPacketKind(opcode: opcode) else { return .notHCI }
+            guard let (type, direction) = MonitorPacketDecoder.packetKind(opcode: opcode) else { return .notHCI }
             return .hci(HCIPacket(timestamp: timestamp, direction: direction, type: type, payload: data[(s + 4)...]))
         case LinkType.bluetoothLELLWithPseudoHeader:
             return LinkLayerAdvertisement.decodeLLWithPseudoHeader(data, timestamp: timestamp)

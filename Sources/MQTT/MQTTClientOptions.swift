@@ -1,4 +1,4 @@
-import Sources
+import PacketSources
 
 /// How an `MQTTClient` connects: the broker, who it is, TLS files, its last will, session and
 /// reconnect policy, and the outgoing buffer's bounds.

@@ -9,6 +9,8 @@ struct BeaconExtras: Sendable {
     /// About one minute at one sample per second: what the detail charts draw.
     static let historyLength = 60
 
+    /// The beacon's short id, made once rather than in every frame.
+    let shortName: String
     var rssiHistory: [Int] = []
     var accuracyHistory: [Double] = []
     var lastRawFrame: [UInt8] = []
@@ -17,6 +19,10 @@ struct BeaconExtras: Sendable {
     var estimates: [FilterEstimate] = []
     /// The data-clock second of the last history sample.
     var lastSampleSecond: Double?
+
+    init(identity: BeaconIdentity) {
+        shortName = identity.shortDescription
+    }
 
     mutating func record(rssi: Int, at time: Double, raw: ArraySlice<UInt8>) {
         for index in filters.indices { filters[index].add(Double(rssi), at: time) }

@@ -57,7 +57,9 @@ public struct BeaconRowModel: Sendable, Equatable {
     public var proximity: ProximityClass
     /// The calibrated RSSI at 1 m (dBm) the distance used: the frame's, or the catalog's override.
     public var measuredPower: Int?
-    public var packetsPerSecond: Double
+    /// Packets per second; nil until the beacon has been heard for a second (no meaningful rate
+    /// yet: a beacon evicted under churn and heard again starts over, and one packet is no rate).
+    public var packetsPerSecond: Double?
     /// Seconds since the last packet, on the source's clock (replay time when replaying).
     public var secondsSinceSeen: Double
     /// True once the beacon has been silent long enough that its values are old: the row is dimmed.
@@ -66,13 +68,15 @@ public struct BeaconRowModel: Sendable, Equatable {
     public var lastRawFrame: [UInt8]
     /// Every filter's estimate for this beacon, shown side by side in the detail pane.
     public var filterEstimates: [FilterEstimate]
+    /// `identity.shortDescription`, made once per beacon (the table draws it in every frame).
+    public var shortName: String
 
     public init(
         identity: BeaconIdentity, exhibitName: String? = nil, rssi: Int? = nil, rssiHistory: [Int] = [],
         accuracy: Double? = nil, accuracyRange: ClosedRange<Double>? = nil, accuracyHistory: [Double] = [],
-        proximity: ProximityClass = .unknown, measuredPower: Int? = nil, packetsPerSecond: Double = 0,
+        proximity: ProximityClass = .unknown, measuredPower: Int? = nil, packetsPerSecond: Double? = 0,
         secondsSinceSeen: Double = 0, isStale: Bool = false, lastRawFrame: [UInt8] = [],
-        filterEstimates: [FilterEstimate] = []
+        filterEstimates: [FilterEstimate] = [], shortName: String? = nil
     ) {
         self.identity = identity
         self.exhibitName = exhibitName
@@ -88,10 +92,11 @@ public struct BeaconRowModel: Sendable, Equatable {
         self.isStale = isStale
         self.lastRawFrame = lastRawFrame
         self.filterEstimates = filterEstimates
+        self.shortName = shortName ?? identity.shortDescription
     }
 
     /// The exhibit name, or the beacon's short identity when it has none.
-    public var displayName: String { exhibitName ?? identity.shortDescription }
+    public var displayName: String { exhibitName ?? shortName }
 }
 
 extension BeaconIdentity {

@@ -1,14 +1,16 @@
 import BeaconFormats
 import HCI
 import Ranging
-import Sources
+import PacketSources
 
-/// The monitor's data side: HCI packets and source news in, `MonitorSnapshot`s out. The adapter
-/// between the ranging layer (`RangingEngine`, `RangingSnapshot`) and the monitor's input types.
+/// The monitor's data side: HCI packets, sightings and source news in, `MonitorSnapshot`s out. The
+/// adapter between the ranging layer (`RangingEngine`, `RangingSnapshot`) and the monitor's input
+/// types.
 ///
-/// A value owned by one place at a time (the wiring keeps it behind a lock and hands the loop
-/// only the snapshots it makes). Pure like the engine: time comes from the packets and from the
-/// `snapshot(at:)` argument, so a test drives it with a capture and no clock.
+/// A value owned by the monitor's one loop (through `MonitorSession`). Pure like the engine: time
+/// comes from the packets and from the `snapshot(at:)` argument, so a test drives it with a capture
+/// and no clock. Its memory follows the engine's: the detail pane's extras exist only for beacons
+/// the engine tracks (at most `RangingConfiguration.maxBeacons`), and leave when it evicts them.
 public struct MonitorFeed: Sendable {
     /// The event log keeps this many lines (the log screen shows the newest that fit).
     public static let eventLimit = 500
@@ -23,10 +25,16 @@ public struct MonitorFeed: Sendable {
     public private(set) var calibration: CalibrationRun?
     public private(set) var malformedPackets = 0
     public private(set) var advertisements = 0
+    /// Packets the source's inbox dropped because the loop fell behind (set by the session).
+    public var droppedPackets = 0
+    /// Beacons the engine evicted to stay within its cap (more distinct beacons than it tracks).
+    public private(set) var evictedBeacons = 0
     /// Capture time of the newest packet, nil before the first.
     public private(set) var lastPacketTime: Double?
 
-    private var decoder = AdvertisingReportDecoder()
+    private var decoder = BeaconSightingDecoder()
+    /// The sightings of the packet being fed, reused (one array per packet was an allocation per packet).
+    private var pending: [(BeaconSighting, ArraySlice<UInt8>)] = []
     private var extras: [BeaconIdentity: BeaconExtras] = [:]
     private var startTime: Double?
     private var lastNearest: BeaconIdentity?
@@ -43,37 +51,53 @@ public struct MonitorFeed: Sendable {
 
     // MARK: - Input
 
-    /// Feeds one HCI packet from any source: decoded, ranged, remembered for the detail pane.
+    /// Feeds one HCI packet from any source: decoded (the one sighting decoder), ranged,
+    /// remembered for the detail pane.
     public mutating func feed(_ packet: HCIPacket) {
         guard packet.timestamp.isFinite else { return }
         note(time: packet.timestamp)
-        var decoded: [Advertisement] = []
+        var sightings = pending
+        pending = []
+        defer {
+            sightings.removeAll(keepingCapacity: true)
+            pending = sightings
+        }
         do {
-            try decoder.decode(packet) { decoded.append($0) }
+            advertisements += try decoder.decode(packet, withData: { sightings.append(($0, $1)) })
         } catch {
             malformedPackets += 1
             return
         }
-        for advertisement in decoded { feed(advertisement) }
+        for (sighting, data) in sightings { feed(sighting, advertisingData: data) }
     }
 
-    /// Feeds one decoded advertisement (every beacon frame it carries is ranged).
-    public mutating func feed(_ advertisement: Advertisement) {
+    /// Feeds a sighting a remote scanner decoded (issue 11's venue: it arrives without a packet).
+    /// `scanner` is kept for the venue view; today every scanner's sightings range together.
+    public mutating func feed(_ sighting: BeaconSighting, scanner: String) {
         advertisements += 1
-        note(time: advertisement.timestamp)
-        guard let rssi = advertisement.rssi, advertisement.timestamp.isFinite else { return }
-        BeaconDecoder.forEachFrame(in: advertisement.data) { frame in
-            // Telemetry names no beacon of its own (as in `BeaconPipeline`).
-            if case .eddystoneTLM = frame { return }
-            let sighting = Sighting(time: advertisement.timestamp, frame: frame, address: advertisement.address, rssi: Int(rssi))
-            engine.record(sighting)
-            extras[sighting.identity, default: BeaconExtras()].record(rssi: Int(rssi), at: advertisement.timestamp, raw: advertisement.data)
-            if calibration?.identity == sighting.identity { calibration?.add(rssi: Int(rssi)) }
-        }
+        feed(sighting, advertisingData: [])
     }
+
+    /// Feeds one decoded sighting; `advertisingData` is what the detail pane's hex dump shows.
+    public mutating func feed(_ sighting: BeaconSighting, advertisingData: ArraySlice<UInt8>) {
+        guard sighting.isRangeable, let rssi = sighting.rssi, sighting.timestamp.isFinite else { return }
+        note(time: sighting.timestamp)
+        // The engine's cap and eviction decide which beacons have extras too.
+        if let evicted = engine.recordEvicting(sighting) {
+            extras[evicted] = nil
+            evictedBeacons += 1
+        }
+        let identity = sighting.identity
+        extras[identity, default: BeaconExtras(identity: identity)].record(rssi: Int(rssi), at: sighting.timestamp, raw: advertisingData)
+        if calibration?.identity == identity { calibration?.add(rssi: Int(rssi)) }
+    }
+
+    /// Beacons with detail-pane extras (the filters side by side, the history): never more than the
+    /// engine tracks, except those kept across a filter change until the next tick.
+    public var beaconsWithExtras: Int { extras.count }
 
     /// Source news: a lost transport is a line in the log and a state in the status line, not a crash.
-    public mutating func note(_ news: Sources.SourceStatus) {
+    public mutating func note(_ news: SourceNotice) {
         switch news {
         case .connected:
             if case .lost = status.state { status.state = .scanning }
@@ -85,10 +109,19 @@ public struct MonitorFeed: Sendable {
         case .reconnecting(_, let attempt, _, _):
             status.state = .reconnecting(attempt: attempt)
             log(.warning, news.description)
-        case .framingError:
+        case .framingError, .warning:
             log(.warning, news.description)
         case .poweredOn:
             log(.info, news.description)
+        case .recordingStarted(let path):
+            status.recordingFile = path
+            log(.info, news.description)
+        case .recordingStopped:
+            status.recordingFile = nil
+            log(.info, news.description)
+        case .recordingFailed(_, let reason):
+            status.recordingFile = nil
+            log(.warning, "recording stopped: \(reason)")
         case .ended(_, let reason):
             // A `--loop` replay reports each pass as "looping (n)" and goes on.
             if !reason.hasPrefix("looping") { status.state = .finished }
@@ -140,6 +173,8 @@ public struct MonitorFeed: Sendable {
     public mutating func snapshot(at requested: Double) -> MonitorSnapshot {
         var source = status
         source.malformedCount = malformedPackets
+        source.droppedPackets = droppedPackets
+        source.evictedBeacons = evictedBeacons
         // Before the first packet there is no capture time to tick at: status and log only.
         guard lastPacketTime != nil, requested.isFinite else {
             return MonitorSnapshot(
@@ -168,7 +203,7 @@ public struct MonitorFeed: Sendable {
         var kept: [BeaconIdentity: BeaconExtras] = [:]
         kept.reserveCapacity(ranging.beacons.count)
         for reading in ranging.beacons {
-            var extra = extras[reading.identity] ?? BeaconExtras()
+            var extra = extras[reading.identity] ?? BeaconExtras(identity: reading.identity)
             extra.sample(reading, at: time, model: configuration.distanceModel)
             kept[reading.identity] = extra
             rows.append(Self.row(reading, extra, at: time))
@@ -197,8 +232,10 @@ public struct MonitorFeed: Sendable {
             rssiHistory: extra.rssiHistory, accuracy: reading.accuracy >= 0 ? reading.accuracy : nil,
             accuracyRange: reading.accuracyRange, accuracyHistory: extra.accuracyHistory,
             proximity: ProximityClass(reading.proximity), measuredPower: Int(reading.measuredPower.dBm.rounded()),
-            packetsPerSecond: reading.packetsPerSecond, secondsSinceSeen: max(0, time - reading.lastSeen),
-            isStale: reading.isStale, lastRawFrame: extra.lastRawFrame, filterEstimates: extra.estimates
+            packetsPerSecond: time - reading.firstSeen >= 1 ? reading.packetsPerSecond : nil,
+            secondsSinceSeen: max(0, time - reading.lastSeen),
+            isStale: reading.isStale, lastRawFrame: extra.lastRawFrame, filterEstimates: extra.estimates,
+            shortName: extra.shortName
         )
     }
 

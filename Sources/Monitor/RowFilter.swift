@@ -13,16 +13,10 @@ public enum RowFilter: Sendable, Equatable {
             self = .everything
             return
         }
-        let parts = trimmed.split(separator: ":", omittingEmptySubsequences: false)
-        if parts.count <= 3, parts[0].count == 36, let uuid = UUIDBytes(parts[0]) {
-            let major = parts.count > 1 ? UInt16(parts[1]) : nil
-            let minor = parts.count > 2 ? UInt16(parts[2]) : nil
-            // "UUID:abc" is no region: match it as text rather than silently ignoring a part.
-            if (parts.count > 1 && major == nil) || (parts.count > 2 && minor == nil) {
-                self = .text(trimmed.lowercased())
-            } else {
-                self = .region(uuid: uuid, major: major, minor: minor)
-            }
+        // Only a dashed UUID starts a region: "UUID:abc" or a bare hex word is matched as text rather
+        // than a part silently ignored.
+        if trimmed.prefix(while: { $0 != ":" }).count == 36, let region = try? BeaconIdentityConstraint(parsing: trimmed) {
+            self = .region(uuid: region.uuid, major: region.major, minor: region.minor)
             return
         }
         self = .text(trimmed.lowercased())

@@ -21,6 +21,11 @@ public struct SourceStatus: Sendable, Equatable {
     public var advertsPerSecond: Double
     /// Packets that failed to decode so far (shown as a warning when non-zero).
     public var malformedCount: Int
+    /// Packets dropped because the monitor fell behind the source (shown when non-zero).
+    public var droppedPackets: Int
+    /// Beacons evicted to keep within the tracking cap: more distinct beacons than are tracked
+    /// (shown when non-zero; their rates start over).
+    public var evictedBeacons: Int
     /// The capture file being recorded to, nil when not recording.
     public var recordingFile: String?
     /// Replay position and total duration in seconds; nil for live sources.
@@ -29,12 +34,15 @@ public struct SourceStatus: Sendable, Equatable {
 
     public init(
         name: String, state: State = .scanning, advertsPerSecond: Double = 0, malformedCount: Int = 0,
+        droppedPackets: Int = 0, evictedBeacons: Int = 0,
         recordingFile: String? = nil, replayPosition: Double? = nil, replayDuration: Double? = nil
     ) {
         self.name = name
         self.state = state
         self.advertsPerSecond = advertsPerSecond
         self.malformedCount = malformedCount
+        self.droppedPackets = droppedPackets
+        self.evictedBeacons = evictedBeacons
         self.recordingFile = recordingFile
         self.replayPosition = replayPosition
         self.replayDuration = replayDuration

@@ -39,18 +39,7 @@ public struct BeaconRegion: Sendable, Hashable {
 
     /// Parses a spec string; nil when it is not `UUID[:major[:minor]]` with 16-bit numbers.
     public init?(spec: String, name: String? = nil) {
-        let parts = spec.split(separator: ":", omittingEmptySubsequences: false)
-        guard (1...3).contains(parts.count), let uuid = UUIDBytes(parts[0]) else { return nil }
-        var major: UInt16?
-        var minor: UInt16?
-        if parts.count >= 2 {
-            guard let value = UInt16(parts[1]) else { return nil }
-            major = value
-        }
-        if parts.count == 3 {
-            guard let value = UInt16(parts[2]) else { return nil }
-            minor = value
-        }
-        self.init(name: name, uuid: uuid, major: major, minor: minor)
+        guard let constraint = try? BeaconIdentityConstraint(parsing: spec) else { return nil }
+        self.init(name: name, uuid: constraint.uuid, major: constraint.major, minor: constraint.minor)
     }
 }

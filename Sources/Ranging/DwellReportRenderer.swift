@@ -1,3 +1,4 @@
+import NDJSON
 import PrintableText
 
 /// Renders a `DwellReport` as text, CSV or JSON: pure functions of the table, so `beacontop report`

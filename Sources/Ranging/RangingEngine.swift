@@ -46,33 +46,58 @@ public struct RangingEngine: Sendable {
     /// How many beacons are tracked now.
     public var trackedBeacons: Int { tracks.count }
 
-    /// Feeds one sighting.
-    public mutating func record(_ sighting: Sighting) {
+    /// Feeds one sighting. Returns the beacon evicted to make room for a new one (the least
+    /// recently heard, when `maxBeacons` are tracked), so state kept beside the engine can follow.
+    @discardableResult
+    public mutating func record(_ sighting: Sighting) -> BeaconIdentity? {
         // A corrupt timestamp would poison the filter for good; such a sighting is dropped.
-        guard sighting.time.isFinite else { return }
+        guard sighting.time.isFinite else { return nil }
         if let position = position(of: sighting.identity) {
             tracks[position].record(sighting, staleAfter: settings.value.staleAfter)
-            return
+            return nil
         }
-        if tracks.count >= settings.value.maxBeacons { evictLeastRecentlyHeard() }
+        let evicted = tracks.count >= settings.value.maxBeacons ? evictLeastRecentlyHeard() : nil
         var track = makeTrack(for: sighting)
         track.record(sighting, staleAfter: settings.value.staleAfter)
         setPosition(tracks.count, of: sighting.identity)
         tracks.append(track)
+        return evicted
     }
 
-    /// Feeds a decoded frame: the same as `record(Sighting(...))`, but an iBeacon already tracked is
-    /// found by its flat key and ranged without building its `BeaconIdentity` and `Sighting` (the
-    /// replay's hot path: those enum copies cost as much as decoding the report).
-    public mutating func record(frame: BeaconFrame, address: BDAddress, rssi: Int, at time: Double) {
-        if case .iBeacon(let beacon) = frame, time.isFinite, let position = flatIndex[FlatBeaconKey(beacon)] {
-            tracks[position].record(
-                time: time, rssi: rssi, measuredPower: Int(beacon.measuredPower), address: address,
-                staleAfter: settings.value.staleAfter
-            )
-            return
-        }
-        record(Sighting(time: time, frame: frame, address: address, rssi: rssi))
+    /// Feeds a decoded sighting, if it is rangeable (`BeaconSighting.isRangeable`): the same as
+    /// `record(Sighting(...))`, but an iBeacon already tracked is found by its flat key and ranged
+    /// without building its `BeaconIdentity` and `Sighting` (the replay's hot path: those enum
+    /// copies cost as much as decoding the report).
+    public mutating func record(_ sighting: BeaconSighting) {
+        if recordTracked(sighting) { return }
+        recordNew(sighting)
+    }
+
+    /// As `record(_:)`, returning the beacon evicted to make room, if any: state kept beside the
+    /// engine (the monitor's detail extras) follows the engine's cap this way. (A separate entry:
+    /// returning an optional identity from the hot path cost the replay 5% more instructions.)
+    public mutating func recordEvicting(_ sighting: BeaconSighting) -> BeaconIdentity? {
+        if recordTracked(sighting) { return nil }
+        return recordNew(sighting)
+    }
+
+    /// The fast path: an iBeacon already tracked. An iBeacon frame is never telemetry, so with an
+    /// RSSI it is rangeable, no more to ask.
+    @inline(__always)
+    private mutating func recordTracked(_ sighting: BeaconSighting) -> Bool {
+        guard case .iBeacon(let beacon) = sighting.frame, let rssi = sighting.rssi, sighting.timestamp.isFinite,
+              let position = flatIndex[FlatBeaconKey(beacon)] else { return false }
+        tracks[position].record(
+            time: sighting.timestamp, rssi: Int(rssi), measuredPower: Int(beacon.measuredPower), address: sighting.address,
+            staleAfter: settings.value.staleAfter
+        )
+        return true
+    }
+
+    @discardableResult
+    private mutating func recordNew(_ sighting: BeaconSighting) -> BeaconIdentity? {
+        guard sighting.isRangeable, let rssi = sighting.rssi else { return nil }
+        return record(Sighting(time: sighting.timestamp, frame: sighting.frame, address: sighting.address, rssi: Int(rssi)))
     }
 
     /// Computes the snapshot at `time`: forgets long-silent beacons, classifies, sorts nearest
@@ -191,10 +216,12 @@ public struct RangingEngine: Sendable {
         }
     }
 
-    private mutating func evictLeastRecentlyHeard() {
-        guard let oldest = tracks.indices.min(by: { tracks[$0].lastSeen < tracks[$1].lastSeen }) else { return }
+    private mutating func evictLeastRecentlyHeard() -> BeaconIdentity? {
+        guard let oldest = tracks.indices.min(by: { tracks[$0].lastSeen < tracks[$1].lastSeen }) else { return nil }
+        let identity = tracks[oldest].identity
         remove(at: oldest)
         evictedBeacons += 1
+        return identity
     }
 
     /// Swap-remove, keeping the index consistent.

@@ -1,10 +1,13 @@
 /// A bounded ring of (time, value) samples, oldest first, for the window filters.
 ///
 /// The capacity bounds memory whatever the advertising rate: when full, the oldest sample is
-/// overwritten even if still inside the time window (documented per filter).
+/// overwritten even if still inside the time window (documented per filter). Storage grows on
+/// demand up to the capacity, so a beacon heard ten times a second keeps room for about what its
+/// window holds, not for 1,024 samples: the monitor runs every filter for every beacon it tracks,
+/// and reserving the whole capacity up front was 32 KB per beacon (issue 12 item 8).
 public struct SampleWindow: Sendable {
-    private var times: [Double]
-    private var values: [Double]
+    private var times: [Double] = []
+    private var values: [Double] = []
     private var head = 0
     public private(set) var count = 0
     public let capacity: Int
@@ -12,21 +15,35 @@ public struct SampleWindow: Sendable {
     public init(capacity: Int) {
         precondition(capacity > 0, "capacity must be positive")
         self.capacity = capacity
-        times = Array(repeating: 0, count: capacity)
-        values = Array(repeating: 0, count: capacity)
     }
 
     public mutating func append(_ value: Double, at time: Double) {
-        let slot = (head + count) % capacity
+        if count == times.count, times.count < capacity { grow() }
+        let size = times.count
+        let slot = (head + count) % size
         times[slot] = time
         values[slot] = value
-        if count < capacity { count += 1 } else { head = (head + 1) % capacity }
+        if count < size { count += 1 } else { head = (head + 1) % size }
+    }
+
+    /// Doubles the storage (at least 16, at most `capacity`), oldest sample first.
+    private mutating func grow() {
+        let size = min(capacity, max(16, times.count * 2))
+        var newTimes = [Double](repeating: 0, count: size)
+        var newValues = [Double](repeating: 0, count: size)
+        for index in 0..<count {
+            newTimes[index] = times[(head + index) % times.count]
+            newValues[index] = values[(head + index) % values.count]
+        }
+        times = newTimes
+        values = newValues
+        head = 0
     }
 
     /// Drops samples with `time <= cutoff` (strictly older than the window).
     public mutating func dropSamples(notAfter cutoff: Double) {
         while count > 0, times[head] <= cutoff {
-            head = (head + 1) % capacity
+            head = (head + 1) % times.count
             count -= 1
         }
     }
@@ -38,10 +55,10 @@ public struct SampleWindow: Sendable {
 
     /// The values, oldest first.
     public var orderedValues: [Double] {
-        (0..<count).map { values[(head + $0) % capacity] }
+        (0..<count).map { values[(head + $0) % values.count] }
     }
 
-    public var newestTime: Double? { count == 0 ? nil : times[(head + count - 1) % capacity] }
+    public var newestTime: Double? { count == 0 ? nil : times[(head + count - 1) % times.count] }
 }
 
 /// The mean of the samples a window filter kept after trimming its extremes, and the variance of

@@ -1,3 +1,5 @@
+import NDJSON
+
 /// Writes a `RangingSnapshot` as one NDJSON line (docs/formats.md "NDJSON tick lines"): a pure function of
 /// the snapshot, JSON written by hand for speed.
 ///
@@ -26,9 +28,7 @@ public enum TickLineEncoder {
         w.number(snapshot.time, decimals: 6, keepPoint: true)
         w.raw(",\"beacons\":[")
         for (position, beacon) in snapshot.beacons.enumerated() {
-            // One reservation per beacon: its fixed text and numbers, and its strings escaped at worst.
-            let strings = beacon.id.utf8.count + beacon.addressText.utf8.count + (beacon.exhibit?.name.utf8.count ?? 0)
-            w.withCursor(reserving: 1024 + 6 * strings) { cursor in
+            w.withCursor(reserving: reservation(beacon)) { cursor in
                 if position > 0 { cursor.byte(UInt8(ascii: ",")) }
                 appendBeacon(beacon, to: &cursor)
             }
@@ -47,6 +47,11 @@ public enum TickLineEncoder {
             w.byte(UInt8(ascii: "}"))
         }
         w.raw("]}")
+    }
+
+    /// One reservation per beacon: its fixed text and numbers, and its strings escaped at worst.
+    static func reservation(_ b: BeaconReading) -> Int {
+        1024 + 6 * (b.id.utf8.count + b.addressText.utf8.count + (b.exhibit?.name.utf8.count ?? 0))
     }
 
     static func appendBeacon(_ b: BeaconReading, to w: inout JSONCursor) {

@@ -17,8 +17,7 @@ extension SimulatedBeacon {
                                defaultMeasuredPower: Int8 = -59) throws(SimulationCatalogError) -> [SimulatedBeacon] {
         try catalog.exhibits.enumerated().map { index, exhibit throws(SimulationCatalogError) in
             let field = "exhibits[\(index)]"
-            let parts = exhibit.id.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count == 3, let uuid = UUIDBytes(parts[0]), let major = UInt16(parts[1]), let minor = UInt16(parts[2]) else {
+            guard let id = try? BeaconIdentityConstraint(parsing: exhibit.id), let (major, minor) = id.majorMinor else {
                 throw SimulationCatalogError(field: "\(field).id", reason: "\(exhibit.id) is not an iBeacon id UUID:major:minor, the only kind the simulator sends")
             }
             guard let position = exhibit.position else {
@@ -31,7 +30,7 @@ extension SimulatedBeacon {
                 }
                 power = Int8(claimed.rounded())
             }
-            return SimulatedBeacon(frame: IBeaconFrame(uuid: uuid, major: major, minor: minor, measuredPower: power),
+            return SimulatedBeacon(frame: IBeaconFrame(uuid: id.uuid, major: major, minor: minor, measuredPower: power),
                                    position: Point2D(position.x, position.y), advertisingInterval: advertisingInterval,
                                    name: exhibit.name)
         }

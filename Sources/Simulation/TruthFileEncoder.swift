@@ -1,3 +1,5 @@
+import NDJSON
+
 /// Writes a run's ground truth as NDJSON (one JSON object per line), the file `simulate` puts
 /// beside its capture (`FILE.truth.ndjson`). See docs/formats.md "Ground-truth file".
 ///
@@ -6,63 +8,86 @@
 /// "pathLossExponent", "interval"}], "stays": [{"id", "start", "end"}]}`.
 /// Every further line, a sample: `{"t": unix, "position": [x, y], "heading": degrees,
 /// "visiting": id or null, "nearest": id, "distances": {id: metres}}`.
+/// Numbers are rounded to 3 decimals (headings to 1), trailing zeros dropped.
 public enum TruthFileEncoder {
     public static func header(scenario: Scenario, truths: [BeaconRadioTruth], seed: UInt64,
                               duration: Double, stays: [Stay]) -> String {
-        let beacons = scenario.beacons.enumerated().map { i, b in
-            let truth = truths.indices.contains(i) ? truths[i] : BeaconRadioTruth(powerAt1m: Double(b.frame.measuredPower), pathLossExponent: 2)
-            return "{\"id\":\(quote(b.identity.description)),\"name\":\(quote(b.name)),\"address\":\(quote(b.address.description)),"
-                + "\"position\":[\(number(b.position.x)),\(number(b.position.y))],\"measuredPower\":\(b.frame.measuredPower),"
-                + "\"powerAt1m\":\(number(truth.powerAt1m, places: 2)),\"pathLossExponent\":\(number(truth.pathLossExponent)),"
-                + "\"interval\":\(number(b.advertisingInterval))}"
+        var w = JSONWriter()
+        w.raw("{\"scenario\":")
+        w.string(scenario.title)
+        w.raw(",\"seed\":")
+        w.unsigned(seed)
+        w.raw(",\"start\":")
+        w.number(scenario.startTime, decimals: 3)
+        w.raw(",\"duration\":")
+        w.number(duration, decimals: 3)
+        w.raw(",\"beacons\":[")
+        for (index, beacon) in scenario.beacons.enumerated() {
+            let truth = truths.indices.contains(index)
+                ? truths[index] : BeaconRadioTruth(powerAt1m: Double(beacon.frame.measuredPower), pathLossExponent: 2)
+            if index > 0 { w.byte(UInt8(ascii: ",")) }
+            w.raw("{\"id\":")
+            w.string(beacon.identity.description)
+            w.raw(",\"name\":")
+            w.string(beacon.name)
+            w.raw(",\"address\":")
+            w.string(beacon.address.description)
+            w.raw(",\"position\":")
+            point(beacon.position, to: &w)
+            w.raw(",\"measuredPower\":")
+            w.integer(Int(beacon.frame.measuredPower))
+            w.raw(",\"powerAt1m\":")
+            w.number(truth.powerAt1m, decimals: 2)
+            w.raw(",\"pathLossExponent\":")
+            w.number(truth.pathLossExponent, decimals: 3)
+            w.raw(",\"interval\":")
+            w.number(beacon.advertisingInterval, decimals: 3)
+            w.byte(UInt8(ascii: "}"))
         }
-        let stayList = stays.map { s in
-            "{\"id\":\(quote(scenario.beacons[s.beaconIndex].identity.description)),\"start\":\(number(s.start)),\"end\":\(number(s.end))}"
+        w.raw("],\"stays\":[")
+        for (index, stay) in stays.enumerated() {
+            if index > 0 { w.byte(UInt8(ascii: ",")) }
+            w.raw("{\"id\":")
+            w.string(scenario.beacons[stay.beaconIndex].identity.description)
+            w.raw(",\"start\":")
+            w.number(stay.start, decimals: 3)
+            w.raw(",\"end\":")
+            w.number(stay.end, decimals: 3)
+            w.byte(UInt8(ascii: "}"))
         }
-        return "{\"scenario\":\(quote(scenario.title)),\"seed\":\(seed),\"start\":\(number(scenario.startTime)),"
-            + "\"duration\":\(number(duration)),\"beacons\":[\(beacons.joined(separator: ","))],"
-            + "\"stays\":[\(stayList.joined(separator: ","))]}"
+        w.raw("]}")
+        return w.text
     }
 
     public static func line(_ sample: TruthSample, scenario: Scenario) -> String {
         let ids = scenario.beacons.map { $0.identity.description }
-        let distances = zip(ids, sample.distances).map { "\(quote($0)):\(number($1))" }
-        let visiting = sample.visiting.map { quote(ids[$0]) } ?? "null"
-        let nearest = ids.indices.contains(sample.nearest) ? quote(ids[sample.nearest]) : "null"
-        return "{\"t\":\(number(sample.time)),\"position\":[\(number(sample.position.x)),\(number(sample.position.y))],"
-            + "\"heading\":\(number(sample.heading.angleDegrees, places: 1)),\"visiting\":\(visiting),"
-            + "\"nearest\":\(nearest),\"distances\":{\(distances.joined(separator: ","))}}"
-    }
-
-    /// A JSON number rounded to `places` decimals (trailing zeros dropped by Double's printing).
-    static func number(_ value: Double, places: Int = 3) -> String {
-        guard value.isFinite else { return "null" }
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
-        return "\(rounded)"
-    }
-
-    /// A JSON string literal (RFC 8259 section 7 escapes).
-    static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
+        var w = JSONWriter()
+        w.raw("{\"t\":")
+        w.number(sample.time, decimals: 3)
+        w.raw(",\"position\":")
+        point(sample.position, to: &w)
+        w.raw(",\"heading\":")
+        w.number(sample.heading.angleDegrees, decimals: 1)
+        w.raw(",\"visiting\":")
+        if let visiting = sample.visiting { w.string(ids[visiting]) } else { w.null() }
+        w.raw(",\"nearest\":")
+        if ids.indices.contains(sample.nearest) { w.string(ids[sample.nearest]) } else { w.null() }
+        w.raw(",\"distances\":{")
+        for (index, (id, distance)) in zip(ids, sample.distances).enumerated() {
+            if index > 0 { w.byte(UInt8(ascii: ",")) }
+            w.string(id)
+            w.byte(UInt8(ascii: ":"))
+            w.number(distance, decimals: 3)
         }
-        return out + "\""
+        w.raw("}}")
+        return w.text
+    }
+
+    private static func point(_ point: Point2D, to w: inout JSONWriter) {
+        w.byte(UInt8(ascii: "["))
+        w.number(point.x, decimals: 3)
+        w.byte(UInt8(ascii: ","))
+        w.number(point.y, decimals: 3)
+        w.byte(UInt8(ascii: "]"))
     }
 }

@@ -1,3 +1,4 @@
+import NDJSON
 import PrintableText
 import Ranging
 

@@ -21,7 +21,7 @@ enum DetailView {
         if let range = row.accuracyRange { summary += " (\(CellFormat.range(range)))" }
         summary += separator + row.proximity.rawValue
         summary += separator + "TX@1m " + (row.measuredPower.map { "\($0) dBm" } ?? "-")
-        summary += separator + CellFormat.fixed(row.packetsPerSecond, decimals: 1) + " pkt/s"
+        summary += separator + (row.packetsPerSecond.map { CellFormat.fixed($0, decimals: 1) } ?? "-") + " pkt/s"
         summary += separator + "seen " + CellFormat.age(row.secondsSinceSeen) + " ago"
         buffer.write(summary, x: 0, y: y, role: row.isStale ? .stale : .plain)
         y += 1

@@ -1,6 +1,7 @@
 import CNcursesw
 import Glibc
 import Monitor
+import PacketSources
 
 /// Why `MonitorLoop.run` returned.
 public enum MonitorExit: Equatable, Sendable {
@@ -8,47 +9,45 @@ public enum MonitorExit: Equatable, Sendable {
     case quit
     /// SIGINT, SIGTERM, SIGHUP or SIGQUIT arrived (the signal number).
     case signal(Int32)
-    /// `MonitorInbox.requestStop()` was called.
+    /// `MonitorWakeup.requestStop()` was called.
     case stopped
 }
 
-/// The monitor's event loop: the one owner of the terminal and of `MonitorState` (htop, btmon).
+/// The monitor's event loop: the one owner of the terminal, the app state (`MonitorState`) and the
+/// data side (`MonitorSession`: feed, ranging, recording and replay controls), as htop, gitui and
+/// btmon have one loop. Sources run on threads of their own and hand over `Sendable` batches through
+/// the session's bounded inbox; nothing else crosses threads.
 ///
+/// The loop waits in `poll` on the terminal, the inbox and its wake-up pipe, with the time to the
+/// next tick as the timeout: three times a second (`MonitorSession.snapshotsPerSecond`) it takes
+/// what arrived, ticks the ranging and draws if anything changed (at most `maximumFramesPerSecond`).
+/// A key is handled at once; a command it makes goes to the session and shows in the same frame.
 /// Run it on the thread that should own the terminal; it returns when the user quits, on SIGINT,
-/// SIGTERM, SIGHUP or SIGQUIT, or on `requestStop`, always after restoring the terminal. Data arrives through
-/// `MonitorInbox` from any thread; commands for the source side go to `onCommand`, called on the loop
-/// thread (keep it short: forward to your own queue). Frames are drawn only when something changed and
-/// at most `maximumFramesPerSecond` times a second.
-///
-/// Wiring, as `beacontop monitor` would do it:
-///
-/// ```swift
-/// let inbox = MonitorInbox()
-/// source.onUpdate = { ranging in inbox.post(MonitorSnapshot(adapting: ranging)) }   // any thread
-/// var loop = MonitorLoop(initial: firstSnapshot, inbox: inbox,
-///                        noColorVariable: ProcessInfo.processInfo.environment["NO_COLOR"])
-/// let exit = try loop.run { command in controlQueue.async { source.perform(command) } }
-/// ```
-///
-/// `run` throws `TerminalError` when stdin/stdout is not a terminal; the terminal is untouched then.
+/// SIGTERM, SIGHUP or SIGQUIT, or on `requestStop`, always after restoring the terminal. It throws
+/// `TerminalError` when stdin/stdout is not a terminal; the terminal is untouched then.
 public struct MonitorLoop {
     public static let maximumFramesPerSecond = 10
-    /// Idle wake-up period: catches a resize signal that arrived outside `poll`.
-    static let idleWakeMilliseconds: Int32 = 250
 
-    public let inbox: MonitorInbox
+    public let wakeup = MonitorWakeup()
+    public private(set) var session: MonitorSession
     private var state: MonitorState
     private let noColorVariable: String?
+    private let now: () -> Double
 
     /// `noColorVariable` is the NO_COLOR environment variable's value (nil when unset).
-    public init(initial: MonitorSnapshot, inbox: MonitorInbox, keyMap: KeyMap = .standard, noColorVariable: String?) {
-        self.inbox = inbox
-        self.state = MonitorState(snapshot: initial, keyMap: keyMap)
+    public init(
+        session: MonitorSession, keyMap: KeyMap = .standard, noColorVariable: String?,
+        now: @escaping () -> Double = SourceInbox.wallClock
+    ) {
+        var session = session
+        self.state = MonitorState(snapshot: session.initialSnapshot(), keyMap: keyMap)
+        self.session = session
         self.noColorVariable = noColorVariable
+        self.now = now
     }
 
-    public mutating func run(onCommand: (MonitorCommand) -> Void) throws -> MonitorExit {
-        cnc_install_signal_handlers(inbox.wakeWrite)
+    public mutating func run() throws -> MonitorExit {
+        cnc_install_signal_handlers(wakeup.pipe.writeEnd)
         let terminal: CursesTerminal
         do {
             terminal = try CursesTerminal(noColorVariable: noColorVariable)
@@ -62,43 +61,57 @@ public struct MonitorLoop {
         }
         let size = terminal.size
         state.screenSize = (size.columns, size.lines)
-        let frameInterval = Duration.milliseconds(1000 / Self.maximumFramesPerSecond)
-        let clock = ContinuousClock()
-        var lastDraw = clock.now - frameInterval
+        let tickInterval = 1 / MonitorSession.snapshotsPerSecond
+        let frameInterval = 1 / Double(Self.maximumFramesPerSecond)
+        var nextTick = now()
+        var lastDraw = -Double.infinity
         var dirty = true
 
         while true {
-            var timeout = Self.idleWakeMilliseconds
-            if dirty {
-                let wait = (lastDraw + frameInterval) - clock.now
-                timeout = max(0, Int32(wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000))
-            }
+            var wait = nextTick - now()
+            if dirty { wait = min(wait, lastDraw + frameInterval - now()) }
             var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: inbox.wakeRead, events: Int16(POLLIN), revents: 0)]
-            _ = poll(&fds, 2, timeout)
-            inbox.drainWakeups()
+                       pollfd(fd: wakeup.pipe.readEnd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: session.inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&fds, 3, Int32(max(0, (wait * 1000).rounded(.up))))
+            wakeup.pipe.drain()
 
             let signal = cnc_pending_signal()
             if signal != 0 { return .signal(signal) }
-            if inbox.isStopRequested { return .stopped }
+            if wakeup.isStopRequested { return .stopped }
 
+            var refresh = false
             while let key = terminal.readKey() {
                 if key == .resize {
                     let size = terminal.size
                     state.screenSize = (size.columns, size.lines)
                 }
                 let (reaction, command) = state.handle(key)
-                if let command { onCommand(command) }
+                if let command {
+                    session.handle(command)
+                    refresh = true
+                }
                 if reaction.contains(.quit) { return .quit }
                 if reaction.contains(.fullRepaint) { terminal.invalidate() }
                 if reaction.contains(.redraw) { dirty = true }
             }
-            if let snapshot = inbox.take(), state.update(snapshot).contains(.redraw) { dirty = true }
+            // The inbox woke the loop before a tick: enough has piled up to take now.
+            if fds[2].revents & Int16(POLLIN) != 0 { session.drain() }
 
-            if dirty && clock.now >= lastDraw + frameInterval {
+            let time = now()
+            if refresh || time >= nextTick {
+                session.drain()
+                if state.update(session.snapshot(now: time)).contains(.redraw) { dirty = true }
+                if time >= nextTick {
+                    nextTick += tickInterval
+                    // Late (a slow terminal, a stopped process): carry on from now, no burst of ticks.
+                    if nextTick <= time { nextTick = time + tickInterval }
+                }
+            }
+            if dirty && now() >= lastDraw + frameInterval {
                 let size = terminal.size
                 terminal.draw(render(state.viewModel(), size: size, charset: terminal.charset))
-                lastDraw = clock.now
+                lastDraw = now()
                 dirty = false
             }
         }

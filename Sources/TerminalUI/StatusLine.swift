@@ -1,6 +1,7 @@
 import Monitor
 
-/// The last line: the source and its state, replay position, adverts/s, malformed count, recording;
+/// The last line: the source and its state, replay position, adverts/s, malformed, dropped and
+/// evicted counts, recording;
 /// or the filter prompt while `/` is being typed. When the line is too narrow, the help hint goes
 /// first, then adverts/s, then the replay position, then the front of the source name (a long capture
 /// path keeps its file name): the state, malformed count and recording indicator are what a
@@ -36,6 +37,14 @@ enum StatusLine {
         if source.malformedCount > 0 {
             segments.append(Segment(text: separator, role: .status))
             segments.append(Segment(text: "\(source.malformedCount) malformed", role: .statusWarning))
+        }
+        if source.droppedPackets > 0 {
+            segments.append(Segment(text: separator, role: .status))
+            segments.append(Segment(text: "\(source.droppedPackets) dropped", role: .statusWarning))
+        }
+        if source.evictedBeacons > 0 {
+            segments.append(Segment(text: separator, role: .status))
+            segments.append(Segment(text: "\(source.evictedBeacons) evicted", role: .statusWarning))
         }
         if let file = source.recordingFile {
             segments.append(Segment(text: separator, role: .status))

@@ -61,7 +61,7 @@ enum TableView {
             case .measuredPower:
                 text = row.measuredPower.map(String.init) ?? "-"
             case .packets:
-                text = CellFormat.fixed(row.packetsPerSecond, decimals: 1)
+                text = row.packetsPerSecond.map { CellFormat.fixed($0, decimals: 1) } ?? "-"
             case .age:
                 text = CellFormat.age(row.secondsSinceSeen)
             }

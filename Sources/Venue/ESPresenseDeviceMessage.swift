@@ -1,4 +1,5 @@
 import Foundation
+import NDJSON
 import Ranging
 
 /// One message on `espresense/devices/<id>/<room>`, field for field as ESPresense's firmware fills

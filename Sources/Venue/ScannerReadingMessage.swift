@@ -1,3 +1,4 @@
+import NDJSON
 import Ranging
 
 /// beacontop's own per-beacon message on `beacontop/scanners/<scanner>/readings`: the scanner, its

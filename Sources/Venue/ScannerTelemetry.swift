@@ -1,3 +1,4 @@
+import NDJSON
 import Ranging
 
 /// A beacontop agent's periodic health report on `beacontop/scanners/<scanner>/telemetry`

@@ -1,3 +1,4 @@
+import NDJSON
 import Ranging
 
 /// Per-room (per-booth) figures for a recorded venue session: visits, total and mean dwell, the

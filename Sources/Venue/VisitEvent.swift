@@ -1,3 +1,4 @@
+import NDJSON
 import Ranging
 
 /// A visit event, published with QoS 1 on `beacontop/events/<kind>/<room>`:

@@ -3,9 +3,9 @@ import Glibc
 import HCI
 
 /// `beacontop-bench decode-events [N]`: N in-memory LE Advertising Report events (one iBeacon
-/// report each, 4096 distinct ones cycled, as a capture replay would hand them over) through
-/// `AdvertisingReportDecoder` and `BeaconDecoder`; prints reports per second. The hot path of
-/// every replay, without file I/O, so it isolates the decoders.
+/// report each, 4096 distinct ones cycled, as a live source would hand them over) through the one
+/// sighting decoder (`BeaconSightingDecoder`); prints reports per second. The hot path of every
+/// source, without file I/O, so it isolates the decoders.
 enum DecodeEventsBenchmark {
     static func run(_ arguments: [String]) {
         let count = arguments.first.flatMap { Int($0) } ?? 10_000_000
@@ -17,7 +17,7 @@ enum DecodeEventsBenchmark {
                                    data: frame.advertisingData[...])
             return AdvertisingReportEncoder.legacyReportPacket([ad], at: Double(index))
         }
-        var decoder = AdvertisingReportDecoder()
+        var decoder = BeaconSightingDecoder()
         var reports = 0
         var frames = 0
         var checksum = 0
@@ -28,11 +28,11 @@ enum DecodeEventsBenchmark {
         pool.withUnsafeBufferPointer { pool in
             for n in 0..<count {
                 do {
-                    try decoder.decode(pool[n & 4095]) { advertisement in
+                    try decoder.decode(pool[n & 4095]) { sighting in
                         reports += 1
-                        if case .iBeacon(let beacon)? = BeaconDecoder.decode(advertisement.data) {
+                        if case .iBeacon(let beacon) = sighting.frame {
                             frames += 1
-                            checksum &+= Int(beacon.minor) &+ Int(beacon.measuredPower) &+ Int(advertisement.rssi ?? 0)
+                            checksum &+= Int(beacon.minor) &+ Int(beacon.measuredPower) &+ Int(sighting.rssi ?? 0)
                         }
                     }
                 } catch {

@@ -1,10 +1,12 @@
 import BeaconFormats
 import HCI
+import NDJSON
 import Ranging
 
 /// `beacontop-bench ranging`: 1,000,000 sightings of 50 beacons (10 adverts/s each, noisy RSSI)
 /// through the ranging engine with a tick every second of capture time; then the same reports as
-/// HCI LE Advertising Report packets through `BeaconPipeline` (decode, range, NDJSON into memory).
+/// HCI LE Advertising Report packets through `BeaconSightingDecoder` and `BeaconPipeline` (decode, range, NDJSON
+/// into memory).
 /// Prints sightings or reports per second. Arguments: `[SIGHTINGS [FILTER...]]`. Build in release: `swift run -c release beacontop-bench ranging`.
 enum RangingBenchmark {
     static func run(arguments: [String]) {
@@ -93,23 +95,25 @@ enum RangingBenchmark {
         var reports = 0
         for _ in 0..<3 {
         var pipeline = BeaconPipeline(engine: RangingEngine(), tickInterval: 1)
+        var decoder = BeaconSightingDecoder()
         var writer = JSONWriter(capacity: 1 << 16)
         bytes = 0
         ticks = 0
         let clock = ContinuousClock()
         let elapsed = clock.measure {
             for packet in packets {
-                pipeline.feed(packet) { snapshot in
+                pipeline.advance(to: packet.timestamp) { snapshot in
                     TickLineEncoder.appendLine(snapshot, to: &writer)
                     bytes += writer.bytes.count
                     writer.removeAll()
                     ticks += 1
                 }
+                try? decoder.decode(packet) { pipeline.record($0) }
             }
             pipeline.finish { snapshot in TickLineEncoder.appendLine(snapshot, to: &writer) }
         }
         best = min(best ?? elapsed, elapsed)
-        reports = pipeline.reports
+        reports = pipeline.beaconReports
         }
         let elapsed = best!
         report("pipeline (decode + range + NDJSON)", count: reports, ticks: ticks, elapsed: elapsed, unit: "reports", checksum: Double(bytes))

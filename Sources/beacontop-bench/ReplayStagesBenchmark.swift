@@ -1,7 +1,9 @@
 import BeaconFormats
 import Captures
 import HCI
+import NDJSON
 import Ranging
+import Sessions
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,7 +52,7 @@ enum ReplayStagesBenchmark {
         }
     }
 
-    /// The replay loop of `CaptureReplay.run`, stopped after `stage`. One function per stage, so
+    /// The replay loop of `CaptureReplay.run`, stopped after `stage` (the last stage calls it). One function per stage, so
     /// no counter is captured by two closures (the compiler then boxes it and checks exclusivity
     /// at run time, which the real loop never does).
     static func replay(_ path: String, through stage: Stage) throws -> (records: Int, checksum: Int) {
@@ -100,41 +102,24 @@ enum ReplayStagesBenchmark {
                     }
                 }
             }
-            try decoder.decode(packet) { sighting in
-                guard let rssi = sighting.rssi else { return }
-                if case .eddystoneTLM = sighting.frame { return }
-                pipeline.record(frame: sighting.frame, address: sighting.address, rssi: Int(rssi), at: sighting.timestamp)
-            }
+            try decoder.decode(packet) { pipeline.record($0) }
         }
         if ticks { pipeline.finish { _ in } }
         return (reader.recordCount, bytes &+ pipeline.beaconReports)
     }
 
-    /// As `CaptureReplay.run` in `beacontop replay`: batches from the decoding thread, ranged and
-    /// encoded here.
+    /// `beacontop replay`'s own loop (`CaptureReplay`): batches from the decoding thread, ranged and
+    /// encoded here. Its summary line goes to standard error.
     static func rangeWithBackgroundDecoding(_ path: String) throws -> (records: Int, checksum: Int) {
-        let decoder = BackgroundCaptureDecoder(reader: try CaptureReader(path: path))
         var pipeline = BeaconPipeline(engine: RangingEngine(), tickInterval: 1)
         var writer = JSONWriter(capacity: 1 << 16)
         var bytes = 0
-        var records = 0
-        while let batch = decoder.next() {
-            for packet in 0..<batch.packetCount {
-                pipeline.advance(to: batch.packetTimes[packet]) { snapshot in
-                    TickLineEncoder.appendLine(snapshot, to: &writer)
-                    bytes &+= writer.bytes.count
-                    writer.removeAll()
-                }
-                for index in batch.sightingStart[packet]..<batch.sightingStart[packet + 1] {
-                    let sighting = batch.sightings[index]
-                    guard let rssi = sighting.rssi else { continue }
-                    if case .eddystoneTLM = sighting.frame { continue }
-                    pipeline.record(frame: sighting.frame, address: sighting.address, rssi: Int(rssi), at: sighting.timestamp)
-                }
-            }
-            if let end = batch.end { records = end.recordCount }
+        let outcome = CaptureReplay.run(path: path, pipeline: &pipeline) { snapshot in
+            TickLineEncoder.appendLine(snapshot, to: &writer)
+            bytes &+= writer.bytes.count
+            writer.removeAll()
         }
-        pipeline.finish { _ in }
-        return (records, bytes &+ pipeline.beaconReports)
+        if let error = outcome.cannotRead ?? outcome.stoppedBy { throw error }
+        return (outcome.records, bytes &+ pipeline.beaconReports)
     }
 }

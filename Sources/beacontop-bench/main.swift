@@ -11,6 +11,7 @@ do {
     case "ranging": RangingBenchmark.run(arguments: rest)
     case "render": RenderBenchmark.run()
     case "monitor": try MonitorLoadBenchmark.run(arguments: rest)
+    case "monitor-idle": try MonitorLoadBenchmark.runIdle(arguments: rest)
     case "monitor-capture": try MonitorCaptureWriter.run(rest)
     case "simulate": SimulateBenchmark.run(rest)
     case "h4-framer": H4FramerBenchmark.run(rest)
@@ -19,7 +20,8 @@ do {
     case "venue-presence": try VenuePresenceBenchmark.run(rest)
     case "venue": try VenueLoadBenchmark.run(rest)
     case "venue-subscriber": try VenueLoadBenchmark.subscriber(rest)
-    default: print("usage: beacontop-bench decode-events|decode-file|ranging|render|monitor|monitor-capture|simulate|h4-framer|replay-stages|survey|venue-presence|venue [ARGS]")
+    default:
+        print("usage: beacontop-bench decode-events|decode-file|ranging|render|monitor|monitor-idle|monitor-capture|simulate|h4-framer|replay-stages|survey|venue-presence|venue [ARGS]")
     }
 } catch {
     print("\(arguments.first ?? ""): \(error)")

@@ -2,7 +2,8 @@ import ArgumentParser
 import BeaconFormats
 import Foundation
 import HCI
-import Sources
+import PacketSources
+import Sessions
 
 /// `beacontop advertise SOURCE --ibeacon UUID:MAJOR:MINOR` (or `--altbeacon`, `--eddystone-uid`,
 /// `--eddystone-url`): makes the controller a beacon until interrupted (docs/commands.md "beacontop advertise").
@@ -43,53 +44,58 @@ struct AdvertiseCommand: AsyncParsableCommand {
     func run() async throws {
         let (spec, frame, data, advertisingInterval) = try parsed()
         let live = LiveSource(spec: spec)
+        let inbox = SourceInbox(capacity: 4_096, wakeThreshold: 1)
         let stop = StopSignal()
         stop.catchTerminationSignals()
-        do { try live.start() } catch {
-            BufferedStandardOutput.error("beacontop: \(error)")
+        do { try live.start(into: inbox) } catch {
+            StandardError.report("\(error)")
             throw ExitCode(1)
         }
-        var resetFirst = true
-        if case .kernel(_, .raw) = spec { resetFirst = false }
+        // Not on the raw channel, where bluetoothd shares the adapter (see `ScanOptions.resetFirst`).
+        let resetFirst: Bool
+        if case .kernel(_, .raw) = spec { resetFirst = false } else { resetFirst = true }
         let mode: AdvertisingMode
         do {
             mode = try await AdvertisingProcedure.start(on: live, data: data, interval: advertisingInterval, resetFirst: resetFirst)
         } catch {
-            BufferedStandardOutput.error("beacontop: \(error)")
+            StandardError.report("\(error)")
             live.stop()
             throw ExitCode(1)
         }
         live.setCrashStop(AdvertisingProcedure.disable(mode))
-        BufferedStandardOutput.error("beacontop: advertising \(frame.kind.rawValue) \(BeaconIdentity(frame: frame, address: BDAddress(rawValue: 0))) (\(mode.rawValue) advertising, every \(advertisingInterval.milliseconds) ms)")
+        StandardError.report("advertising \(frame.kind.rawValue) \(BeaconIdentity(frame: frame, address: BDAddress(rawValue: 0))) (\(mode.rawValue) advertising, every \(advertisingInterval.milliseconds) ms)")
         if let duration { stop.trigger(after: duration) }
-        // Status goes to stderr; a controller that comes back after a loss forgot its advertising.
-        let drain = Task {
-            var lost = false
-            for await event in live.events {
-                guard case .status(let status) = event else { continue }
-                if case .connected = status, !lost { continue }
-                BufferedStandardOutput.error("beacontop: \(status)")
-                if case .lost = status { lost = true }
-                if case .connected = status, lost {
-                    lost = false
-                    do { _ = try await AdvertisingProcedure.start(on: live, data: data, interval: advertisingInterval, resetFirst: resetFirst) } catch {
-                        BufferedStandardOutput.error("beacontop: advertising not restarted: \(error)")
-                    }
-                }
+        // A controller that comes back after a loss forgot its advertising.
+        live.onReconnect {
+            do {
+                _ = try await AdvertisingProcedure.start(on: live, data: data, interval: advertisingInterval, resetFirst: resetFirst)
+                return nil
+            } catch {
+                return "advertising not restarted: \(error)"
             }
-            stop.trigger(.sourceEnded)
         }
+        // Notices go to stderr as they come.
+        let consumed = StopSignal()
+        let consumer = Thread {
+            var notices = HeadlessScan(mode: .noticesOnly, flushEachBatch: true)
+            var output = StandardOutput()
+            _ = notices.run(inbox: inbox, output: &output)
+            stop.trigger(.sourceEnded)
+            consumed.trigger(.sourceEnded)
+        }
+        consumer.name = "beacontop-advertise"
+        consumer.start()
         let reason = await stop.wait()
         if reason != .sourceEnded {
             do {
                 try await AdvertisingProcedure.stop(on: live, mode: mode)
                 live.setCrashStop(nil)
             } catch {
-                BufferedStandardOutput.error("beacontop: could not stop advertising: \(error)")
+                StandardError.report("could not stop advertising: \(error)")
             }
         }
         live.stop()
-        drain.cancel()
+        _ = await consumed.wait()
     }
 
     /// The one beacon the flags ask for, and its advertising data.

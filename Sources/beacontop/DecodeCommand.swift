@@ -1,11 +1,7 @@
 import ArgumentParser
-import PrintableText
-import BeaconFormats
 import Captures
-import HCI
-#if canImport(Glibc)
-import Glibc
-#endif
+import NDJSON
+import Sessions
 
 /// `beacontop decode FILE`: the beacon frames in a capture, summarised per beacon or listed.
 struct DecodeCommand: ParsableCommand {
@@ -26,8 +22,8 @@ struct DecodeCommand: ParsableCommand {
     @Flag(help: "Do not print each malformed packet, only their count.") var quiet = false
 
     func run() throws {
-        var output = BufferedStandardOutput()
-        var line = JSONLineBuilder()
+        var output = StandardOutput()
+        var line = JSONWriter(capacity: 1 << 10)
         var tallies = BeaconTallies()
         var reportedMalformed = 0
         let listFrames = frames
@@ -38,76 +34,43 @@ struct DecodeCommand: ParsableCommand {
             totals = try CaptureBeaconScanner.scan(path: file, onSighting: { sighting in
                 guard listFrames else { tallies.add(sighting); return }
                 if asJSON {
-                    line.frameLine(sighting)
+                    line.removeAll()
+                    BeaconFrameLine.append(sighting, to: &line)
                     output.write(line.bytes)
                 } else {
-                    output.write(Self.frameText(sighting))
+                    output.write(BeaconFrameText.detailed(sighting))
                 }
             }, onMalformed: { packet in
                 reportedMalformed += 1
-                if verbose { BufferedStandardOutput.error("warning: \(packet)") }
+                if verbose { StandardError.line("warning: \(packet)") }
             })
         } catch {
-            BufferedStandardOutput.error("beacontop: \(error)")
+            StandardError.report("\(error)")
             throw ExitCode(1)
         }
         if !listFrames {
             let sorted = tallies.sorted
             if asJSON {
                 for tally in sorted {
-                    line.summaryLine(tally)
+                    line.removeAll()
+                    BeaconSummaryLine.append(tally, to: &line)
                     output.write(line.bytes)
                 }
             } else {
-                output.write(Self.summaryText(sorted))
+                output.write(BeaconSummaryTable.text(sorted))
             }
         }
         output.flush()
         for (linkType, count) in totals.skippedRecords.sorted(by: { $0.key < $1.key }) {
-            BufferedStandardOutput.error("note: \(count) records of unsupported link type \(linkType) skipped")
+            StandardError.line("note: \(count) records of unsupported link type \(linkType) skipped")
         }
         if let truncation = totals.truncation {
-            BufferedStandardOutput.error("warning: \(file): \(truncation); decoded up to there")
+            StandardError.line("warning: \(file): \(truncation); decoded up to there")
         }
-        BufferedStandardOutput.error("\(totals.records) records, \(totals.packets) HCI packets, \(totals.sightings) beacon frames, \(totals.malformed) malformed packets")
+        StandardError.line("\(totals.records) records, \(totals.packets) HCI packets, \(totals.sightings) beacon frames, \(totals.malformed) malformed packets")
         if let stopped = totals.stoppedBy {
-            BufferedStandardOutput.error("beacontop: \(stopped); decoded up to there")
+            StandardError.report("\(stopped); decoded up to there")
             throw ExitCode(2)
         }
-    }
-
-    static func frameText(_ s: BeaconSighting) -> String {
-        var builder = JSONLineBuilder()
-        builder.fixedSixDecimals(s.timestamp)
-        let time = String(decoding: builder.bytes, as: UTF8.self)
-        let rssi = s.rssi.map { "\($0) dBm" } ?? "no rssi"
-        let power = s.frame.measuredPower.map { "measured \(signed($0))" } ?? ""
-        // An Eddystone URL is text from the air: escapes print visibly, never raw.
-        return "\(time)  \(s.address)  \(pad(rssi, 8))  \(pad(s.frame.kind.rawValue, 13))  \(PrintableText.line(s.identity.description))  \(power)\n"
-    }
-
-    static func summaryText(_ tallies: [BeaconTally]) -> String {
-        let ids = tallies.map { PrintableText.line($0.identity.description) }
-        let width = max(2, ids.map(\.count).max() ?? 0)
-        var text = "\(pad("ID", width))  \(pad("KIND", 13))  \(pad("FRAMES", 7, right: true))  \(pad("RSSI MIN/MED/MAX", 18))  MEASURED POWER (FRAMES)\n"
-        for (tally, id) in zip(tallies, ids) {
-            var rssi = "-"
-            if let low = tally.rssiMinimum, let median = tally.rssiMedian, let high = tally.rssiMaximum {
-                var builder = JSONLineBuilder()
-                builder.number(median)
-                rssi = "\(low)/\(String(decoding: builder.bytes, as: UTF8.self))/\(high)"
-            }
-            let powers = tally.measuredPowers.map { "\(signed($0.dBm)) (\($0.frames))" }.joined(separator: ", ")
-            text += "\(pad(id, width))  \(pad(tally.identity.kind.rawValue, 13))  "
-                + "\(pad(String(tally.frames), 7, right: true))  \(pad(rssi, 18))  \(powers.isEmpty ? "-" : powers)\n"
-        }
-        return text
-    }
-
-    static func signed(_ value: Int) -> String { value > 0 ? "+\(value)" : "\(value)" }
-
-    static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-        let fill = String(repeating: " ", count: max(0, width - text.count))
-        return right ? fill + text : text + fill
     }
 }

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
+import PacketSources
 import Ranging
-import Simulation
+import Sessions
 
 /// `beacontop demo`: the museum with no hardware. A simulated visitor walks from exhibit to exhibit
 /// of `demo/museum.yaml`, looping until q; the nearest exhibit's row and panel show what a visitor's
@@ -27,34 +28,14 @@ struct DemoCommand: AsyncParsableCommand {
                 the executable up to the package root. Run from the beacontop checkout, or pass --exhibits FILE.
                 """)
         }
-        let catalog = MonitorSetup.loadCatalog(path)
-        let scenario: Scenario
-        do { scenario = try SimulatedVenue.scenario(catalog: catalog, path: path, seed: seed) } catch { MonitorRunner.fail("\(error)") }
-        let source = SimulatedPacketSource(name: "sim:\(path)", scenario: scenario, seed: seed, speed: speed)
-        try await MonitorSetup.run(source: source, replay: nil, speed: nil, catalog: catalog, catalogPath: path,
-                                   configuration: RangingConfiguration(), record: nil)
-    }
-}
-
-/// Finds `demo/museum.yaml`: in the current directory, then in the executable's directory and its
-/// parents up to the package root (the directory holding `Package.swift`), so both
-/// `swift run beacontop demo` and `.build/release/beacontop demo` from anywhere in a checkout work.
-enum DemoCatalogLocator {
-    static let relativePath = "demo/museum.yaml"
-
-    static func find(currentDirectory: String = FileManager.default.currentDirectoryPath,
-                     executable: String = CommandLine.arguments[0]) -> String? {
-        let fileManager = FileManager.default
-        let here = URL(fileURLWithPath: currentDirectory).appendingPathComponent(relativePath)
-        if fileManager.fileExists(atPath: here.path) { return relativePath }
-        var directory = URL(fileURLWithPath: executable, relativeTo: URL(fileURLWithPath: currentDirectory))
-            .resolvingSymlinksInPath().deletingLastPathComponent()
-        while directory.path != "/" {
-            let candidate = directory.appendingPathComponent(relativePath)
-            if fileManager.fileExists(atPath: candidate.path) { return candidate.path }
-            if fileManager.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) { return nil }
-            directory.deleteLastPathComponent()
+        let opening: SourceOpening
+        do {
+            opening = try SourceOpening(spec: .simulation(catalogPath: path), replay: ReplayOptions(speed: .factor(speed)), seed: seed)
+        } catch {
+            MonitorRunner.fail("\(error)")
         }
-        return nil
+        try await MonitorRunner.run(MonitorRunner.Setup(
+            opening: opening, catalog: opening.simulatedCatalog, catalogPath: path, configuration: RangingConfiguration()
+        ))
     }
 }

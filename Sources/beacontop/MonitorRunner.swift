@@ -1,49 +1,70 @@
 import Foundation
 import Monitor
-import Sources
+import PacketSources
+import Ranging
+import Sessions
 import TerminalUI
 
-/// Runs the monitor over an opened, started source: scanning started first on a live controller
-/// (so a failing controller is reported before the terminal is taken), the loop on a thread of its
-/// own (it blocks in `poll`; the concurrency pool stays free for the source), scanning disabled and
-/// the source stopped on every exit.
+/// Wires the monitor over an opened source: recording started before the source (so it holds the
+/// first packet), scanning started on a live controller before the terminal is taken (so a failing
+/// controller is reported in plain text), the loop on a thread of its own (it blocks in `poll`), and
+/// on every exit scanning disabled and the source stopped.
 enum MonitorRunner {
-    struct Scanning {
-        var controller: LiveSource
-        var options: ScanOptions
+    struct Setup {
+        var opening: SourceOpening
+        var catalog: ExhibitCatalog?
+        var catalogPath: String?
+        var configuration: RangingConfiguration
+        var speed: ReplaySpeed?
+        var record: String?
+        var scanning: ScanOptions?
     }
 
-    static func run(_ session: MonitorSession, scanning: Scanning?) async throws {
+    /// The inbox of a monitor: room for 16 s of a busy venue's 1,000 adverts/s; the loop takes it at
+    /// each tick and is woken early only when a quarter of it is full.
+    static func inbox() -> SourceInbox { SourceInbox(capacity: 16_384, wakeThreshold: 4_096) }
+
+    static func run(_ setup: Setup) async throws {
+        let opening = setup.opening
+        let source = opening.source
+        let feed = MonitorFeed(
+            configuration: setup.configuration, catalog: setup.catalog,
+            status: SourceStatus(name: source.name, state: opening.replayControl == nil ? .scanning : .replaying(speed: 1))
+        )
+        let inbox = inbox()
+        let session = MonitorSession(
+            feed: feed, inbox: inbox, recording: source, replay: opening.replayControl,
+            speed: opening.replayControl == nil ? nil : setup.speed, catalogPath: setup.catalogPath
+        )
+        if let record = setup.record {
+            do { try source.startRecording(to: record) } catch { fail("--record \(record): \(error)") }
+        }
+        do { try source.start(into: inbox) } catch { fail("\(error)") }
         var mode: ScanMode?
-        if let scanning {
+        if let controller = opening.controller, let options = setup.scanning {
             do {
-                mode = try await ScanProcedure.start(on: scanning.controller, options: scanning.options)
-                if let mode { scanning.controller.setCrashStop(ScanProcedure.disable(mode)) }
+                mode = try await ScanProcedure.start(on: controller, options: options)
+                if let mode { controller.setCrashStop(ScanProcedure.disable(mode)) }
             } catch {
-                session.source.stop()
+                source.stop()
                 fail("\(error)")
             }
+            controller.onReconnect { await ScanProcedure.restart(on: controller, options: options) }
         }
-        session.run(onConnected: scanning.map { scanning in
-            { @Sendable in
-                // A controller that came back after a loss forgot its scan state.
-                _ = try? await ScanProcedure.start(on: scanning.controller, options: scanning.options)
-            }
-        })
         let outcome: Result<MonitorExit, Error> = await withCheckedContinuation { continuation in
             let thread = Thread {
-                var loop = MonitorLoop(initial: session.initialSnapshot, inbox: session.inbox,
-                                       noColorVariable: ProcessInfo.processInfo.environment["NO_COLOR"])
-                continuation.resume(returning: Result { try loop.run { session.handle($0) } })
+                var loop = MonitorLoop(session: session, noColorVariable: ProcessInfo.processInfo.environment["NO_COLOR"])
+                continuation.resume(returning: Result { try loop.run() })
             }
             thread.name = "beacontop-monitor"
             thread.stackSize = 8 << 20
             thread.start()
         }
-        if let mode, let scanning, (try? await ScanProcedure.stop(on: scanning.controller, mode: mode)) != nil {
-            scanning.controller.setCrashStop(nil)
+        if let mode, let controller = opening.controller, (try? await ScanProcedure.stop(on: controller, mode: mode)) != nil {
+            controller.setCrashStop(nil)
         }
-        await session.stop()
+        source.stop()
+        inbox.close()
         if case .failure(let error) = outcome {
             if error is TerminalError {
                 fail("cannot start the terminal UI: stdin and stdout must be a terminal with a known TERM; for NDJSON without a terminal use `beacontop scan SOURCE --json`")
@@ -54,7 +75,7 @@ enum MonitorRunner {
 
     /// A start-up failure: the terminal is already restored (or was never taken); say what to do.
     static func fail(_ message: String) -> Never {
-        BufferedStandardOutput.error("beacontop: \(message)")
+        StandardError.report(message)
         exit(1)
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 import HCI
 import Monitor
 import Ranging
-import Simulation
-import Sources
+import PacketSources
+import Sessions
 
 /// `beacontop monitor [SOURCE]` (and plain `beacontop`): the full-screen ranging monitor.
 struct MonitorSubcommand: AsyncParsableCommand {
@@ -35,77 +35,39 @@ struct MonitorSubcommand: AsyncParsableCommand {
         do { _ = try RSSIFilterKind(name: filter) } catch { throw ValidationError(error.description) }
         do { _ = try ReplaySpeed(parsing: speed) } catch { throw ValidationError(error.description) }
         if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
-        if !source.hasPrefix("sim:") {
-            do { _ = try SourceSpec(parsing: source) } catch { throw ValidationError(error.description) }
-        }
+        do { _ = try SourceSpec(parsing: source) } catch { throw ValidationError(error.description) }
     }
 
     func run() async throws {
-        let catalog = exhibits.map { MonitorSetup.loadCatalog($0) }
+        let catalog = exhibits.map { path -> ExhibitCatalog in
+            do { return try SourceOpening.catalog(path) } catch { MonitorRunner.fail("\(error)") }
+        }
         var configuration = RangingConfiguration()
         configuration.filter = (try? RSSIFilterKind(name: filter)) ?? .adaptive
         let replaySpeed = (try? ReplaySpeed(parsing: speed)) ?? .factor(1)
-
-        if source.hasPrefix("sim:") {
-            let path = String(source.dropFirst(4))
-            let venue = MonitorSetup.loadCatalog(path)
-            guard case .factor(let factor) = replaySpeed else { MonitorRunner.fail("sim: needs a numeric --speed (0.25 to 100)") }
-            let scenario: Scenario
-            do { scenario = try SimulatedVenue.scenario(catalog: venue, path: path, seed: seed) } catch {
-                MonitorRunner.fail("\(error)")
-            }
-            let simulated = SimulatedPacketSource(name: source, scenario: scenario, seed: seed, speed: factor)
-            try await MonitorSetup.run(source: simulated, replay: nil, speed: nil, catalog: catalog ?? venue,
-                                       catalogPath: exhibits ?? path, configuration: configuration, record: record)
-            return
-        }
-
         let spec: SourceSpec
         do { spec = try SourceSpec(parsing: source) } catch { MonitorRunner.fail(error.description) }
         let opening: SourceOpening
         do {
-            opening = try SourceOpening(spec: spec, replay: ReplayOptions(speed: replaySpeed, loop: loop, from: from, to: to))
+            opening = try SourceOpening(spec: spec, replay: ReplayOptions(speed: replaySpeed, loop: loop, from: from, to: to), seed: seed)
         } catch {
             MonitorRunner.fail("\(error)")
         }
-        var scanning: MonitorRunner.Scanning?
-        if let controller = opening.controller {
+        var scanning: ScanOptions?
+        if opening.controller != nil {
             let timing: LEScanTiming
             do { timing = try LEScanTiming(intervalMilliseconds: interval, windowMilliseconds: window ?? interval) } catch {
                 MonitorRunner.fail("\(error.field): \(error.reason)")
             }
             var resetFirst = true
             if case .kernel(_, .raw) = spec { resetFirst = false }
-            scanning = .init(controller: controller, options: ScanOptions(type: active ? .active : .passive, timing: timing, resetFirst: resetFirst))
+            scanning = ScanOptions(type: active ? .active : .passive, timing: timing, resetFirst: resetFirst)
         }
-        try await MonitorSetup.run(
-            source: opening.packets, replay: opening.replayControl, speed: opening.replayControl == nil ? nil : replaySpeed,
-            catalog: catalog, catalogPath: exhibits, configuration: configuration, record: record, scanning: scanning
-        )
-    }
-}
-
-/// What `monitor` and `demo` share: catalog loading and starting a session.
-enum MonitorSetup {
-    static func loadCatalog(_ path: String) -> ExhibitCatalog {
-        do { return try ExhibitCatalog(contentsOf: URL(fileURLWithPath: path)) } catch {
-            MonitorRunner.fail("catalog \(path): \(error)")
-        }
-    }
-
-    static func run(
-        source: any PacketSource, replay: ReplayControl?, speed: ReplaySpeed?, catalog: ExhibitCatalog?, catalogPath: String?,
-        configuration: RangingConfiguration, record: String?, scanning: MonitorRunner.Scanning? = nil
-    ) async throws {
-        let feed = MonitorFeed(
-            configuration: configuration, catalog: catalog,
-            status: SourceStatus(name: source.name, state: replay == nil ? .scanning : .replaying(speed: 1))
-        )
-        let session = MonitorSession(feed: feed, source: source, replay: replay, speed: speed, catalogPath: catalogPath)
-        if let record {
-            do { try session.startRecording(to: record) } catch { MonitorRunner.fail("--record \(record): \(error)") }
-        }
-        do { try source.start() } catch { MonitorRunner.fail("\(error)") }
-        try await MonitorRunner.run(session, scanning: scanning)
+        var catalogPath = exhibits
+        if catalogPath == nil, case .simulation(let path) = spec { catalogPath = path }
+        try await MonitorRunner.run(MonitorRunner.Setup(
+            opening: opening, catalog: catalog ?? opening.simulatedCatalog, catalogPath: catalogPath,
+            configuration: configuration, speed: replaySpeed, record: record, scanning: scanning
+        ))
     }
 }

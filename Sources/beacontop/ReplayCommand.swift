@@ -1,12 +1,8 @@
 import ArgumentParser
-import Captures
-import BeaconFormats
 import Foundation
-import HCI
+import NDJSON
 import Ranging
-#if canImport(Glibc)
-import Glibc
-#endif
+import Sessions
 
 /// `beacontop replay FILE --json`: ranges a recording and writes one NDJSON line per tick of
 /// capture time (docs/formats.md "NDJSON tick lines"). Headless; the interactive replay belongs to the monitor.
@@ -35,15 +31,16 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws {
         var pipeline = try ranging.makePipeline()
-        var output = BufferedStandardOutput()
+        var output = StandardOutput()
         var writer = JSONWriter(capacity: 1 << 16)
-        let status = CaptureReplay.run(path: file, pipeline: &pipeline) { snapshot in
+        let outcome = CaptureReplay.run(path: file, pipeline: &pipeline) { snapshot in
             TickLineEncoder.appendLine(snapshot, to: &writer)
             output.write(writer.bytes)
             writer.removeAll()
         }
         output.flush()
-        try status.finish()
+        outcome.reportFailure()
+        if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
     }
 }
 
@@ -68,77 +65,10 @@ struct RangingOptions: ParsableArguments {
             do {
                 catalog = try ExhibitCatalog(contentsOf: URL(fileURLWithPath: exhibits))
             } catch {
-                BufferedStandardOutput.error("beacontop: \(exhibits): \(error)")
+                StandardError.report("\(exhibits): \(error)")
                 throw ExitCode(1)
             }
         }
         return BeaconPipeline(engine: RangingEngine(configuration: configuration, catalog: catalog), tickInterval: tick)
-    }
-}
-
-/// Reads a capture through `CaptureReader` and `BeaconSightingDecoder` (the decode command's fast
-/// path) into a `BeaconPipeline`: malformed records and packets are counted (the first few
-/// printed), a torn final record ends the file quietly, a corrupt header stops with exit status 2
-/// after what came before. Reading and decoding run on a second thread
-/// (`BackgroundCaptureDecoder`), ranging and the caller's `onTick` on this one.
-enum CaptureReplay {
-    struct Status {
-        var cannotRead: CaptureError?
-        var stoppedBy: CaptureError?
-
-        func finish() throws {
-            if let cannotRead {
-                BufferedStandardOutput.error("beacontop: \(cannotRead)")
-                throw ExitCode(1)
-            }
-            if let stoppedBy {
-                BufferedStandardOutput.error("beacontop: \(stoppedBy); replayed up to there")
-                throw ExitCode(2)
-            }
-        }
-    }
-
-    static func run(path: String, pipeline: inout BeaconPipeline, onTick: (RangingSnapshot) -> Void) -> Status {
-        let reader: CaptureReader
-        do {
-            reader = try CaptureReader(path: path)
-        } catch {
-            return Status(cannotRead: error)
-        }
-        var status = Status()
-        var malformedRecords = 0
-        var malformedPackets = 0
-        var firstPacketError: DecodeError?
-        var end: BackgroundCaptureDecoder.End?
-        let decoder = BackgroundCaptureDecoder(reader: reader)
-        while let batch = decoder.next() {
-            for error in batch.malformedRecords {
-                malformedRecords += 1
-                if malformedRecords <= 5 { BufferedStandardOutput.error("warning: \(error)") }
-            }
-            malformedPackets += batch.malformedPackets.count
-            if firstPacketError == nil { firstPacketError = batch.malformedPackets.first }
-            for packet in 0..<batch.packetCount {
-                pipeline.advance(to: batch.packetTimes[packet], onTick: onTick)
-                for index in batch.sightingStart[packet]..<batch.sightingStart[packet + 1] {
-                    let sighting = batch.sightings[index]
-                    // Telemetry names no beacon; reports without RSSI cannot be ranged.
-                    guard let rssi = sighting.rssi else { continue }
-                    if case .eddystoneTLM = sighting.frame { continue }
-                    pipeline.record(frame: sighting.frame, address: sighting.address, rssi: Int(rssi), at: sighting.timestamp)
-                }
-            }
-            if let last = batch.end { end = last }
-        }
-        status.stoppedBy = end?.stoppedBy
-        pipeline.finish(onTick: onTick)
-        if let truncation = end?.truncation {
-            BufferedStandardOutput.error("warning: \(path): \(truncation); replayed up to there")
-        }
-        if let first = firstPacketError {
-            BufferedStandardOutput.error("warning: first malformed HCI packet: \(first)")
-        }
-        BufferedStandardOutput.error("\(end?.recordCount ?? 0) records, \(pipeline.beaconReports) beacon frames ranged, \(malformedPackets + malformedRecords) malformed packets")
-        return status
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Ranging
+import Sessions
 
 /// `beacontop report FILE`: per-exhibit visits and dwell time in a recording (docs/ranging.md
 /// "Regions and dwell", docs/formats.md "Dwell report"), as a text table, CSV or JSON.
@@ -25,10 +26,10 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         var pipeline = try ranging.makePipeline()
-        let status = CaptureReplay.run(path: file, pipeline: &pipeline) { _ in }
-        if status.cannotRead == nil {
+        let outcome = CaptureReplay.run(path: file, pipeline: &pipeline) { _ in }
+        if outcome.cannotRead == nil {
             let report = pipeline.dwellReport
-            var output = BufferedStandardOutput()
+            var output = StandardOutput()
             if csv {
                 output.write(DwellReportRenderer.csv(report))
             } else if json {
@@ -38,6 +39,7 @@ struct ReportCommand: ParsableCommand {
             }
             output.flush()
         }
-        try status.finish()
+        outcome.reportFailure()
+        if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
     }
 }

@@ -1,11 +1,9 @@
 import ArgumentParser
-import PrintableText
-import BeaconFormats
-import Captures
 import Foundation
 import HCI
+import PacketSources
 import Ranging
-import Sources
+import Sessions
 
 /// `beacontop scan SOURCE`: headless scanning: NDJSON ranging ticks with `--json` (the same lines as
 /// `replay --json`, docs/formats.md "NDJSON tick lines"), or one line per beacon frame (`--frames`, or text).
@@ -52,157 +50,67 @@ struct ScanCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (spec, timing, replaySpeed) = try parsed()
-
         let opening: SourceOpening
         do {
             opening = try SourceOpening(spec: spec, replay: ReplayOptions(speed: replaySpeed, loop: loop, from: from, to: to), record: record)
         } catch {
-            Self.report("\(error)")
+            StandardError.report("\(error)")
             throw ExitCode(1)
         }
-        let packets = opening.packets
-        let live = opening.controller
+        let source = opening.source
+        let inbox = SourceInbox(capacity: 65_536, wakeThreshold: 1)
         let stop = StopSignal()
         stop.catchTerminationSignals()
-        do { try packets.start() } catch {
-            Self.report("\(error)")
+        do { try source.start(into: inbox) } catch {
+            StandardError.report("\(error)")
             throw ExitCode(1)
         }
 
         var resetFirst = true
         if case .kernel(_, .raw) = spec { resetFirst = false }
         let options = ScanOptions(type: active ? .active : .passive, timing: timing, resetFirst: resetFirst)
-        var startedMode: ScanMode?
-        if let live {
+        var mode: ScanMode?
+        if let live = opening.controller {
             do {
-                startedMode = try await ScanProcedure.start(on: live, options: options)
+                mode = try await ScanProcedure.start(on: live, options: options)
+                if let mode { live.setCrashStop(ScanProcedure.disable(mode)) }
             } catch {
-                Self.report("\(error)")
-                packets.stop()
+                StandardError.report("\(error)")
+                source.stop()
                 throw ExitCode(1)
             }
+            live.onReconnect { await ScanProcedure.restart(on: live, options: options) }
         }
-        let mode = startedMode
-        if let mode { live?.setCrashStop(ScanProcedure.disable(mode)) }
         if let duration { stop.trigger(after: duration) }
 
-        let json = json
-        let ticks = json && !frames
-        let pipeline = ticks ? try ranging.makePipeline() : nil
-        let flushEachPacket = spec.isLive
-        let source = packets
-        let consumer = Task {
-            var printer = FrameLinePrinter(json: json)
-            var ticker = pipeline
-            var tickWriter = JSONWriter(capacity: 1 << 16)
-            var tickOutputClosed = false
-            let writeTick: (RangingSnapshot) -> Void = { snapshot in
-                TickLineEncoder.appendLine(snapshot, to: &tickWriter)
-                if tickWriter.bytes.count >= 1 << 16 || flushEachPacket {
-                    if !tickOutputClosed && !BufferedStandardOutput.writeAll(tickWriter.bytes) { tickOutputClosed = true }
-                    tickWriter.removeAll()
-                }
-            }
-            var decoder = BeaconSightingDecoder()
-            var malformed = 0
-            var lastMalformation: DecodeError?
-            var lost = false
-            for await event in source.events {
-                switch event {
-                case .packet(let packet) where ticker != nil:
-                    ticker!.feed(packet, onTick: writeTick)
-                    if tickOutputClosed { stop.trigger(.outputClosed) }
-                case .packet(let packet):
-                    do throws(DecodeError) {
-                        try decoder.decode(packet) { printer.print($0) }
-                    } catch {
-                        malformed += 1
-                        lastMalformation = error
-                    }
-                    if flushEachPacket { printer.flush() }
-                    if printer.closed || tickOutputClosed { stop.trigger(.outputClosed) }
-                case .status(let status):
-                    if case .connected = status, !lost { continue }
-                    printer.flush()
-                    Self.report("\(status)")
-                    if case .lost = status { lost = true }
-                    if case .connected = status, lost, let live, mode != nil {
-                        // A controller that came back after a loss forgot its scan state.
-                        lost = false
-                        do { _ = try await ScanProcedure.start(on: live, options: options) } catch {
-                            Self.report("scanning not restarted: \(error)")
-                        }
-                    }
-                }
-            }
-            printer.flush()
-            if ticker != nil {
-                ticker!.finish(onTick: writeTick)
-                if !tickOutputClosed { _ = BufferedStandardOutput.writeAll(tickWriter.bytes) }
-                if ticker!.malformedPackets > 0, let first = ticker!.firstError {
-                    Self.report("\(ticker!.malformedPackets) malformed packets skipped (first: \(first))")
-                }
-            }
-            if let lastMalformation {
-                Self.report("\(malformed) malformed packets skipped (last: \(lastMalformation))")
+        let scanMode: HeadlessScan.Mode = json && !frames ? .ticks(try ranging.makePipeline()) : .frames(json: json)
+        let flushEachBatch = spec.isLive
+        let consumed = StopSignal()
+        let consumer = Thread {
+            var scan = HeadlessScan(mode: scanMode, flushEachBatch: flushEachBatch)
+            var output = StandardOutput()
+            // A closed stdout (`scan | head`) ends the scan cleanly: scanning disabled, exit 0.
+            let summary = scan.run(inbox: inbox, output: &output, onOutputClosed: { stop.trigger(.outputClosed) })
+            if summary.droppedPackets > 0 || flushEachBatch {
+                StandardError.report("\(source.name): \(summary.packets) packets, \(summary.droppedPackets) dropped (the output could not keep up)")
             }
             stop.trigger(.sourceEnded)
+            consumed.trigger(.sourceEnded)
         }
+        consumer.name = "beacontop-scan"
+        consumer.start()
         let reason = await stop.wait()
-        if let mode, let live, reason != .sourceEnded {
+        if let mode, let live = opening.controller, reason != .sourceEnded {
             do {
                 try await ScanProcedure.stop(on: live, mode: mode)
                 live.setCrashStop(nil)
             } catch {
-                Self.report("could not disable scanning: \(error)")
+                StandardError.report("could not disable scanning: \(error)")
             }
         }
-        // Stopping ends the source's stream (a live source within one poll interval), so the
-        // consumer prints and records everything up to the last packet before it returns.
-        packets.stop()
-        await consumer.value
-    }
-
-    static func report(_ message: String) {
-        BufferedStandardOutput.error("beacontop: \(message)")
-    }
-}
-
-/// Prints beacon frames as NDJSON, the same frame line as `decode --frames --json`
-/// (`JSONLineBuilder.frameLine`: `{"t","address","addressType","event","rssi","kind","id","measuredPower"}`),
-/// or as aligned text. Lines collect in a buffer written to stdout in large writes: a
-/// max-speed replay prints a million lines a few seconds. Once stdout is closed (`closed`) lines
-/// are dropped, and the scan stops.
-struct FrameLinePrinter {
-    var json: Bool
-    private(set) var closed = false
-    private var line = JSONLineBuilder()
-    private var buffer: [UInt8] = []
-
-    init(json: Bool) {
-        self.json = json
-        buffer.reserveCapacity(1 << 16)
-    }
-
-    mutating func print(_ sighting: BeaconSighting) {
-        if json {
-            line.frameLine(sighting)
-            buffer.append(contentsOf: line.bytes)
-        } else {
-            buffer.append(contentsOf: Self.textLine(sighting).utf8)
-        }
-        if buffer.count >= 1 << 16 { flush() }
-    }
-
-    mutating func flush() {
-        guard !buffer.isEmpty else { return }
-        if !closed && !BufferedStandardOutput.writeAll(buffer[...]) { closed = true }
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    static func textLine(_ sighting: BeaconSighting) -> String {
-        let rssi = sighting.rssi.map { String($0) } ?? "-"
-        let kind = sighting.frame.kind.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)
-        return "\(String(format: "%.3f", sighting.timestamp)) \(sighting.address) \(rssi.padding(toLength: 4, withPad: " ", startingAt: 0)) \(kind) \(PrintableText.line(sighting.identity.description))\n"
+        // Stopping ends the source (a live source within one poll interval): the consumer prints
+        // and records everything up to the last packet, then says the source ended.
+        source.stop()
+        _ = await consumed.wait()
     }
 }

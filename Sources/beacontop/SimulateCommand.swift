@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Ranging
+import Sessions
 import Simulation
 
 /// `beacontop simulate`: a capture and its ground truth from the physical radio model.
@@ -57,8 +58,10 @@ struct SimulateCommand: ParsableCommand {
             scenario: venue, seed: seed, duration: duration ?? venue.duration, truthStep: truthStep,
             capturePath: out, truthPath: truthPath
         )
-        print("\(out): \(summary.packets) advertisements from \(venue.beacons.count) beacons over \(Int(summary.duration.rounded())) s, \(summary.stays) stays")
-        print("\(truthPath): \(summary.truthSamples) truth samples")
+        var output = StandardOutput()
+        output.write("\(out): \(summary.packets) advertisements from \(venue.beacons.count) beacons over \(Int(summary.duration.rounded())) s, \(summary.stays) stays\n")
+        output.write("\(truthPath): \(summary.truthSamples) truth samples\n")
+        output.flush()
     }
 }
 

@@ -2,6 +2,7 @@ import BeaconFormats
 import Captures
 import Foundation
 import HCI
+import NDJSON
 import Testing
 
 @Suite struct BeaconOutputTests {
@@ -12,39 +13,13 @@ import Testing
     )
 
     @Test func frameLineCarriesTheDocumentedFields() throws {
-        var line = JSONLineBuilder()
-        line.frameLine(Self.sighting)
-        let text = String(decoding: line.bytes, as: UTF8.self)
+        var line = JSONWriter()
+        BeaconFrameLine.append(Self.sighting, to: &line)
+        let text = line.text
         #expect(text == #"{"t":1700000000.123000,"address":"AA:BB:CC:DD:EE:FF","addressType":"random","event":"ADV_NONCONN_IND","rssi":-67,"kind":"ibeacon","id":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1","measuredPower":-59}"# + "\n")
         // And Foundation's parser agrees it is JSON with those values.
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.bytes)) as? [String: Any])
         #expect(object["rssi"] as? Int == -67 && object["id"] as? String == "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1")
-    }
-
-    @Test func stringsAreEscaped() throws {
-        var line = JSONLineBuilder()
-        line.begin()
-        let nasty = "a\"b\\c\nd\u{1}e\u{1F}f→g"
-        line.field("id", nasty)
-        line.end()
-        #expect(String(decoding: line.bytes, as: UTF8.self) == #"{"id":"a\"b\\c\nd\u0001e\u001ff→g"}"# + "\n")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.bytes)) as? [String: String])
-        #expect(object["id"] == nasty)
-    }
-
-    @Test func numbersAreFormattedExactly() {
-        func text(_ body: (inout JSONLineBuilder) -> Void) -> String {
-            var line = JSONLineBuilder()
-            body(&line)
-            return String(decoding: line.bytes, as: UTF8.self)
-        }
-        #expect(text { $0.fixedSixDecimals(0) } == "0.000000")
-        #expect(text { $0.fixedSixDecimals(-1.5) } == "-1.500000")
-        #expect(text { $0.fixedSixDecimals(1_700_000_000.25) } == "1700000000.250000")
-        #expect(text { $0.fixedSixDecimals(.nan) } == "null")
-        #expect(text { $0.integer(Int.min + 1) } == String(Int.min + 1))
-        #expect(text { $0.number(-72.5) } == "-72.5")
-        #expect(text { $0.number(-72) } == "-72")
     }
 
     @Test func tallyComputesMedianAndPowersFromAllFrames() {
@@ -62,8 +37,8 @@ import Testing
         #expect(tally.frames == 5 && tally.framesWithoutRSSI == 1)
         #expect(tally.rssiMinimum == -70 && tally.rssiMaximum == -40 && tally.rssiMedian == -55)
         #expect(tally.measuredPowers == [MeasuredPowerCount(dBm: -59, frames: 4), MeasuredPowerCount(dBm: 12, frames: 1)])
-        var line = JSONLineBuilder()
-        line.summaryLine(tally)
-        #expect(String(decoding: line.bytes, as: UTF8.self).hasPrefix(#"{"id":"00000000-0000-0001-0000-000000000002:3:4","kind":"ibeacon","frames":5,"rssiMin":-70,"rssiMedian":-55,"rssiMax":-40,"framesWithoutRssi":1,"measuredPowers":[{"dBm":-59,"frames":4},{"dBm":12,"frames":1}]"#))
+        var line = JSONWriter()
+        BeaconSummaryLine.append(tally, to: &line)
+        #expect(line.text.hasPrefix(#"{"id":"00000000-0000-0001-0000-000000000002:3:4","kind":"ibeacon","frames":5,"rssiMin":-70,"rssiMedian":-55,"rssiMax":-40,"framesWithoutRssi":1,"measuredPowers":[{"dBm":-59,"frames":4},{"dBm":12,"frames":1}]"#))
     }
 }

@@ -1,3 +1,4 @@
+import BeaconFormats
 import Captures
 import Foundation
 import HCI

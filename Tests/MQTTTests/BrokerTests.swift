@@ -1,6 +1,6 @@
 import Foundation
 import MQTT
-import Sources
+import PacketSources
 import TestFixtures
 import Testing
 

@@ -4,7 +4,7 @@ import Foundation
 import HCI
 import Monitor
 import Ranging
-import Sources
+import PacketSources
 import TestFixtures
 import Testing
 
@@ -93,6 +93,16 @@ import Testing
         let snapshot = feed.snapshot(at: .nan)
         #expect(snapshot.rows.isEmpty)
         #expect(snapshot.source.state == .finished)
+    }
+
+    @Test("an adapter brought up at start is an info line in the event log, not a state")
+    func poweredOnIsLogged() {
+        var feed = MonitorFeed(status: SourceStatus(name: "hci0:raw"))
+        feed.note(.connected(source: "hci0:raw"))
+        feed.note(.poweredOn(source: "hci0:raw"))
+        #expect(feed.status.state == .scanning)
+        #expect(feed.events.map(\.kind) == [.info, .info])
+        #expect(feed.events.last?.message == "hci0:raw: the adapter was down; beacontop brought it up (HCIDEVUP, with CAP_NET_ADMIN)")
     }
 
     @Test func malformedReportsAreCountedNotFatal() throws {

@@ -1,5 +1,6 @@
 import BeaconFormats
 import HCI
+import TestFixtures
 import Testing
 @testable import Ranging
 
@@ -26,24 +27,27 @@ import Testing
         #expect(ticks.map(\.time) == [1_700_000_001, 1_700_000_002, 1_700_000_003, 1_700_000_004, 1_700_000_005, 1_700_000_006], "five ticks during the packets, one at the end")
         #expect(ticks[1].beacons.first?.packets == 10)
         #expect(ticks[0].beacons.first?.identity == .iBeacon(uuid: Self.uuid, major: 1, minor: 1))
-        #expect(pipeline.reports == 50)
         #expect(pipeline.beaconReports == 50)
         #expect(abs(ticks.last!.beacons[0].accuracy - 2) < 0.01, "-65 dBm at P1m -59, n 2")
     }
 
-    @Test func malformedPacketsAreCountedNotFatal() {
+    /// Telemetry and reports without RSSI are decoded (a decode lists them) but never ranged.
+    @Test func onlyRangeableSightingsAreRanged() {
         var pipeline = BeaconPipeline(engine: RangingEngine())
-        let bad = HCIPacket(timestamp: 1, direction: .controllerToHost, type: .event, payload: [0x3E, 0x0C, 0x02, 0x01, 0x00][...])
-        pipeline.feed(bad) { _ in }
-        pipeline.feed(Self.packet(minor: 2, rssi: -60, at: 1.5)) { _ in }
-        #expect(pipeline.malformedPackets == 1)
-        #expect(pipeline.firstError != nil)
+        let address = BDAddress(rawValue: 0xA1)
+        let beacon = BeaconFrame.iBeacon(IBeaconFrame(uuid: Self.uuid, major: 1, minor: 1, measuredPower: -59))
+        let telemetry = BeaconFrame.eddystoneTLM(EddystoneTLMFrame(version: 0, payload: .plain(batteryMillivolts: 3000, temperatureCelsius: 20, advertisingCount: 1, uptimeTenths: 10)))
+        func sighting(_ frame: BeaconFrame, rssi: Int8?) -> BeaconSighting {
+            BeaconSighting(timestamp: 1, address: address, addressType: .publicDevice, eventKind: .advNonconnInd, rssi: rssi, frame: frame)
+        }
+        pipeline.advance(to: 1) { _ in }
+        pipeline.record(sighting(beacon, rssi: nil))
+        pipeline.record(sighting(telemetry, rssi: -60))
+        #expect(pipeline.beaconReports == 0)
+        #expect(pipeline.engine.trackedBeacons == 0)
+        pipeline.record(sighting(beacon, rssi: -60))
         #expect(pipeline.beaconReports == 1)
-        // Host-to-controller packets (a phone's own advertising data) are never sightings.
-        var own = Self.packet(minor: 3, rssi: -40, at: 2)
-        own.direction = .hostToController
-        pipeline.feed(own) { _ in }
-        #expect(pipeline.beaconReports == 1)
+        #expect(pipeline.engine.trackedBeacons == 1)
     }
 
     @Test func aLongSilencePrintsOneEmptyTickNotThousands() {

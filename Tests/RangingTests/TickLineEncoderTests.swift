@@ -1,6 +1,7 @@
 import BeaconFormats
 import Foundation
 import HCI
+import NDJSON
 import Testing
 @testable import Ranging
 

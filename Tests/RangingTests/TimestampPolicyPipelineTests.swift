@@ -1,24 +1,47 @@
 import BeaconFormats
 import HCI
+import TestFixtures
 import Testing
 @testable import Ranging
 
 /// The ranging pipeline under times no capture reader would deliver (live sources and scripts
-/// reach it directly): it must skip them, count them and keep ticking, never loop.
+/// reach it directly): the sighting decoder refuses them as malformed, the pipeline skips them and
+/// keeps ticking, never loops.
 @Suite struct TimestampPolicyPipelineTests {
-    @Test("a packet past 2^53 s is counted as malformed and ticks go on from the next good packet")
+    @Test("a packet past 2^53 s is malformed (the decoder names the policy) and ticks go on from the next good packet")
     func timePast2To53IsSkipped() {
         var pipeline = BeaconPipeline(engine: RangingEngine(), tickInterval: 1)
+        var decoder = BeaconSightingDecoder()
         var ticks: [Double] = []
+        var malformed: [DecodeError] = []
         let times = [1_700_000_000.5, 9.1e15, 1e300, -5, .infinity, 1_700_000_002.5]
         for time in times {
-            pipeline.feed(BeaconPipelineTests.packet(minor: 1, rssi: -60, at: time)) { ticks.append($0.time) }
+            pipeline.advance(to: time) { ticks.append($0.time) }
+            do {
+                try decoder.decode(BeaconPipelineTests.packet(minor: 1, rssi: -60, at: time)) { pipeline.record($0) }
+            } catch {
+                malformed.append(error)
+            }
         }
         pipeline.finish { ticks.append($0.time) }
-        #expect(pipeline.malformedPackets == 4)
-        #expect(pipeline.firstError?.reason.contains("outside 1970-01-01 to 2200-01-01") == true)
+        #expect(malformed.count == 4)
+        #expect(malformed.allSatisfy { $0.field == "timestamp" && $0.reason.contains("outside 1970-01-01 to 2200-01-01") }, "\(malformed)")
         #expect(ticks == [1_700_000_001, 1_700_000_002, 1_700_000_003])
         #expect(pipeline.beaconReports == 2)
+    }
+
+    @Test("a remote scanner's sighting timed outside the policy is not ranged, and moves no tick")
+    func remoteSightingOutsideThePolicyIsSkipped() {
+        var pipeline = BeaconPipeline(engine: RangingEngine(), tickInterval: 1)
+        var ticks: [Double] = []
+        let frame = BeaconFrame.iBeacon(IBeaconFrame(uuid: BeaconPipelineTests.uuid, major: 1, minor: 1, measuredPower: -59))
+        for time in [1_700_000_000.5, 1e300, .nan, 1_700_000_001.5] {
+            pipeline.advance(to: time) { ticks.append($0.time) }
+            pipeline.record(BeaconSighting(timestamp: time, address: BDAddress(rawValue: 0xA1), addressType: .publicDevice,
+                                           eventKind: .advNonconnInd, rssi: -60, frame: frame))
+        }
+        #expect(pipeline.beaconReports == 2)
+        #expect(ticks == [1_700_000_001])
     }
 
     @Test("a 150-year jump with beacons kept forever costs at most a day of ticks, then resumes on time")

@@ -4,8 +4,8 @@ import Ranging
 @testable import Simulation
 
 /// Replays a simulated run through the whole default pipeline, as `replay --json` would: each
-/// advertisement is encoded as an LE Advertising Report event, decoded back, its iBeacon frame
-/// decoded and fed to a `RangingEngine` (default configuration, the venue as its catalog), which
+/// advertisement is encoded as an LE Advertising Report event, decoded back to sightings by the one
+/// sighting decoder and fed to a `RangingEngine` (default configuration, the venue as its catalog), which
 /// ticks every second of capture time.
 struct EngineReplay {
     var engine: RangingEngine
@@ -17,7 +17,7 @@ struct EngineReplay {
         })
         engine = RangingEngine(configuration: configuration, catalog: catalog)
         var simulator = RadioSimulator(scenario: scenario, seed: seed)
-        var decoder = AdvertisingReportDecoder()
+        var decoder = BeaconSightingDecoder()
         var nextTick = scenario.startTime + 1
         while let reception = simulator.next() {
             let ad = reception.advertisement
@@ -25,10 +25,7 @@ struct EngineReplay {
                 ticks.append((nextTick, engine.tick(at: nextTick).nearest))
                 nextTick += 1
             }
-            try decoder.decode(AdvertisingReportEncoder.legacyReportPacket([ad], at: ad.timestamp)) { decoded in
-                guard let frame = BeaconDecoder.decode(decoded.data), let rssi = decoded.rssi else { return }
-                engine.record(frame: frame, address: decoded.address, rssi: Int(rssi), at: decoded.timestamp)
-            }
+            try decoder.decode(AdvertisingReportEncoder.legacyReportPacket([ad], at: ad.timestamp)) { engine.record($0) }
         }
         ticks.append((nextTick, engine.tick(at: nextTick).nearest))
     }

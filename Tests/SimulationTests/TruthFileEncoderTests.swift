@@ -32,11 +32,4 @@ import Testing
         let walking = TruthFileEncoder.line(GroundTruth.sample(scenario, at: 0.5), scenario: scenario)
         #expect(walking.contains("\"visiting\":null"))
     }
-
-    @Test func stringsAreEscaped() {
-        #expect(TruthFileEncoder.quote("a\"b\\c\nd\u{1}") == "\"a\\\"b\\\\c\\nd\\u0001\"")
-        #expect(TruthFileEncoder.number(1767258000.12349) == "1767258000.123")
-        #expect(TruthFileEncoder.number(2) == "2")
-        #expect(TruthFileEncoder.number(.nan) == "null")
-    }
 }

@@ -2,11 +2,12 @@ import BeaconFormats
 import Captures
 import Foundation
 import HCI
+import NDJSON
 import Ranging
 
 /// What every harness does with its input: read it the way beacontop reads a file, then push
-/// whatever comes out through the rest of the data path (beacon decoding, the JSON line builder,
-/// ranging ticks), so a value no parser rejects cannot trap or hang further down.
+/// whatever comes out through the rest of the data path (the sighting decoder, the NDJSON frame and
+/// summary lines, ranging ticks), so a value no parser rejects cannot trap or hang further down.
 public enum FuzzInput {
     /// The harness's input as a file (the readers take paths): one per process, rewritten each
     /// run, in /dev/shm when it exists so no disk is touched.
@@ -28,15 +29,15 @@ public enum FuzzInput {
     }
 
     /// Reads the file at `path` as a capture, as decode and replay do, in one pass: each packet
-    /// through the beacon decoder (every sighting also becomes a decode --json frame line and a
-    /// tally) and through the ranging pipeline (ticks as NDJSON), then the dwell report.
+    /// through the one sighting decoder, every sighting written as a decode --json frame line, tallied
+    /// and ranged (ticks as NDJSON), then the summary lines and the dwell report.
     public static func exerciseCapture() {
         guard var reader = try? CaptureReader(path: path) else { return }
         var decoder = BeaconSightingDecoder()
-        var line = JSONLineBuilder()
+        var lines = JSONWriter(capacity: 1 << 12)
         var tallies = BeaconTallies()
         var pipeline = BeaconPipeline(engine: RangingEngine(), tickInterval: 1)
-        var writer = JSONWriter(capacity: 1 << 12)
+        var ticks = JSONWriter(capacity: 1 << 12)
         var packet = HCIPacket.empty
         while true {
             do {
@@ -46,28 +47,38 @@ public enum FuzzInput {
                 if error.isRecoverable { continue }
                 break
             }
-            try? decoder.decode(packet) { sighting in
-                line.frameLine(sighting)
-                tallies.add(sighting)
+            pipeline.advance(to: packet.timestamp) { snapshot in
+                TickLineEncoder.appendLine(snapshot, to: &ticks)
+                ticks.removeAll()
             }
-            pipeline.feed(packet) { snapshot in
-                TickLineEncoder.appendLine(snapshot, to: &writer)
-                writer.removeAll()
+            try? decoder.decode(packet) { sighting in
+                BeaconFrameLine.append(sighting, to: &lines)
+                lines.removeAll()
+                tallies.add(sighting)
+                pipeline.record(sighting)
             }
         }
-        for tally in tallies.sorted { line.summaryLine(tally) }
-        pipeline.finish { TickLineEncoder.appendLine($0, to: &writer) }
+        for tally in tallies.sorted {
+            BeaconSummaryLine.append(tally, to: &lines)
+            lines.removeAll()
+        }
+        pipeline.finish { TickLineEncoder.appendLine($0, to: &ticks) }
         _ = DwellReportRenderer.text(pipeline.dwellReport)
     }
 
-    /// Feeds HCI packets straight into the decoders and the pipeline (the H4 harness).
+    /// Feeds HCI packets straight into the sighting decoder, the frame line and the pipeline (the
+    /// H4 harness).
     public static func exercise(packets: [HCIPacket]) {
         var decoder = BeaconSightingDecoder()
-        var line = JSONLineBuilder()
+        var lines = JSONWriter(capacity: 1 << 12)
         var pipeline = BeaconPipeline(engine: RangingEngine(), tickInterval: 1)
         for packet in packets {
-            try? decoder.decode(packet) { line.frameLine($0) }
-            pipeline.feed(packet) { _ in }
+            pipeline.advance(to: packet.timestamp) { _ in }
+            try? decoder.decode(packet) { sighting in
+                BeaconFrameLine.append(sighting, to: &lines)
+                lines.removeAll()
+                pipeline.record(sighting)
+            }
         }
         pipeline.finish { _ in }
     }

@@ -1,6 +1,6 @@
 import FuzzSupport
 import HCI
-import Sources
+import PacketSources
 
 /// Advertisement scripts (NDJSON written by hand): every line that parses becomes an LE
 /// Advertising Report and runs through the decoders and the ranging pipeline.

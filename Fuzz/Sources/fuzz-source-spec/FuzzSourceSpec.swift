@@ -1,5 +1,5 @@
 import BeaconFormats
-import Sources
+import PacketSources
 
 /// Source spec strings (`hci0:user`, `serial:/dev/ttyACM0@1000000,rtscts`, `tcp:HOST:PORT`, a file)
 /// and the beacon descriptions `advertise` and scripts take (`UUID:MAJOR:MINOR`, URLs). The first

@@ -1,0 +1,178 @@
+import BeaconFormats
+import Foundation
+import PacketSources
+import Ranging
+
+/// The monitor's data side, owned by the one loop that also owns the terminal and the app state
+/// (htop, btmon): it takes the source's batches from the inbox, feeds them to `MonitorFeed`
+/// (decoding, ranging, the detail pane's extras), makes a snapshot at each tick and carries out
+/// the loop's commands (replay controls, recording, ranging filter, calibration). No locks: only
+/// the loop touches it. The wall time comes in as an argument, so a test drives it without a
+/// clock, a thread or a terminal.
+public struct MonitorSession: Sendable {
+    public static let snapshotsPerSecond = 3.0
+    /// Replay speeds `+` and `-` step through (`--speed max` stays at max).
+    public static let speedSteps: [Double] = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 100]
+
+    public let inbox: SourceInbox
+    public private(set) var feed: MonitorFeed
+    public let recording: RecordingSource?
+    public let replay: ReplayControl?
+    public let catalogPath: String?
+    private var speed: ReplaySpeed?
+    /// The newest packet's capture time and the wall time its batch arrived: between packets the
+    /// capture clock runs on at the replay speed (stopped while paused), so ages keep moving.
+    private var clock: (capture: Double, wall: Double)?
+    private var lost = false
+    /// The source finished and everything it delivered has been fed.
+    public private(set) var sourceEnded = false
+
+    public init(
+        feed: MonitorFeed, inbox: SourceInbox, recording: RecordingSource? = nil, replay: ReplayControl? = nil,
+        speed: ReplaySpeed? = nil, catalogPath: String? = nil
+    ) {
+        self.feed = feed
+        self.inbox = inbox
+        self.recording = recording
+        self.replay = replay
+        self.speed = speed
+        self.catalogPath = catalogPath
+    }
+
+    /// The first snapshot, for the loop's first frame.
+    public mutating func initialSnapshot() -> MonitorSnapshot { feed.snapshot(at: .nan) }
+
+    /// Feeds everything the source delivered since the last call.
+    public mutating func drain() {
+        let contents = inbox.take()
+        for batch in contents.batches {
+            var newest: Double?
+            for event in batch.events {
+                switch event {
+                case .packet(let packet):
+                    feed.feed(packet)
+                    if packet.timestamp.isFinite { newest = max(newest ?? packet.timestamp, packet.timestamp) }
+                case .sighting(let sighting, let scanner):
+                    feed.feed(sighting, scanner: scanner)
+                    if sighting.timestamp.isFinite { newest = max(newest ?? sighting.timestamp, sighting.timestamp) }
+                case .notice(let notice):
+                    note(notice)
+                }
+            }
+            if let newest { clock = (max(clock?.capture ?? newest, newest), batch.arrival) }
+        }
+        feed.droppedPackets = contents.droppedPackets
+        if contents.ended { sourceEnded = true }
+    }
+
+    /// A connection's first `connected` says nothing the status line does not; one after a loss does.
+    private mutating func note(_ notice: SourceNotice) {
+        if case .connected = notice, !lost { return }
+        if case .lost = notice { lost = true }
+        if case .connected = notice { lost = false }
+        feed.note(notice)
+    }
+
+    /// Ticks the ranging at the capture time the source has reached by `now` (wall seconds) and
+    /// builds the snapshot the loop draws.
+    public mutating func snapshot(now: Double) -> MonitorSnapshot {
+        let paused = replay?.isPaused ?? false
+        let rate: Double
+        switch speed {
+        case .factor(let factor): rate = paused ? 0 : factor
+        case .max: rate = 0
+        case nil: rate = 1
+        }
+        let time = clock.map { $0.capture + (now - $0.wall) * rate } ?? .nan
+        if let replay {
+            feed.status.replayPosition = replay.position.seconds
+            if feed.status.state != .finished {
+                if paused {
+                    feed.status.state = .paused
+                } else if case .factor(let factor)? = speed {
+                    feed.status.state = .replaying(speed: factor)
+                } else {
+                    feed.status.state = .replaying(speed: .infinity)
+                }
+            }
+        }
+        return feed.snapshot(at: time)
+    }
+
+    // MARK: - The loop's commands
+
+    /// Carries out one command; its effect shows in the next `drain()` and `snapshot(now:)`.
+    public mutating func handle(_ command: MonitorCommand) {
+        switch command {
+        case .togglePause:
+            guard let replay else { return note("pause works on replays (a capture file)") }
+            replay.togglePause()
+        case .step:
+            guard let replay else { return note("step works on replays (a capture file)") }
+            replay.pause()
+            replay.step()
+        case .speedUp, .slowDown:
+            guard let replay else { return note("speed works on replays (a capture file)") }
+            changeSpeed(up: command == .speedUp, replay)
+        case .seek(let seconds):
+            guard let replay else { return note("seek works on replays (a capture file)") }
+            replay.seek(by: seconds)
+        case .toggleRecording:
+            toggleRecording()
+        case .selectFilter(let name):
+            do { try feed.selectFilter(named: name) } catch { note("\(error)") }
+        case .startCalibration(let identity):
+            feed.startCalibration(of: identity)
+        case .cancelCalibration:
+            feed.cancelCalibration()
+        case .saveCalibration(let identity, let power):
+            saveCalibration(identity, power: power)
+        }
+    }
+
+    private mutating func note(_ message: String) {
+        feed.log(.info, message)
+    }
+
+    private mutating func changeSpeed(up: Bool, _ replay: ReplayControl) {
+        guard case .factor(let factor) = speed else { return note("speed: the replay runs at max") }
+        let steps = Self.speedSteps
+        let index = steps.lastIndex(where: { $0 <= factor }) ?? 0
+        let target = up ? steps[min(index + 1, steps.count - 1)] : steps[max(index - (steps[index] == factor ? 1 : 0), 0)]
+        speed = .factor(target)
+        replay.setSpeed(.factor(target))
+        note("speed \(ReplaySpeed.factor(target))")
+    }
+
+    private mutating func toggleRecording() {
+        guard let recording else { return note("this source cannot be recorded") }
+        if recording.stopRecording() != nil { return }
+        let path = Self.recordingName(at: Date())
+        do { try recording.startRecording(to: path) } catch { note("cannot record: \(error)") }
+    }
+
+    /// `beacontop-20261122-041512.btsnoop` in the current directory.
+    public static func recordingName(at date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        return "beacontop-\(formatter.string(from: date)).btsnoop"
+    }
+
+    private mutating func saveCalibration(_ identity: BeaconIdentity, power: Int) {
+        let name = feed.calibration?.name ?? identity.description
+        let path = catalogPath ?? CatalogCalibrationEditor.defaultPath
+        do {
+            try CatalogCalibrationFile.save(power: power, id: identity.description, name: name, path: path)
+            if catalogPath != nil {
+                feed.replaceCatalog(try ExhibitCatalog(contentsOf: URL(fileURLWithPath: path)))
+            } else {
+                note("no --exhibits catalog was given: the calibration went to \(path) (pass it with --exhibits)")
+            }
+            feed.calibrationSaved(to: path, measuredPower: power)
+        } catch {
+            feed.log(.warning, "calibration not saved to \(path): \(error)")
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import Captures
+import HCI
+
+/// A capture file as a replay reader: `CaptureReader` packets, copied out of its read buffer
+/// (the replay hands them to another thread, and a slice kept alive would make the reader copy
+/// its whole 256 KiB buffer on the next refill).
+public struct CaptureReplayReader: ReplayPacketReader {
+    private var reader: CaptureReader
+
+    public init(path: String) throws(CaptureError) {
+        reader = try CaptureReader(path: path)
+    }
+
+    public mutating func nextPacket() throws -> HCIPacket? {
+        guard var packet = try reader.next() else { return nil }
+        packet.payload = Array(packet.payload)[...]
+        return packet
+    }
+
+    public var endNote: String? {
+        reader.truncation.map { "\($0); replayed up to there" }
+    }
+}
+
+extension CaptureError: RecoverableReplayError {}

@@ -1,0 +1,90 @@
+import Dispatch
+import Synchronization
+
+/// The transport controls of a replay, driven from another thread (the monitor's keys):
+/// pause, resume, step one packet while paused, change speed. The replay thread applies them
+/// between packets; `position` says where it is. Each request wakes the replay thread, so a paused
+/// replay, or one waiting for a packet far ahead, sleeps until it is due or asked (no polling).
+public final class ReplayControl: Sendable {
+    struct Requests: Sendable, Equatable {
+        var paused = false
+        var steps = 0
+        var speed: ReplaySpeed?
+        /// Seconds to seek by, summed over presses not yet applied.
+        var seek = 0.0
+    }
+
+    private let requests = Mutex(Requests())
+    private let progress = Mutex<(position: Double, packets: Int)>((0, 0))
+    private let wakeup = DispatchSemaphore(value: 0)
+
+    public init(paused: Bool = false) {
+        requests.withLock { $0.paused = paused }
+    }
+
+    public func pause() { request { $0.paused = true } }
+    public func resume() { request { $0.paused = false } }
+    public func togglePause() { request { $0.paused.toggle() } }
+    public var isPaused: Bool { requests.withLock { $0.paused } }
+
+    /// While paused, delivers the next packet (and no more).
+    public func step() { request { $0.steps += 1 } }
+
+    public func setSpeed(_ speed: ReplaySpeed) { request { $0.speed = speed } }
+
+    /// Moves the replay by `seconds` of capture time (negative: back), clamped to the capture's start.
+    /// Time stays monotonic for ranging: after a seek back, later packets are shifted as a loop shifts them.
+    public func seek(by seconds: Double) {
+        guard seconds.isFinite else { return }
+        request { $0.seek += seconds }
+    }
+
+    private func request(_ change: (inout Requests) -> Void) {
+        requests.withLock { change(&$0) }
+        wakeup.signal()
+    }
+
+    /// Wakes the replay thread now (it was stopped).
+    func wakeReplay() { wakeup.signal() }
+
+    /// The replay thread's sleep: until `seconds` have passed or a request came.
+    func sleep(_ seconds: Double) {
+        _ = wakeup.wait(timeout: .now() + .nanoseconds(Int(seconds * 1e9)))
+    }
+
+    /// Seconds into the capture of the last packet delivered, and how many were delivered.
+    public var position: (seconds: Double, packets: Int) {
+        progress.withLock { ($0.position, $0.packets) }
+    }
+
+    // The replay thread's side.
+
+    /// Takes the pending speed change, if any.
+    func takeSpeed() -> ReplaySpeed? {
+        requests.withLock { state in
+            defer { state.speed = nil }
+            return state.speed
+        }
+    }
+
+    /// Takes the pending seek, if any.
+    func takeSeek() -> Double? {
+        requests.withLock { state in
+            defer { state.seek = 0 }
+            return state.seek == 0 ? nil : state.seek
+        }
+    }
+
+    /// Takes one step if one is pending.
+    func takeStep() -> Bool {
+        requests.withLock { state in
+            guard state.steps > 0 else { return false }
+            state.steps -= 1
+            return true
+        }
+    }
+
+    func delivered(position: Double) {
+        progress.withLock { $0 = (position, $0.packets + 1) }
+    }
+}

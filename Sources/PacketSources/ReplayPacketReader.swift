@@ -1,0 +1,15 @@
+import HCI
+
+/// Something that yields a capture's packets in order: `CaptureReplayReader` for files,
+/// `AdvertisementScriptReader` for hand-written scripts, an array in tests.
+public protocol ReplayPacketReader: Sendable {
+    /// The next packet; nil at the end. Throws for a bad record (see `RecoverableReplayError`).
+    mutating func nextPacket() throws -> HCIPacket?
+    /// Why the reader stopped, once `nextPacket()` returned nil ("torn final record at byte ...").
+    var endNote: String? { get }
+}
+
+/// Errors a reader may throw that do not end the file: one bad record, skipped.
+public protocol RecoverableReplayError: Error {
+    var isRecoverable: Bool { get }
+}

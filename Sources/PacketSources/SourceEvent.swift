@@ -1,0 +1,14 @@
+import BeaconFormats
+import HCI
+
+/// What a source hands its consumer: a packet, a sighting decoded elsewhere, or news about the
+/// source itself. A lost transport is an event to show, not a crash (README "Source spec strings").
+public enum SourceEvent: Sendable, Equatable {
+    /// HCI traffic heard by a radio on this machine, or read from a capture: the consumer decodes it
+    /// with the one sighting decoder.
+    case packet(HCIPacket)
+    /// A beacon frame a remote scanner heard and decoded (a venue's scanners reporting through a
+    /// broker): no packet to decode, ranged like any other sighting and attributed to `scanner`.
+    case sighting(BeaconSighting, scanner: String)
+    case notice(SourceNotice)
+}

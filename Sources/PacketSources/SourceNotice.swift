@@ -1,0 +1,41 @@
+/// News about a source itself, in its event stream beside the packets: shown on the status line
+/// and in the event log, printed by the headless commands. A lost transport is an event, not a crash.
+public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
+    /// The transport is open (first time or after a reconnect).
+    case connected(source: String)
+    /// Opening it powered the adapter on: it was down (no bluetoothd powers adapters on).
+    case poweredOn(source: String)
+    /// The transport failed; a live source then tries to reconnect.
+    case lost(source: String, reason: String)
+    /// Waiting `delay` seconds before reconnect attempt `attempt`; `reason` is why the transport
+    /// is down: how it was lost (attempt 1), or why the previous attempt failed.
+    case reconnecting(source: String, attempt: Int, delay: Double, reason: String)
+    /// Bytes that were not H4 were skipped (stream offset and count).
+    case framingError(source: String, detail: String)
+    /// A replay reached its end, or was stopped.
+    case ended(source: String, reason: String)
+    /// Something went wrong beside the packets ("scanning not restarted: ...").
+    case warning(source: String, message: String)
+    /// Every packet is being written to `path` (`--record`, `r`).
+    case recordingStarted(path: String)
+    /// Recording ended on request after `packets` packets.
+    case recordingStopped(path: String, packets: Int)
+    /// Writing failed: recording stopped, the source goes on.
+    case recordingFailed(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .connected(let source): "\(source): connected"
+        case .poweredOn(let source): "\(source): the adapter was down; beacontop brought it up (HCIDEVUP, with CAP_NET_ADMIN)"
+        case .lost(let source, let reason): "\(source): lost (\(reason))"
+        case .reconnecting(let source, let attempt, let delay, let reason):
+            "\(source): \(reason); reconnecting in \(delay) s (attempt \(attempt))"
+        case .framingError(let source, let detail): "\(source): \(detail)"
+        case .ended(let source, let reason): "\(source): \(reason)"
+        case .warning(let source, let message): "\(source): \(message)"
+        case .recordingStarted(let path): "recording to \(path)"
+        case .recordingStopped(let path, let packets): "recording stopped: \(path), \(packets) packets"
+        case .recordingFailed(let path, let reason): "recording \(path): lost (\(reason); recording stopped)"
+        }
+    }
+}

@@ -1,0 +1,159 @@
+/// Where HCI packets come from, named by one string and parsed once (Bumble's transport names
+/// are the model: `tcp-client:host:port`). Forms, as docs/sources.md documents:
+///
+/// - `hci0`, `hci0:raw`, `hci0:user`, `hci0:monitor`: a Linux kernel HCI socket
+/// - `serial:/dev/ttyACM0[@1000000][,rtscts]`: H4 over a UART
+/// - `tcp:HOST:PORT`, `unix:PATH`: H4 over a socket
+/// - `sim:CATALOG`: the simulator, a visitor walking past the catalog's beacons
+/// - anything else: a capture file (or advertisement script) to replay
+public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
+    case kernel(adapter: Int, channel: KernelHCIChannel)
+    case serial(path: String, baudRate: Int, flowControl: Bool)
+    case tcp(host: String, port: UInt16)
+    case unix(path: String)
+    case simulation(catalogPath: String)
+    case file(path: String)
+
+    /// Default UART speed: what Zephyr's `hci_uart` sample and most dongles use.
+    public static let defaultBaudRate = 1_000_000
+
+    public init(parsing text: String) throws(SourceSpecError) {
+        guard !text.isEmpty else { throw SourceSpecError(spec: text, part: "", problem: "is empty; give hci0, serial:PATH, tcp:HOST:PORT, unix:PATH, sim:CATALOG or a capture file") }
+        if text.hasPrefix("hci"), let spec = try Self.parseKernel(text) {
+            self = spec
+        } else if text.hasPrefix("serial:") {
+            self = try Self.parseSerial(text)
+        } else if text.hasPrefix("tcp:") {
+            self = try Self.parseTCP(text)
+        } else if text.hasPrefix("unix:") {
+            let path = String(text.dropFirst(5))
+            guard !path.isEmpty else { throw SourceSpecError(spec: text, part: "PATH", problem: "is missing after unix:") }
+            self = .unix(path: path)
+        } else if text.hasPrefix("sim:") {
+            let path = String(text.dropFirst(4))
+            guard !path.isEmpty else { throw SourceSpecError(spec: text, part: "CATALOG", problem: "is missing after sim:") }
+            self = .simulation(catalogPath: path)
+        } else {
+            self = .file(path: text)
+        }
+    }
+
+    /// `hciN[:channel]`; nil when the text only starts with "hci" but is no adapter name (a file
+    /// called `hci.log` is a replay).
+    private static func parseKernel(_ text: String) throws(SourceSpecError) -> SourceSpec? {
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let name = parts[0].dropFirst(3)
+        guard !name.isEmpty, name.allSatisfy(\.isASCII), name.allSatisfy(\.isNumber) else { return nil }
+        guard let index = Int(name), index <= 0xFFFE else {
+            throw SourceSpecError(spec: text, part: "adapter index", problem: "\(name) is out of range")
+        }
+        var channel = KernelHCIChannel.raw
+        if parts.count == 2 {
+            guard let parsed = KernelHCIChannel(name: String(parts[1])) else {
+                throw SourceSpecError(spec: text, part: "channel", problem: "'\(parts[1])' is not raw, user or monitor")
+            }
+            channel = parsed
+        }
+        return .kernel(adapter: index, channel: channel)
+    }
+
+    private static func parseSerial(_ text: String) throws(SourceSpecError) -> SourceSpec {
+        var rest = Substring(text.dropFirst(7))
+        var flowControl = false
+        if let comma = rest.firstIndex(of: ",") {
+            let option = rest[rest.index(after: comma)...]
+            guard option == "rtscts" else {
+                throw SourceSpecError(spec: text, part: "option", problem: "'\(option)' is not rtscts")
+            }
+            flowControl = true
+            rest = rest[..<comma]
+        }
+        var baud = defaultBaudRate
+        if let at = rest.lastIndex(of: "@") {
+            let speed = rest[rest.index(after: at)...]
+            guard let value = Int(speed), SerialSpeed.termiosCode(forBaud: value) != nil else {
+                throw SourceSpecError(spec: text, part: "baud rate", problem: "'\(speed)' is not a standard speed (\(SerialSpeed.supported.map(String.init).joined(separator: ", ")))")
+            }
+            baud = value
+            rest = rest[..<at]
+        }
+        guard !rest.isEmpty else { throw SourceSpecError(spec: text, part: "device path", problem: "is missing after serial:") }
+        return .serial(path: String(rest), baudRate: baud, flowControl: flowControl)
+    }
+
+    private static func parseTCP(_ text: String) throws(SourceSpecError) -> SourceSpec {
+        let rest = text.dropFirst(4)
+        guard let colon = rest.lastIndex(of: ":") else {
+            throw SourceSpecError(spec: text, part: "PORT", problem: "is missing; write tcp:HOST:PORT")
+        }
+        var host = rest[..<colon]
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = host.dropFirst().dropLast() }
+        guard !host.isEmpty else { throw SourceSpecError(spec: text, part: "HOST", problem: "is empty") }
+        let portText = rest[rest.index(after: colon)...]
+        guard let port = UInt16(portText), port > 0 else {
+            throw SourceSpecError(spec: text, part: "PORT", problem: "'\(portText)' is not a port number 1-65535")
+        }
+        return .tcp(host: String(host), port: port)
+    }
+
+    /// True for sources that carry a controller beacontop can command (scan, advertise).
+    public var acceptsCommands: Bool {
+        switch self {
+        case .kernel(_, let channel): channel != .monitor
+        case .serial, .tcp, .unix: true
+        case .simulation, .file: false
+        }
+    }
+
+    /// True for sources that run in real time (a radio, the simulator), false for a file.
+    public var isLive: Bool { if case .file = self { false } else { true } }
+
+    public var description: String {
+        switch self {
+        case .kernel(let adapter, let channel): "hci\(adapter):\(channel.name)"
+        case .serial(let path, let baud, let flow): "serial:\(path)@\(baud)\(flow ? ",rtscts" : "")"
+        case .tcp(let host, let port): host.contains(":") ? "tcp:[\(host)]:\(port)" : "tcp:\(host):\(port)"
+        case .unix(let path): "unix:\(path)"
+        case .simulation(let path): "sim:\(path)"
+        case .file(let path): path
+        }
+    }
+}
+
+/// A source spec that could not be parsed: the whole string, the part that is wrong, and why.
+public struct SourceSpecError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var spec: String
+    public var part: String
+    public var problem: String
+
+    public var description: String {
+        part.isEmpty ? "source '\(spec)' \(problem)" : "source '\(spec)': \(part) \(problem)"
+    }
+}
+
+/// The kernel HCI socket channels (Linux `include/net/bluetooth/hci_sock.h`, HCI_CHANNEL_*).
+public enum KernelHCIChannel: UInt16, Sendable, CaseIterable {
+    /// Shares the adapter with bluetoothd; beacontop sends its own scan commands.
+    case raw = 0
+    /// Takes the adapter exclusively; it must be down and not held by bluetoothd.
+    case user = 1
+    /// Listens to all HCI traffic of every adapter, as btmon does; sends nothing.
+    case monitor = 2
+
+    public init?(name: String) {
+        switch name {
+        case "raw": self = .raw
+        case "user": self = .user
+        case "monitor": self = .monitor
+        default: return nil
+        }
+    }
+
+    public var name: String {
+        switch self {
+        case .raw: "raw"
+        case .user: "user"
+        case .monitor: "monitor"
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import BeaconFormats
+import Captures
+import HCI
+import Ranging
+
+/// The headless replay loop behind `replay --json` and `report` (and the benchmark that measures
+/// them): reads a capture through `CaptureReader` and the one sighting decoder on a second thread
+/// (`BackgroundCaptureDecoder`), and ranges its sightings into a `BeaconPipeline` on this one,
+/// calling `onTick` for each tick. Malformed records and packets are counted (the first few
+/// printed), a torn final record ends the file quietly, a corrupt header stops reading with exit
+/// status 2 after what came before.
+public enum CaptureReplay {
+    /// How the replay went.
+    public struct Outcome: Sendable {
+        /// The file could not be read at all (nothing was replayed).
+        public var cannotRead: CaptureError?
+        /// Reading stopped before the end of the file (the ticks before it were written).
+        public var stoppedBy: CaptureError?
+        public var records = 0
+        public var malformed = 0
+
+        /// 0 replayed, 1 the file cannot be read, 2 reading stopped at a corrupt header.
+        public var exitStatus: Int32 { cannotRead != nil ? 1 : stoppedBy != nil ? 2 : 0 }
+
+        /// Says what stopped the replay, if anything did.
+        public func reportFailure() {
+            if let cannotRead { StandardError.report("\(cannotRead)") }
+            if let stoppedBy { StandardError.report("\(stoppedBy); replayed up to there") }
+        }
+    }
+
+    /// Replays `path` into `pipeline`, printing warnings and the summary line to standard error.
+    public static func run(path: String, pipeline: inout BeaconPipeline, onTick: (RangingSnapshot) -> Void) -> Outcome {
+        let reader: CaptureReader
+        do {
+            reader = try CaptureReader(path: path)
+        } catch {
+            return Outcome(cannotRead: error)
+        }
+        var outcome = Outcome()
+        var malformedRecords = 0
+        var malformedPackets = 0
+        var firstPacketError: DecodeError?
+        var end: BackgroundCaptureDecoder.End?
+        let decoder = BackgroundCaptureDecoder(reader: reader)
+        while let batch = decoder.next() {
+            for error in batch.malformedRecords {
+                malformedRecords += 1
+                if malformedRecords <= 5 { StandardError.line("warning: \(error)") }
+            }
+            malformedPackets += batch.malformedPackets.count
+            if firstPacketError == nil { firstPacketError = batch.malformedPackets.first }
+            range(batch, into: &pipeline, onTick: onTick)
+            if let last = batch.end { end = last }
+        }
+        outcome.stoppedBy = end?.stoppedBy
+        outcome.records = end?.recordCount ?? 0
+        outcome.malformed = malformedPackets + malformedRecords
+        pipeline.finish(onTick: onTick)
+        if let truncation = end?.truncation {
+            StandardError.line("warning: \(path): \(truncation); replayed up to there")
+        }
+        if let first = firstPacketError {
+            StandardError.line("warning: first malformed HCI packet: \(first)")
+        }
+        StandardError.line("\(outcome.records) records, \(pipeline.beaconReports) beacon frames ranged, \(outcome.malformed) malformed packets")
+        return outcome
+    }
+
+    /// Ranges one batch in capture order: the ticks due before each packet, then its sightings.
+    @inline(__always)
+    public static func range(_ batch: BackgroundCaptureDecoder.Batch, into pipeline: inout BeaconPipeline, onTick: (RangingSnapshot) -> Void) {
+        for packet in 0..<batch.packetCount {
+            pipeline.advance(to: batch.packetTimes[packet], onTick: onTick)
+            for index in batch.sightingStart[packet]..<batch.sightingStart[packet + 1] {
+                pipeline.record(batch.sightings[index])
+            }
+        }
+    }
+}

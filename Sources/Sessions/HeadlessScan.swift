@@ -1,0 +1,164 @@
+import BeaconFormats
+import Captures
+import HCI
+import NDJSON
+import PacketSources
+import Ranging
+
+/// The consumer behind `scan`: takes the source's batches from its inbox until the source ends,
+/// and prints either ranging ticks (NDJSON, the same lines `replay --json` prints) or one line per
+/// beacon frame (NDJSON or text), with the source's notices on standard error. Packets go through
+/// the one sighting decoder; sightings a source decoded elsewhere are taken as they are.
+public struct HeadlessScan {
+    public enum Mode: Sendable {
+        /// One NDJSON tick line per tick of capture time.
+        case ticks(BeaconPipeline)
+        /// One line per beacon frame: NDJSON, or aligned text.
+        case frames(json: Bool)
+        /// Nothing on standard output, only the source's notices (`advertise`).
+        case noticesOnly
+    }
+
+    /// What the scan saw besides its output.
+    public struct Summary: Sendable, Equatable {
+        public var packets = 0
+        public var malformed = 0
+        public var droppedPackets = 0
+    }
+
+    /// Ranging ticks when set; frame lines otherwise.
+    private var pipeline: BeaconPipeline?
+    private let json: Bool
+    private let printsPackets: Bool
+    /// Flush standard output after every batch (a live source: whoever reads the pipe sees each
+    /// packet as it comes); a replay fills 64 KiB writes instead.
+    private let flushEachBatch: Bool
+    private var decoder = BeaconSightingDecoder()
+    private var writer = JSONWriter(capacity: 1 << 16)
+    private var summary = Summary()
+    private var firstMalformation: DecodeError?
+    private var lastMalformation: DecodeError?
+    private var lost = false
+
+    public init(mode: Mode, flushEachBatch: Bool) {
+        switch mode {
+        case .ticks(let pipeline):
+            self.pipeline = pipeline
+            json = true
+        case .frames(let json):
+            self.json = json
+        case .noticesOnly:
+            json = false
+        }
+        if case .noticesOnly = mode { printsPackets = false } else { printsPackets = true }
+        self.flushEachBatch = flushEachBatch
+    }
+
+    /// Consumes `inbox` until its source ends, writing to `output`; then prints the last tick and
+    /// what was skipped, and returns the totals. When `output` closes (its reader went away),
+    /// `onOutputClosed` is called once, so the caller can stop the source; the notices up to the
+    /// source's end are still printed on standard error.
+    public mutating func run(inbox: SourceInbox, output: inout StandardOutput, onOutputClosed: () -> Void = {}) -> Summary {
+        var closed = false
+        while true {
+            let contents = inbox.take()
+            for batch in contents.batches {
+                for event in batch.events { handle(event, output: &output) }
+                output.write(writer.bytes)
+                writer.removeAll()
+                if flushEachBatch { output.flush() }
+                if output.closed && !closed {
+                    closed = true
+                    onOutputClosed()
+                }
+            }
+            summary.droppedPackets = contents.droppedPackets
+            if contents.ended { break }
+            inbox.waitForEvents(timeout: 1)
+        }
+        finish(output: &output)
+        return summary
+    }
+
+    private mutating func handle(_ event: SourceEvent, output: inout StandardOutput) {
+        switch event {
+        case .packet(let packet):
+            summary.packets += 1
+            guard printsPackets else { return }
+            do throws(DecodeError) {
+                if pipeline != nil {
+                    try Self.range(packet, pipeline: &pipeline!, decoder: &decoder, lines: &writer)
+                } else {
+                    try Self.frames(packet, json: json, decoder: &decoder, lines: &writer)
+                }
+            } catch {
+                summary.malformed += 1
+                if firstMalformation == nil { firstMalformation = error }
+                lastMalformation = error
+            }
+        case .sighting(let sighting, _):
+            guard printsPackets else { return }
+            if pipeline != nil {
+                Self.range(sighting, pipeline: &pipeline!, lines: &writer)
+            } else {
+                Self.append(sighting, json: json, to: &writer)
+            }
+        case .notice(let notice):
+            switch notice {
+            case .connected where !lost, .recordingStarted, .recordingStopped:
+                return
+            default:
+                break
+            }
+            output.write(writer.bytes)
+            writer.removeAll()
+            output.flush()
+            StandardError.report("\(notice)")
+            if case .lost = notice { lost = true }
+            if case .connected = notice { lost = false }
+        }
+    }
+
+    /// The ticks due before `packet`, then its sightings ranged.
+    private static func range(
+        _ packet: HCIPacket, pipeline: inout BeaconPipeline, decoder: inout BeaconSightingDecoder, lines: inout JSONWriter
+    ) throws(DecodeError) {
+        pipeline.advance(to: packet.timestamp) { TickLineEncoder.appendLine($0, to: &lines) }
+        try decoder.decode(packet) { pipeline.record($0) }
+    }
+
+    private static func range(_ sighting: BeaconSighting, pipeline: inout BeaconPipeline, lines: inout JSONWriter) {
+        pipeline.advance(to: sighting.timestamp) { TickLineEncoder.appendLine($0, to: &lines) }
+        pipeline.record(sighting)
+    }
+
+    private static func finishTicks(pipeline: inout BeaconPipeline, lines: inout JSONWriter) {
+        pipeline.finish { TickLineEncoder.appendLine($0, to: &lines) }
+    }
+
+    private static func frames(
+        _ packet: HCIPacket, json: Bool, decoder: inout BeaconSightingDecoder, lines: inout JSONWriter
+    ) throws(DecodeError) {
+        try decoder.decode(packet) { append($0, json: json, to: &lines) }
+    }
+
+    private static func append(_ sighting: BeaconSighting, json: Bool, to lines: inout JSONWriter) {
+        if json {
+            BeaconFrameLine.append(sighting, to: &lines)
+        } else {
+            for byte in BeaconFrameText.compact(sighting).utf8 { lines.byte(byte) }
+        }
+    }
+
+    private mutating func finish(output: inout StandardOutput) {
+        if pipeline != nil { Self.finishTicks(pipeline: &pipeline!, lines: &writer) }
+        output.write(writer.bytes)
+        writer.removeAll()
+        output.flush()
+        if pipeline != nil, let first = firstMalformation {
+            StandardError.report("\(summary.malformed) malformed packets skipped (first: \(first))")
+        } else if pipeline == nil, let last = lastMalformation {
+            StandardError.report("\(summary.malformed) malformed packets skipped (last: \(last))")
+        }
+    }
+}

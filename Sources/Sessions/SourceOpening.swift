@@ -1,0 +1,74 @@
+import Foundation
+import PacketSources
+import Ranging
+import Simulation
+
+/// What an opened source spec gives a command or the monitor: the source to start (always inside
+/// a `RecordingSource`, so recording can start at any time), the live controller to command (nil
+/// for replays, the simulator and monitor sockets: they take no commands), and the replay's
+/// transport controls (nil for everything but replays).
+public struct SourceOpening: Sendable {
+    public var source: RecordingSource
+    public var controller: LiveSource?
+    public var replayControl: ReplayControl?
+    /// The catalog a `sim:` source walks (the monitor shows it unless `--exhibits` names another).
+    public var simulatedCatalog: ExhibitCatalog?
+
+    /// Builds the source a spec names: a live transport, a capture replay or an advertisement
+    /// script (chosen by the file's first bytes), or the simulator walking a catalog; recording to
+    /// `record` from the first packet when given. Nothing is opened yet: start `source`.
+    ///
+    /// - Parameters:
+    ///   - replay: speed, loop and window of a replay; a `sim:` source runs at its numeric speed.
+    ///   - seed: the simulated walk's seed.
+    public init(spec: SourceSpec, replay: ReplayOptions = ReplayOptions(), record: String? = nil, seed: UInt64 = 1) throws(SourceOpeningError) {
+        let base: any PacketSource
+        switch spec {
+        case .file(let path):
+            let script = AdvertisementScriptReader.looksLikeScript(path: path)
+            let replaySource = ReplaySource(name: path, options: replay) {
+                script ? try AdvertisementScriptReader(path: path) as any ReplayPacketReader : try CaptureReplayReader(path: path)
+            }
+            base = replaySource
+            replayControl = replaySource.control
+        case .simulation(let path):
+            guard case .factor(let speed) = replay.speed else {
+                throw SourceOpeningError(description: "sim: needs a numeric --speed (0.25 to 100)")
+            }
+            let catalog = try Self.catalog(path)
+            let scenario: Scenario
+            do { scenario = try VenueStyle.museum.scenario(catalog: catalog, seed: seed) } catch {
+                throw SourceOpeningError(description: "\(spec): \(error)")
+            }
+            // A replay of a visit that never ends; no transport controls: it stands in for a radio.
+            base = ReplaySource(name: spec.description, options: ReplayOptions(speed: .factor(speed))) {
+                SimulationReader(scenario: scenario, seed: seed)
+            }
+            simulatedCatalog = catalog
+        case .kernel, .serial, .tcp, .unix:
+            let live = LiveSource(spec: spec)
+            base = live
+            controller = spec.acceptsCommands ? live : nil
+        }
+        source = RecordingSource(base)
+        if let record {
+            do { try source.startRecording(to: record) } catch {
+                throw SourceOpeningError(description: "\(error)")
+            }
+        }
+    }
+
+    /// Reads an exhibit catalog; the error names the file.
+    public static func catalog(_ path: String) throws(SourceOpeningError) -> ExhibitCatalog {
+        do { return try ExhibitCatalog(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw SourceOpeningError(description: "catalog \(path): \(error)")
+        }
+    }
+}
+
+/// Why a source could not be set up, in words to print after `beacontop: `.
+public struct SourceOpeningError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+
+    public init(description: String) { self.description = description }
+}

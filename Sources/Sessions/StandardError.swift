@@ -1,0 +1,33 @@
+import Glibc
+import PrintableText
+
+/// Standard error, one whole line per write(2) so lines from two threads never interleave: the
+/// one writer of warnings, summaries and start-up failures. Every message may quote a file name, a
+/// catalog or script value, or text from the air, so each line goes through `PrintableText.line`:
+/// escapes print visibly, never raw (docs/robustness.md).
+public enum StandardError {
+    /// Writes `line`, made printable, and a newline.
+    public static func line(_ line: String) {
+        _ = writeAll(Array((PrintableText.line(line) + "\n").utf8), to: STDERR_FILENO)
+    }
+
+    /// `beacontop: message`, the form every message to a person takes.
+    public static func report(_ message: String) {
+        line("beacontop: \(message)")
+    }
+
+    /// Writes every byte, going on after EINTR; false at any other error (a closed pipe: SIGPIPE is
+    /// ignored, `StopSignal`, so the write fails with EPIPE instead of killing the process).
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        var done = 0
+        while done < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + done, $0.count - done) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            done += written
+        }
+        return true
+    }
+}

@@ -1,0 +1,111 @@
+import BeaconFormats
+import HCI
+import Monitor
+import PacketSources
+import Synchronization
+import TestFixtures
+import Testing
+
+/// The monitor's data side as its loop drives it: batches in through the inbox, commands, and a
+/// snapshot at each tick, with the wall time given, so no thread, clock or terminal is involved.
+@Suite struct MonitorSessionTests {
+    final class Wall: Sendable {
+        let time = Mutex(5000.0)
+        func now() -> Double { time.withLock { $0 } }
+        func advance(_ seconds: Double) { time.withLock { $0 += seconds } }
+    }
+
+    /// Keeps what is recorded in memory: the toggle writes no file into the working directory.
+    final class Recorded: Sendable {
+        let paths = Mutex<[String]>([])
+        let packets = Mutex(0)
+    }
+
+    struct MemoryRecorder: PacketRecorder {
+        let recorded: Recorded
+        mutating func write(_ packet: HCIPacket) throws { recorded.packets.withLock { $0 += 1 } }
+    }
+
+    /// A source the test feeds by hand through the sink it was started with.
+    final class HandSource: PacketSource {
+        let name = "hand"
+        let sink = Mutex<(any SourceSink)?>(nil)
+        func start(into sink: any SourceSink) { self.sink.withLock { $0 = sink } }
+        func stop() {}
+        func send(_ events: [SourceEvent]) { sink.withLock { $0 }?.deliver(events, .dropWhenFull) }
+    }
+
+    static func packet(minor: UInt16, rssi: Int8, at time: Double) -> HCIPacket {
+        MonitorFeedBoundTests.packet(beacon: Int(minor), rssi: rssi, at: time)
+    }
+
+    @Test func batchesAreRangedAndTheCaptureClockRunsOnFromTheirArrival() throws {
+        let wall = Wall()
+        let inbox = SourceInbox(now: wall.now)
+        var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hand")), inbox: inbox)
+        #expect(session.initialSnapshot().rows.isEmpty)
+        for step in 0..<20 {
+            inbox.deliver([.packet(Self.packet(minor: 1, rssi: -62, at: 100 + Double(step) / 10))], .dropWhenFull)
+            wall.advance(0.1)
+        }
+        session.drain()
+        // The newest packet (capture 101.9) arrived at wall 5001.9; two seconds later the capture
+        // clock has run on to 103.9 and the beacon was last seen two seconds ago.
+        wall.advance(1.9)
+        let snapshot = session.snapshot(now: wall.now())
+        let row = try #require(snapshot.rows.first)
+        #expect(abs(row.secondsSinceSeen - 2) < 0.05)
+        // Twenty packets since it was first heard 3.9 s ago.
+        #expect(abs((row.packetsPerSecond ?? 0) - 20 / 3.9) < 0.1)
+    }
+
+    /// Issue 11's shape: a remote scanner's sightings come down the same inbox and are ranged with
+    /// the packets; the inbox's dropped count reaches the status line.
+    @Test func remoteSightingsAreRangedAndDropsAreShown() throws {
+        let inbox = SourceInbox(capacity: 4)
+        var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "venue")), inbox: inbox)
+        let frame = BeaconFrame.iBeacon(IBeaconFrame(uuid: MonitorFeedBoundTests.uuid, major: 7, minor: 9, measuredPower: -59))
+        let sighting = BeaconSighting(timestamp: 200, address: BDAddress(rawValue: 0xB1), addressType: .publicDevice,
+                                      eventKind: .advNonconnInd, rssi: -70, frame: frame)
+        inbox.deliver([.sighting(sighting, scanner: "room-2")] + (0..<6).map { .packet(Self.packet(minor: 1, rssi: -60, at: 200 + Double($0) / 10)) }, .dropWhenFull)
+        session.drain()
+        let snapshot = session.snapshot(now: SourceInbox.wallClock())
+        #expect(snapshot.rows.map(\.identity).contains(.iBeacon(uuid: MonitorFeedBoundTests.uuid, major: 7, minor: 9)))
+        #expect(snapshot.source.droppedPackets == 3)
+    }
+
+    /// `r` starts and stops recording through the one recorder, the source wrapper; the status line
+    /// and the event log follow its notices.
+    @Test func recordingTogglesThroughTheWrappedSource() throws {
+        let recorded = Recorded()
+        let hand = HandSource()
+        let recording = RecordingSource(hand) { path in
+            recorded.paths.withLock { $0.append(path) }
+            return MemoryRecorder(recorded: recorded)
+        }
+        let inbox = SourceInbox()
+        try recording.start(into: inbox)
+        var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hand")), inbox: inbox, recording: recording)
+        session.handle(.toggleRecording)
+        session.drain()
+        let path = try #require(recorded.paths.withLock { $0.first })
+        #expect(path.hasPrefix("beacontop-") && path.hasSuffix(".btsnoop"))
+        #expect(session.snapshot(now: 0).source.recordingFile == path)
+        hand.send([.packet(Self.packet(minor: 1, rssi: -60, at: 10)), .packet(Self.packet(minor: 1, rssi: -60, at: 10.1))])
+        session.handle(.toggleRecording)
+        session.drain()
+        let snapshot = session.snapshot(now: 0)
+        #expect(snapshot.source.recordingFile == nil)
+        #expect(recorded.packets.withLock { $0 } == 2)
+        #expect(snapshot.events.map(\.message).suffix(2) == ["recording to \(path)", "recording stopped: \(path), 2 packets"])
+    }
+
+    @Test func replayCommandsNeedAReplay() {
+        var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hci0")), inbox: SourceInbox())
+        session.handle(.togglePause)
+        session.handle(.speedUp)
+        #expect(session.snapshot(now: 0).events.map(\.message) == [
+            "pause works on replays (a capture file)", "speed works on replays (a capture file)",
+        ])
+    }
+}

@@ -1,0 +1,49 @@
+import HCI
+import Testing
+@testable import PacketSources
+
+/// Seeking a replay (the monitor's left/right keys), stepped by hand: no clock, no waiting.
+@Suite("Replay seek")
+struct ReplaySeekTests {
+    /// Emitted packets' (delivered timestamp, payload marker) until the engine asks to wait.
+    static func deliver(_ engine: inout ReplayEngine, atWall wall: Double) -> [(time: Double, marker: UInt8)] {
+        var out: [(Double, UInt8)] = []
+        while case .emit(let event) = engine.step(wall: wall) {
+            if case .packet(let packet) = event { out.append((packet.timestamp, packet.payload.last!)) }
+        }
+        return out
+    }
+
+    @Test("forward skips to the target; back replays from there with time still increasing")
+    func seekForwardAndBack() {
+        let packets = (0..<40).map { eventPacket(at: 100 + Double($0), UInt8($0)) }
+        let control = ReplayControl()
+        var engine = ReplayEngine(
+            name: "seek", options: ReplayOptions(), control: control, reader: ArrayReader(packets: packets)
+        ) { ArrayReader(packets: packets) }
+        let first = Self.deliver(&engine, atWall: 1000)
+        #expect(first.map(\.marker) == [0])
+        #expect(Self.deliver(&engine, atWall: 1005).map(\.marker) == [1, 2, 3, 4, 5])
+
+        control.seek(by: 10)
+        let forward = Self.deliver(&engine, atWall: 1005)
+        #expect(forward.map(\.marker) == [15])
+        #expect(forward.first?.time == 115)
+        #expect(control.position.seconds == 15)
+        // Paced from the new position: one packet a second again.
+        #expect(Self.deliver(&engine, atWall: 1007).map(\.marker) == [16, 17])
+
+        control.seek(by: -12)
+        let back = Self.deliver(&engine, atWall: 1007)
+        #expect(back.map(\.marker) == [5])
+        #expect(control.position.seconds == 5)
+        let next = Self.deliver(&engine, atWall: 1009)
+        #expect(next.map(\.marker) == [6, 7])
+        // Delivered time never runs backwards: packet 5 comes right after packet 17's time.
+        #expect(back[0].time >= 117)
+        #expect(zip([117.0] + back.map(\.time) + next.map(\.time), back.map(\.time) + next.map(\.time)).allSatisfy { $0 <= $1 })
+
+        control.seek(by: -100)
+        #expect(Self.deliver(&engine, atWall: 1009).map(\.marker) == [0])
+    }
+}

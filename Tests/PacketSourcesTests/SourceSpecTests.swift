@@ -1,0 +1,66 @@
+import Testing
+@testable import PacketSources
+
+@Suite("Source spec strings")
+struct SourceSpecTests {
+    @Test("every documented form parses to its source", arguments: [
+        ("hci0", SourceSpec.kernel(adapter: 0, channel: .raw)),
+        ("hci1:raw", .kernel(adapter: 1, channel: .raw)),
+        ("hci0:user", .kernel(adapter: 0, channel: .user)),
+        ("hci12:monitor", .kernel(adapter: 12, channel: .monitor)),
+        ("serial:/dev/ttyACM0", .serial(path: "/dev/ttyACM0", baudRate: 1_000_000, flowControl: false)),
+        ("serial:/dev/ttyUSB1@115200", .serial(path: "/dev/ttyUSB1", baudRate: 115_200, flowControl: false)),
+        ("serial:/dev/ttyACM0@1000000,rtscts", .serial(path: "/dev/ttyACM0", baudRate: 1_000_000, flowControl: true)),
+        ("serial:/dev/ttyACM0,rtscts", .serial(path: "/dev/ttyACM0", baudRate: 1_000_000, flowControl: true)),
+        ("tcp:127.0.0.1:9000", .tcp(host: "127.0.0.1", port: 9000)),
+        ("tcp:[::1]:9000", .tcp(host: "::1", port: 9000)),
+        ("unix:/tmp/h4.sock", .unix(path: "/tmp/h4.sock")),
+        ("session.btsnoop", .file(path: "session.btsnoop")),
+        ("hci.log", .file(path: "hci.log")),
+        ("../shared/data/captures/govee-h5105.pcapng", .file(path: "../shared/data/captures/govee-h5105.pcapng")),
+    ])
+    func parses(text: String, expected: SourceSpec) throws {
+        #expect(try SourceSpec(parsing: text) == expected)
+        // The printed form parses back to the same source.
+        #expect(try SourceSpec(parsing: expected.description) == expected)
+    }
+
+    @Test("errors name the part that is wrong", arguments: [
+        ("hci0:promisc", "channel", "'promisc' is not raw, user or monitor"),
+        ("hci99999", "adapter index", "99999 is out of range"),
+        ("serial:/dev/ttyACM0@12345", "baud rate", "'12345' is not a standard speed"),
+        ("serial:/dev/ttyACM0@fast", "baud rate", "'fast' is not a standard speed"),
+        ("serial:/dev/ttyACM0,xonxoff", "option", "'xonxoff' is not rtscts"),
+        ("serial:", "device path", "is missing after serial:"),
+        ("tcp:localhost", "PORT", "is missing"),
+        ("tcp:localhost:0", "PORT", "'0' is not a port number 1-65535"),
+        ("tcp:localhost:70000", "PORT", "'70000' is not a port number 1-65535"),
+        ("tcp::9000", "HOST", "is empty"),
+        ("unix:", "PATH", "is missing after unix:"),
+    ])
+    func errors(text: String, part: String, problem: String) {
+        do {
+            _ = try SourceSpec(parsing: text)
+            Issue.record("\(text) parsed")
+        } catch {
+            #expect(error.part == part)
+            #expect(error.problem.hasPrefix(problem), "\(error.problem)")
+            #expect(error.description.contains("'\(text)'"))
+        }
+    }
+
+    @Test("which sources take commands")
+    func commands() throws {
+        #expect(try SourceSpec(parsing: "hci0").acceptsCommands)
+        #expect(try SourceSpec(parsing: "hci0:user").acceptsCommands)
+        #expect(try !SourceSpec(parsing: "hci0:monitor").acceptsCommands)
+        #expect(try SourceSpec(parsing: "tcp:h:1").acceptsCommands)
+        #expect(try !SourceSpec(parsing: "x.pcap").acceptsCommands)
+        #expect(try !SourceSpec(parsing: "x.pcap").isLive)
+    }
+
+    @Test("an empty spec says what is expected")
+    func empty() {
+        #expect(throws: SourceSpecError.self) { try SourceSpec(parsing: "") }
+    }
+}

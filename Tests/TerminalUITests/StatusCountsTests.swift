@@ -1,0 +1,30 @@
+import Monitor
+import Testing
+@testable import TerminalUI
+
+/// What the status line and the table say when the monitor cannot keep up: packets dropped at the
+/// inbox, beacons evicted past the tracking cap, and rates not yet known.
+@Suite struct StatusCountsTests {
+    @Test func droppedAndEvictedCountsAreWarningsThatStayOnANarrowLine() {
+        let source = SourceStatus(name: "hci0:raw", state: .scanning, advertsPerSecond: 2750, malformedCount: 0,
+                                  droppedPackets: 120, evictedBeacons: 3400)
+        let model = MonitorState(snapshot: Museum.snapshot(rows: [], source: source)).viewModel()
+        let wide = render(model, size: ScreenSize(columns: 100, lines: 10))
+        #expect(wide.line(9).trimmingTrailingSpaces() == " hci0:raw scanning · 2750 adv/s · 120 dropped · 3400 evicted                                 ? help")
+        let codes = wide.roleCodes(9)
+        let dropped = wide.line(9).range(of: "120 dropped")!
+        let start = wide.line(9).distance(from: wide.line(9).startIndex, to: dropped.lowerBound)
+        #expect(codes.dropFirst(start).prefix(11) == "wwwwwwwwwww")
+        let narrow = render(model, size: ScreenSize(columns: 50, lines: 10)).line(9).trimmingTrailingSpaces()
+        #expect(narrow == " hci0:raw scanning · 120 dropped · 3400 evicted")
+    }
+
+    @Test func aRateNotYetKnownIsADash() {
+        var row = Museum.row(Museum.rosetta, "Rosetta Stone (cast)", rssi: -60, accuracy: 1, proximity: .near)
+        row.packetsPerSecond = nil
+        let model = MonitorState(snapshot: Museum.snapshot(rows: [row]), screenSize: (100, 10)).viewModel()
+        let line = render(model, size: ScreenSize(columns: 100, lines: 10)).line(2)
+        #expect(line.contains("  -  "), "PKT/s column: \(line)")
+        #expect(!line.contains("0.0"))
+    }
+}
