@@ -2,8 +2,8 @@ import BeaconFormats
 import HCI
 import NDJSON
 
-/// The NDJSON line of one beacon frame (`decode --frames --json`, `scan --frames --json`; README
-/// "NDJSON frame line"): `{"t","address","addressType","event","rssi","kind","id","measuredPower"}`,
+/// The NDJSON line of one beacon frame (`decode --frames --json`, `scan --frames --json`;
+/// docs/formats.md "NDJSON frame line"): `{"t","address","addressType","event","rssi","kind","id","measuredPower"}`,
 /// rssi and measuredPower null when unknown (no RSSI; Eddystone-TLM).
 public enum BeaconFrameLine {
     /// Appends the line and its newline.

@@ -1,6 +1,6 @@
 import NDJSON
 
-/// The NDJSON line of one beacon's tally (`decode --json`; README "NDJSON beacon summary line"):
+/// The NDJSON line of one beacon's tally (`decode --json`; docs/formats.md "NDJSON beacon summary line"):
 /// `{"id","kind","frames","rssiMin","rssiMedian","rssiMax","framesWithoutRssi",
 /// "measuredPowers":[{"dBm","frames"}],"firstSeen","lastSeen","lastAddress"}`.
 public enum BeaconSummaryLine {

@@ -2,7 +2,7 @@ import BeaconFormats
 import HCI
 
 /// What a source hands its consumer: a packet, a sighting decoded elsewhere, or news about the
-/// source itself. A lost transport is an event to show, not a crash (README "Source spec strings").
+/// source itself. A lost transport is an event to show, not a crash (docs/sources.md).
 public enum SourceEvent: Sendable, Equatable {
     /// HCI traffic heard by a radio on this machine, or read from a capture: the consumer decodes it
     /// with the one sighting decoder.

@@ -1,5 +1,5 @@
-/// A room or booth of a venue covered by several scanners (catalog key `rooms`, README "Exhibit
-/// catalog" and docs/venue.md). `id` is what events and topics name it by.
+/// A room or booth of a venue covered by several scanners (catalog key `rooms`, docs/formats.md
+/// "Catalog format" and docs/venue.md). `id` is what events and topics name it by.
 public struct VenueRoom: Sendable, Hashable {
     public var id: String
     public var name: String

@@ -2,7 +2,7 @@ import NDJSON
 import Ranging
 
 /// beacontop's own per-beacon message on `beacontop/scanners/<scanner>/readings`: the scanner, its
-/// clock, and the full beacon object of the NDJSON tick line (README "NDJSON tick lines"), so a
+/// clock, and the full beacon object of the NDJSON tick line (docs/formats.md "NDJSON tick lines"), so a
 /// backend gets everything the agent's ranging knows, not only ESPresense's subset.
 ///
 /// ```json
