@@ -17,7 +17,7 @@ mkdir -p "$2"
 out=$(readlink -f "$2")
 limit=${3:-300}
 cd "$(dirname "$0")/../.."
-repository=$PWD
+repository=$(pwd -P)
 
 command -v qemu-system-x86_64 >/dev/null || { echo "vm run: qemu-system-x86_64 is missing: run 'bash Tests/setup.sh' (it installs qemu-system-x86)" >&2; exit 125; }
 dir=$(bash Tests/vm/prepare.sh) || exit 125
@@ -69,6 +69,7 @@ timeout --kill-after=5 "$limit" qemu-system-x86_64 \
     -kernel "$dir/vmlinuz" -initrd "$dir/initramfs.cpio.gz" \
     -append "console=ttyS0 quiet panic=-1 no_timer_check beacontop_vm.script=$script beacontop_vm.out=$out beacontop_vm.cwd=$repository" \
     -fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap -device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot \
+    -fsdev local,id=repository,path="$repository",security_model=none,readonly=on,multidevs=remap -device virtio-9p-pci,fsdev=repository,mount_tag=repository \
     -fsdev local,id=out,path="$out",security_model=none -device virtio-9p-pci,fsdev=out,mount_tag=out \
     "${serial[@]}" \
     && qemu=0 || qemu=$?
