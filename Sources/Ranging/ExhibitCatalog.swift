@@ -10,10 +10,14 @@ public struct ExhibitCatalog: Sendable, Equatable {
     /// Regions to monitor. When the file has no `regions` key, each exhibit whose id is
     /// `UUID:major:minor` is its own region (the exhibition-hall use: one booth, one region).
     public var regions: [BeaconRegion]
+    /// Metres: beyond this (the near end of its range) an exhibit cannot be nearest
+    /// (`RangingConfiguration.nearestWithin`); nil: no limit.
+    public var nearestWithin: Double?
     private var indexByID: [String: Int]
 
-    public init(title: String? = nil, exhibits: [Exhibit], regions: [BeaconRegion]? = nil) {
+    public init(title: String? = nil, exhibits: [Exhibit], regions: [BeaconRegion]? = nil, nearestWithin: Double? = nil) {
         self.title = title
+        self.nearestWithin = nearestWithin
         self.exhibits = exhibits
         self.regions = regions ?? exhibits.compactMap(\.region)
         var index: [String: Int] = [:]
@@ -53,7 +57,7 @@ public struct ExhibitCatalog: Sendable, Equatable {
             throw CatalogError(line: root?.mark?.line, field: "document", reason: "must be a mapping with an `exhibits` list")
         }
         let reader = CatalogNodeReader()
-        try reader.rejectUnknownKeys(mapping, allowed: ["title", "exhibits", "regions"], path: "")
+        try reader.rejectUnknownKeys(mapping, allowed: ["title", "exhibits", "regions", "nearestWithin"], path: "")
         let title = try mapping["title"].map { node throws(CatalogError) in try reader.string(node, path: "title") }
         guard let exhibitsNode = mapping["exhibits"] else {
             throw CatalogError(line: root.mark?.line, field: "exhibits", reason: "missing (a list of exhibits is required)")
@@ -80,7 +84,13 @@ public struct ExhibitCatalog: Sendable, Equatable {
                 try reader.region(node, path: "regions[\(position)]")
             }
         }
-        self.init(title: title, exhibits: exhibits, regions: regions)
+        var nearestWithin: Double?
+        if let node = mapping["nearestWithin"] {
+            let value = try reader.number(node, path: "nearestWithin")
+            guard value > 0 else { throw CatalogError(line: node.mark?.line, field: "nearestWithin", reason: "must be a distance above 0 m") }
+            nearestWithin = value
+        }
+        self.init(title: title, exhibits: exhibits, regions: regions, nearestWithin: nearestWithin)
     }
 
     private static func line(of error: YamlError) -> Int? {

@@ -23,20 +23,21 @@ public struct RangingConfiguration: Sendable, Equatable {
     public var nearBelow: Double = 3.0
     public var proximityMargin: Double = 0.15
     public var proximityDwell: Double = 1.0
-    /// Nearest exhibit (README "Nearest exhibit"). Candidates are compared by the median RSSI heard
-    /// in the last `nearestWindow` seconds (not the display filter, which is tuned for steadiness)
-    /// relative to measured power; a challenger takes over when its lead beyond `nearestHysteresis`
-    /// dB (at most `nearestLeadClip` dB counted per second) summed over time reaches
-    /// `nearestEvidence` dB·s, and the holder has held `nearestMinimumHold` s. With nobody holding,
-    /// the leader is weighed the same way against a virtual exhibit at `nearestFloorDistance` m.
-    /// Measured on the Simulation museum walk: README "Nearest exhibit".
+    /// Nearest exhibit (docs/ranging.md "Nearest exhibit"). Every exhibit heard within
+    /// `staleAfter` is a candidate, compared by the median RSSI heard in the last `nearestWindow`
+    /// seconds (not the display filter, which is tuned for steadiness) relative to measured power;
+    /// a challenger takes over when its lead beyond `nearestHysteresis` dB (at most
+    /// `nearestLeadClip` dB counted per second) summed over time reaches `nearestEvidence` dB·s,
+    /// and the holder has held `nearestMinimumHold` s. With nobody holding, the strongest takes it.
     public var nearestWindow: Double = 2.0
     public var nearestQuantile: Double = 0.5
     public var nearestHysteresis: Double = 1.0
     public var nearestEvidence: Double = 6.0
     public var nearestLeadClip: Double = 4.0
     public var nearestMinimumHold: Double = 2.0
-    public var nearestFloorDistance: Double = 4.0
+    /// When set (m), an exhibit whose range's near end is beyond it cannot be nearest: the venue
+    /// says a visitor that far from every exhibit is at none. The catalog's `nearestWithin` wins.
+    public var nearestWithin: Double?
     /// A region is exited only after no matching beacon was heard for this long (s), as CoreLocation.
     public var regionExitDelay: Double = 30
     /// A dwell visit survives a gap of at most this long (s) with no exhibit nearest when the same
@@ -66,7 +67,7 @@ public struct RangingConfiguration: Sendable, Equatable {
         try require(nearestEvidence >= 0, "nearestEvidence", "must not be negative")
         try require(nearestLeadClip > 0, "nearestLeadClip", "must be positive")
         try require(nearestMinimumHold >= 0, "nearestMinimumHold", "must not be negative")
-        try require(nearestFloorDistance > 0, "nearestFloorDistance", "must be positive")
+        try require(nearestWithin.map { $0 > 0 } ?? true, "nearestWithin", "must be positive")
         try require(regionExitDelay >= 0, "regionExitDelay", "must not be negative")
         try require(visitResumeWithin >= 0, "visitResumeWithin", "must not be negative")
         try require(maxBeacons > 0, "maxBeacons", "must be positive")
