@@ -4,15 +4,21 @@ public struct RangingConfiguration: Sendable, Equatable {
     public var filter: RSSIFilterKind = .adaptive
     /// Parameters of the default filter.
     public var adaptiveFilter = AdaptiveKalmanRSSIFilter.Parameters()
-    public var distanceModel: DistanceModel = .logDistance
-    /// Path-loss exponent n of the log-distance model (2: free space; 2-3 indoors). Per-beacon
-    /// overrides come from the catalog.
-    public var pathLossExponent: Double = 2.0
+    /// The default is learned from the HERALD runs (docs/ranging.md "The default model").
+    public var distanceModel: DistanceModel = .posterior(.herald)
+    /// Path-loss exponent n: for the posterior model the centre of its exponent's distribution
+    /// (learned: phones 0-3.4 m apart indoors), for log-distance the exponent itself (2: free
+    /// space). Per-beacon overrides come from the catalog (a second calibration point).
+    public var pathLossExponent: Double = 1.49
     /// Used when a frame's measured power is nonsense (>= 0 dBm) or absent.
     public var defaultMeasuredPower: Double = -59
-    /// Standard deviation (dB) of slow shadowing the filter cannot see, added to the filter's own
-    /// variance for the accuracy range (the range is +-1 standard deviation in dB, mapped to metres).
-    public var shadowingDeviation: Double = 3.0
+    /// The probability that `accuracyRange` holds the true distance (reported as `rangeProbability`).
+    public var rangeProbability: Double = 0.8
+    /// For the log-distance and curve-fit models only (the posterior model has its own, in its
+    /// `PathLossPrior`): standard deviation (dB) of slow shadowing the filter cannot see, added to
+    /// the filter's own variance; the range is the RSSI plus and minus the normal quantile of
+    /// `rangeProbability` times that deviation, mapped to metres.
+    public var shadowingDeviation: Double = 4.5
     /// A beacon not heard for this long (s) is shown `unknown` with accuracy -1, and its filter is
     /// restarted when it is heard again.
     public var staleAfter: Double = 5
@@ -50,12 +56,22 @@ public struct RangingConfiguration: Sendable, Equatable {
 
     public init() {}
 
+    /// The standard normal quantile that puts `rangeProbability` between minus and plus it (1.28
+    /// for 80%), for the models whose range is a normal deviation in dB.
+    public var rangeQuantile: Double { NormalQuantile.twoSided(rangeProbability) }
+
     /// Checks the values make sense together; the error names the field.
     public func validate() throws(RangingConfigurationError) {
         func require(_ ok: Bool, _ field: String, _ reason: String) throws(RangingConfigurationError) {
             if !ok { throw RangingConfigurationError(field: field, reason: reason) }
         }
         try require(pathLossExponent > 0 && pathLossExponent.isFinite, "pathLossExponent", "must be positive")
+        try require(rangeProbability > 0 && rangeProbability < 1, "rangeProbability", "must be between 0 and 1")
+        if case .posterior(let prior) = distanceModel {
+            try require(prior.exponentSpread >= 0 && prior.calibratedExponentSpread >= 0, "exponentSpread", "must not be negative")
+            try require(prior.shadowing > 0, "shadowing", "must be positive")
+            try require(prior.typicalDistance > 0 && prior.typicalDistanceSpread > 0, "typicalDistance", "must be positive")
+        }
         try require(ResolvedMeasuredPower.isPlausible(Int(defaultMeasuredPower)), "defaultMeasuredPower", "must be between -127 and -1 dBm")
         try require(staleAfter > 0, "staleAfter", "must be positive")
         try require(forgetAfter >= staleAfter, "forgetAfter", "must be at least staleAfter")

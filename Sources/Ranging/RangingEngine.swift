@@ -143,6 +143,13 @@ public struct RangingEngine: Sendable {
     private func makeTrack(for sighting: Sighting) -> BeaconTrack {
         let exhibitIndex = catalog?.index(ofID: sighting.identity.description)
         let exhibit = exhibitIndex.flatMap { catalog?.exhibits[$0] }
+        let exponent = exhibit?.pathLossExponent ?? configuration.pathLossExponent
+        var posterior: PathLossPosteriorTable?
+        if case .posterior(let prior) = configuration.distanceModel {
+            posterior = prior.table(
+                exponent: configuration.pathLossExponent, catalogExponent: exhibit?.pathLossExponent, probability: configuration.rangeProbability
+            )
+        }
         let filter: any RSSIFilter = configuration.filter == .adaptive
             ? AdaptiveKalmanRSSIFilter(parameters: configuration.adaptiveFilter)
             : configuration.filter.makeFilter()
@@ -154,7 +161,7 @@ public struct RangingEngine: Sendable {
             ),
             exhibitIndex: exhibitIndex,
             measuredPowerOverride: exhibit?.measuredPower,
-            pathLossExponent: exhibit?.pathLossExponent ?? configuration.pathLossExponent,
+            pathLossExponent: exponent, posterior: posterior,
             regionIndices: regionMonitor.regionIndices(for: sighting.identity),
             arrivalHistory: configuration.arrivalHistory
         )
@@ -230,6 +237,11 @@ extension RangingEngine {
     /// An immutable configuration shared by reference (see `settings`).
     final class Settings: Sendable {
         let value: RangingConfiguration
-        init(_ value: RangingConfiguration) { self.value = value }
+        /// `value.rangeQuantile`, computed once.
+        let rangeQuantile: Double
+        init(_ value: RangingConfiguration) {
+            self.value = value
+            rangeQuantile = value.rangeQuantile
+        }
     }
 }
