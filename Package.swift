@@ -20,6 +20,7 @@ let package = Package(
         .target(name: "Ranging", dependencies: ["BeaconFormats", .product(name: "Yams", package: "Yams")]),
         .target(name: "Sources", dependencies: ["HCI", "BeaconFormats", "Captures"]),
         .target(name: "Simulation", dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging"]),
+        .target(name: "RangingEvaluation", dependencies: ["HCI", "BeaconFormats", "Ranging", "Simulation"]),
         .target(name: "Monitor", dependencies: ["HCI", "BeaconFormats", "Ranging", "Sources"]),
         .target(
             name: "CNcursesw",
@@ -36,7 +37,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "beacontop-bench",
-            dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging", "Sources", "Simulation", "Monitor", "TerminalUI"]
+            dependencies: ["HCI", "BeaconFormats", "Captures", "Ranging", "Sources", "Simulation", "RangingEvaluation", "Monitor", "TerminalUI"]
         ),
         .target(name: "TestFixtures", dependencies: ["HCI", "Captures"], path: "Tests/TestFixtures"),
         .testTarget(name: "HCITests", dependencies: ["HCI", "Captures", "TestFixtures"]),
@@ -44,6 +45,7 @@ let package = Package(
         .testTarget(name: "CapturesTests", dependencies: ["Captures", "HCI", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "RangingTests", dependencies: ["Ranging", "BeaconFormats", "Simulation", "TestFixtures"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Ranging", "BeaconFormats", "HCI", "Captures", "TestFixtures"]),
+        .testTarget(name: "RangingEvaluationTests", dependencies: ["RangingEvaluation", "Ranging", "Simulation", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "SourcesTests", dependencies: ["Sources", "HCI", "Captures", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "MonitorTests", dependencies: ["Monitor", "Ranging", "BeaconFormats", "HCI", "Captures", "Sources", "TestFixtures"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Monitor", "Ranging", "BeaconFormats", "TestFixtures"]),

@@ -15,7 +15,8 @@ do {
     case "simulate": SimulateBenchmark.run(rest)
     case "h4-framer": H4FramerBenchmark.run(rest)
     case "replay-stages": try ReplayStagesBenchmark.run(rest)
-    default: print("usage: beacontop-bench decode-events|decode-file|ranging|render|monitor|monitor-capture|simulate|h4-framer|replay-stages [ARGS]")
+    case "ranging-eval": try RangingEvaluationBenchmark.run(rest)
+    default: print("usage: beacontop-bench decode-events|decode-file|ranging|render|monitor|monitor-capture|simulate|h4-framer|replay-stages|ranging-eval [ARGS]")
     }
 } catch {
     print("\(arguments.first ?? ""): \(error)")
