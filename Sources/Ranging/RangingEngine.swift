@@ -136,7 +136,12 @@ public struct RangingEngine: Sendable {
     /// `nearestWithin` excludes a beacon, when even the near end of its range is beyond it.
     private func nearestCandidate(_ reading: BeaconReading, windowRSSI rssi: Double) -> NearestExhibitSelector.Candidate? {
         if let limit = nearestWithin, let range = reading.accuracyRange, range.lowerBound > limit { return nil }
-        let level = (rssi - reading.measuredPower.dBm) * configuration.pathLossExponent / reading.pathLossExponent
+        var level = rssi - reading.measuredPower.dBm
+        // Only a catalog exponent rescales: x * n / n is not always x in floating point, and an
+        // evidence sum landing an ulp short of its threshold would hand over a tick later.
+        if reading.pathLossExponent != configuration.pathLossExponent {
+            level *= configuration.pathLossExponent / reading.pathLossExponent
+        }
         return NearestExhibitSelector.Candidate(key: reading.identity, level: level)
     }
 
