@@ -56,7 +56,7 @@ public struct PathLossPrior: Sendable, Hashable {
 ///
 /// Why a table: the posterior has no closed form (the variance depends on d), and computing it per
 /// beacon per tick (a few hundred exponentials) would cost more than the rest of a tick. The table
-/// is built once (about 0.2 M exponentials) and shared by every engine through `shared(...)`.
+/// is built once (0.26 M exponentials) and shared by every engine through `shared(...)`.
 public final class PathLossPosteriorTable: Sendable {
     public struct Key: Sendable, Hashable {
         public var exponent: Double

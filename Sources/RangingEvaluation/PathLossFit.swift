@@ -41,7 +41,9 @@ public struct PathLossFit: Sendable, Equatable {
         }
         var sxx = 0.0, sxy = 0.0, weight = 0.0
         var points: [(l: Double, x: Double, w: Double)] = []
-        for (centimetres, values) in byDistance {
+        // In distance order: a dictionary's order changes from process to process, and sums in
+        // another order differ in the last bit, which the evaluation's output must not.
+        for (centimetres, values) in byDistance.sorted(by: { $0.key < $1.key }) {
             guard let level = median(values) else { continue }
             let l = log10(Double(centimetres) / 100)
             let w = Double(values.count)
