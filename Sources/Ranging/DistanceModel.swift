@@ -55,7 +55,8 @@ extension PathLossPrior {
         }
         return PathLossPosteriorTable.shared(.init(
             exponent: mean, exponentSpread: spread, shadowing: shadowing,
-            typicalDistance: typicalDistance, typicalDistanceSpread: typicalDistanceSpread, probability: probability
+            typicalDistance: typicalDistance, typicalDistanceSpread: typicalDistanceSpread,
+            probability: modelProbability(reporting: probability)
         ))
     }
 }

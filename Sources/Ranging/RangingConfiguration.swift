@@ -71,6 +71,7 @@ public struct RangingConfiguration: Sendable, Equatable {
             try require(prior.exponentSpread >= 0 && prior.calibratedExponentSpread >= 0, "exponentSpread", "must not be negative")
             try require(prior.shadowing > 0, "shadowing", "must be positive")
             try require(prior.typicalDistance > 0 && prior.typicalDistanceSpread > 0, "typicalDistance", "must be positive")
+            try require(prior.rangeScale > 0 && prior.rangeScale.isFinite, "rangeScale", "must be positive")
         }
         try require(ResolvedMeasuredPower.isPlausible(Int(defaultMeasuredPower)), "defaultMeasuredPower", "must be between -127 and -1 dBm")
         try require(staleAfter > 0, "staleAfter", "must be positive")

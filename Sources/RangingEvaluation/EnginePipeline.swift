@@ -24,6 +24,8 @@ public struct EnginePipeline: RangingPipeline {
 
     public mutating func estimate(at time: Double) -> DistanceEstimate? {
         guard let reading = engine.tick(at: time).beacons.first, reading.accuracy >= 0 else { return nil }
-        return DistanceEstimate(distance: reading.accuracy, range: reading.accuracyRange)
+        return DistanceEstimate(
+            distance: reading.accuracy, range: reading.accuracyRange, loss: reading.filteredRSSI.map { reading.measuredPower.dBm - $0 }
+        )
     }
 }

@@ -59,11 +59,39 @@ public enum EvaluationReport {
         return text
     }
 
+    /// What was learned for each held-out run, and on all runs (what ships).
+    public static func learning(_ learning: ModelLearning) -> String {
+        var text = "| learned without | exponent | exponent spread | shadowing (dB) | second point's error | typical distance (m) | "
+            + "spread (decades) | criterion on the training runs | range scale |\n|---|---|---|---|---|---|---|---|---|\n"
+        func line(_ name: String, _ learned: ModelLearning.Learned) -> String {
+            "| \(name) | \(f(learned.fit.exponent)) | \(f(learned.fit.exponentSpread)) | \(f(learned.fit.shadowing)) | "
+                + "\(f(learned.fit.calibratedExponentSpread)) | \(f(learned.typicalDistance)) | \(f(learned.typicalDistanceSpread)) | "
+                + "x\(f(exp(learned.trainingCriterion))) | \(f(learned.rangeScale)) |\n"
+        }
+        for run in learning.training { if let learned = learning.heldOut[run.name] { text += line(run.name, learned) } }
+        return text + line("**none (shipped)**", learning.all)
+    }
+
+    /// The bound in hindsight beside the target and beacontop (`HindsightBound`).
+    public static func hindsight(_ evaluation: RunEvaluation) -> String {
+        var text = "| run | best of the four | beacontop | line through 1 m with this run's own best exponent (hindsight) | that exponent | "
+            + "least-squares exponent of the run |\n|---|---|---|---|---|---|\n"
+        for row in evaluation.rows {
+            guard let run = evaluation.learning.training.first(where: { $0.name == row.run }) else { continue }
+            let bound = HindsightBound.best(run)
+            text += "| \(row.run) | \(f(row.bestTarget?.error)) | \(f(row.beacontop.medianError)) | \(f(bound.error)) | "
+                + "\(f(bound.exponent)) | \(f(run.fit?.exponent)) |\n"
+        }
+        return text
+    }
+
     /// One run: every pipeline a row.
     public static func run(_ row: RunEvaluation.Row) -> String {
+        let learned = row.learned
         var text = "**\(row.run)**: measured power at 1 m \(f(row.measuredPower, 1)) dBm; \(row.commonTicks) of \(row.scoredTicks) "
             + "scored ticks answered by every pipeline; model learned on the other runs: exponent \(f(row.fit.exponent)), "
-            + "spread \(f(row.fit.exponentSpread)), shadowing \(f(row.fit.shadowing, 1)) dB"
+            + "spread \(f(row.fit.exponentSpread)), shadowing \(f(row.fit.shadowing, 1)) dB, prior \(f(learned.typicalDistance)) m "
+            + "and \(f(learned.typicalDistanceSpread)) decades, range scale \(f(learned.rangeScale))"
             + (row.calibratedExponent.map { "; second point's exponent \(f($0))" } ?? "") + ".\n\n"
         text += "| pipeline | median error (m) | answered | range held | range width (factor) |\n|---|---|---|---|---|\n"
         for kind in FieldPipeline.Kind.allCases {

@@ -75,17 +75,4 @@ public struct PathLossFit: Sendable, Equatable {
     /// What a catalog accepts as a second-point exponent (above 0, at most 10): a technician
     /// whose two medians came out the wrong way round would enter the smallest sane value.
     public static func clampCalibratedExponent(_ exponent: Double) -> Double { min(max(exponent, 0.5), 6) }
-
-    /// `base` with this fit as its distance model (the prior's typical distance kept from `base`).
-    public func configuration(_ base: RangingConfiguration = RangingConfiguration()) -> RangingConfiguration {
-        var configuration = base
-        var prior = PathLossPrior.herald
-        if case .posterior(let basePrior) = base.distanceModel { prior = basePrior }
-        prior.exponentSpread = exponentSpread
-        prior.shadowing = shadowing
-        prior.calibratedExponentSpread = calibratedExponentSpread
-        configuration.distanceModel = .posterior(prior)
-        configuration.pathLossExponent = exponent
-        return configuration
-    }
 }

@@ -15,9 +15,14 @@ public struct DistanceEstimate: Sendable, Equatable {
     public var distance: Double
     /// The interval the pipeline claims holds the truth (beacontop: with `rangeProbability`).
     public var range: ClosedRange<Double>?
+    /// beacontop only: the loss it ranged, `P1m - filtered RSSI` (dB). Its distance and range are
+    /// a function of this alone (a lookup in the model's table), so the evaluation can learn the
+    /// model's choices on training runs from one pass of the engine over each.
+    public var loss: Double?
 
-    public init(distance: Double, range: ClosedRange<Double>? = nil) {
+    public init(distance: Double, range: ClosedRange<Double>? = nil, loss: Double? = nil) {
         self.distance = distance
         self.range = range
+        self.loss = loss
     }
 }

@@ -1,8 +1,51 @@
 import Foundation
 import Ranging
 
+/// What every pipeline answered on one real run under `RunProtocol`, none of which depends on what
+/// beacontop's model learns: the field's pipelines, and the loss beacontop's engine ranged at
+/// each tick (its filter is the same whatever the distance model). Computed once per run and used
+/// both to learn (`ModelLearning`) and to score.
+public struct RunTraces: Sendable {
+    public var run: HeraldRun
+    public var measuredPower: Double
+    public var field: [FieldPipeline.Kind: RunTrace]
+    /// The ticks every pipeline (beacontop included) answered.
+    public var mask: [Bool]
+    public var training: ModelLearning.TrainingRun
+
+    public init?(_ run: HeraldRun, base: RangingConfiguration = RangingConfiguration()) {
+        guard let power = run.measuredPowerAtOneMetre else { return nil }
+        self.run = run
+        measuredPower = power
+        var field: [FieldPipeline.Kind: RunTrace] = [:]
+        for kind in FieldPipeline.Kind.allCases {
+            var pipeline = FieldPipeline(kind, measuredPower: power)
+            field[kind] = RunProtocol.trace(run, pipeline: &pipeline)
+        }
+        self.field = field
+        var engine = EnginePipeline(configuration: base, measuredPower: power)
+        let beacontop = RunProtocol.trace(run, pipeline: &engine)
+        var mask = beacontop.answered
+        for trace in field.values {
+            for (index, answered) in trace.answered.enumerated() where !answered { mask[index] = false }
+        }
+        self.mask = mask
+        let scored = mask.indices.filter { mask[$0] }
+        let best = field.filter { $0.key.isTarget }.map { RunScore($0.value, mask: mask).medianError }.min() ?? .nan
+        training = .init(
+            name: run.name, fit: PathLossFit.runFit(run), truths: scored.map { beacontop.truths[$0] },
+            losses: scored.map { beacontop.estimates[$0]?.loss ?? .nan }, bestTarget: best
+        )
+    }
+
+    public static func all(_ runs: [HeraldRun], base: RangingConfiguration = RangingConfiguration()) -> [RunTraces] {
+        runs.compactMap { RunTraces($0, base: base) }
+    }
+}
+
 /// Every pipeline on every real run under `RunProtocol`, beacontop scored leave-one-run-out: its
-/// model is learned (`PathLossFit`) on the other runs and scored on the held-out one.
+/// model is learned (`ModelLearning`) on the other runs and the held-out run is ranged by a real
+/// engine configured with it.
 ///
 /// All pipelines are scored on the same ticks: those every one of them answered (beacontop shows
 /// nothing for a beacon silent for `staleAfter`, the Android running average after 20 s); each
@@ -11,8 +54,9 @@ public struct RunEvaluation: Sendable {
     public struct Row: Sendable {
         public var run: String
         public var measuredPower: Double
-        /// The fit learned on the other runs, used for this one.
-        public var fit: PathLossFit
+        /// What was learned on the other runs, used for this one.
+        public var learned: ModelLearning.Learned
+        public var fit: PathLossFit { learned.fit }
         public var field: [FieldPipeline.Kind: RunScore]
         /// Defaults and the technician's 1 m calibration only.
         public var beacontop: RunScore
@@ -32,42 +76,36 @@ public struct RunEvaluation: Sendable {
     }
 
     public var rows: [Row]
+    public var learning: ModelLearning
 
     /// - Parameter base: beacontop's configuration before the learned model is put in (filter,
-    ///   prior's typical distance, range probability, staleness...).
-    public init(runs: [HeraldRun], base: RangingConfiguration = RangingConfiguration()) {
-        let fits = runs.map { PathLossFit.runFit($0) }
-        rows = runs.indices.compactMap { held in
-            let run = runs[held]
-            guard let power = run.measuredPowerAtOneMetre else { return nil }
-            let others = fits.indices.filter { $0 != held }.compactMap { fits[$0] }
-            let fit = PathLossFit.learn(others)
-            return Self.evaluate(run, power: power, fit: fit, base: base, ownFit: fits[held])
+    ///   range probability, staleness...).
+    public init(runs: [HeraldRun], base: RangingConfiguration = RangingConfiguration(), priors: [(Double, Double)]? = nil) {
+        let traces = RunTraces.all(runs, base: base)
+        self.init(traces: traces, learning: ModelLearning(traces: traces, priors: priors, base: base), base: base)
+    }
+
+    public init(traces: [RunTraces], learning: ModelLearning, base: RangingConfiguration = RangingConfiguration()) {
+        self.learning = learning
+        rows = traces.compactMap { traces in
+            learning.heldOut[traces.run.name].map { Self.evaluate(traces, learned: $0, base: base) }
         }
     }
 
-    static func evaluate(_ run: HeraldRun, power: Double, fit: PathLossFit, base: RangingConfiguration, ownFit: PathLossFit.RunFit?) -> Row {
-        let configuration = fit.configuration(base)
-        var traces: [FieldPipeline.Kind: RunTrace] = [:]
-        for kind in FieldPipeline.Kind.allCases {
-            var pipeline = FieldPipeline(kind, measuredPower: power)
-            traces[kind] = RunProtocol.trace(run, pipeline: &pipeline)
-        }
+    static func evaluate(_ traces: RunTraces, learned: ModelLearning.Learned, base: RangingConfiguration) -> Row {
+        let configuration = learned.configuration(base)
+        let run = traces.run, power = traces.measuredPower, mask = traces.mask
         var engine = EnginePipeline(configuration: configuration, measuredPower: power)
         let beacontop = RunProtocol.trace(run, pipeline: &engine)
-        let calibratedExponent = ownFit?.twoPointExponent.map(PathLossFit.clampCalibratedExponent)
+        let calibratedExponent = traces.training.fit?.twoPointExponent.map(PathLossFit.clampCalibratedExponent)
         var calibrated: RunTrace?
         if let calibratedExponent {
             var pipeline = EnginePipeline(configuration: configuration, measuredPower: power, pathLossExponent: calibratedExponent)
             calibrated = RunProtocol.trace(run, pipeline: &pipeline)
         }
-        var mask = beacontop.answered
-        for trace in traces.values + [calibrated].compactMap({ $0 }) {
-            for (index, answered) in trace.answered.enumerated() where !answered { mask[index] = false }
-        }
         return Row(
-            run: run.name, measuredPower: power, fit: fit,
-            field: traces.mapValues { RunScore($0, mask: mask) },
+            run: run.name, measuredPower: power, learned: learned,
+            field: traces.field.mapValues { RunScore($0, mask: mask) },
             beacontop: RunScore(beacontop, mask: mask),
             beacontopCalibrated: calibrated.map { RunScore($0, mask: mask) },
             calibratedExponent: calibratedExponent,

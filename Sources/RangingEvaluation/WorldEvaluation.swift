@@ -61,16 +61,15 @@ public struct WorldEvaluation: Sendable {
     public var byRun: [String: Totals] = [:]
 
     /// - Parameters:
-    ///   - runs: the HERALD runs (real-trace walks only): each walk's engine uses the model learned
-    ///     on the *other* runs, as the run evaluation does.
+    ///   - runs: the HERALD runs (real-trace walks only), with `learning` on them: each walk's
+    ///     engine uses the model learned on the *other* runs, as the run evaluation does.
     ///   - base: beacontop's configuration (the learned model replaces its distance model for the
     ///     real-trace walks).
-    public init(_ kind: Kind, seeds: [UInt64], runs: [HeraldRun] = [], base: RangingConfiguration = RangingConfiguration(),
-                field kinds: [FieldPipeline.Kind] = FieldPipeline.Kind.allCases) {
+    public init(_ kind: Kind, seeds: [UInt64], runs: [HeraldRun] = [], learning: ModelLearning? = nil,
+                base: RangingConfiguration = RangingConfiguration(), field kinds: [FieldPipeline.Kind] = FieldPipeline.Kind.allCases) {
         self.kind = kind
         self.seeds = seeds
         let banks = runs.compactMap(RealTraceWalk.SampleBank.init)
-        let fits = runs.map(PathLossFit.runFit)
         for seed in seeds {
             var configuration = base
             let walk: WalkRecording
@@ -83,8 +82,10 @@ public struct WorldEvaluation: Sendable {
                 let held = Int(seed % UInt64(banks.count))
                 walk = RealTraceWalk.recording(seed: seed, bank: banks[held])
                 runName = banks[held].name
-                let others = fits.indices.filter { runs[$0].name != banks[held].name }.compactMap { fits[$0] }
-                configuration = PathLossFit.learn(others).configuration(base)
+                guard let learned = learning?.heldOut[banks[held].name] else {
+                    preconditionFailure("the real-trace walk needs the model learned without \(banks[held].name)")
+                }
+                configuration = learned.configuration(base)
             }
             let evaluation = WalkEvaluation(walk, configuration: configuration, field: kinds)
             beacontop.add(evaluation.beacontop)

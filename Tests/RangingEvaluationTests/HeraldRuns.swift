@@ -8,4 +8,5 @@ enum HeraldRuns {
     static let directory = SharedData.directory.appendingPathComponent("herald")
     static let all = Result { try HeraldRun.loadAll(directory: directory) }
     static let evaluation = Result { RunEvaluation(runs: try all.get()) }
+    static var learning: ModelLearning { get throws { try evaluation.get().learning } }
 }

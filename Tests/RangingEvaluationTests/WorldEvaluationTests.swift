@@ -1,11 +1,11 @@
 import Testing
 @testable import RangingEvaluation
 
-/// `nearest` on walks of the three worlds, on seeds no parameter was chosen on (101-120; the
-/// real-trace walk 101-121, three walks per HERALD run). The issue's targets are 97% of stay ticks
-/// after 2 s and at most 1.2 changes per move on each world. Met on the project's simulator for the
-/// share; not met elsewhere: in the gallery a neighbour 1.5 m away whose measured power is off by 4
-/// dB reads nearer for a whole stay, and in the real-trace walk three of the seven phones read no
+/// `nearest` on walks of the worlds, on seeds no parameter was chosen on (101-120; the real-trace
+/// walks 101-121, three walks per HERALD run). The issue's targets are 97% of stay ticks after 2 s
+/// and at most 1.2 changes per move on each world. Met on the project's simulator for the share;
+/// not met elsewhere: in the gallery a neighbour 1.5 m away whose measured power is off by 4 dB
+/// reads nearer for a whole stay, and in the real-trace walks three of the seven phones read no
 /// more at 0.6 m than at 2 m. What is asserted is what is measured (docs/ranging.md), and that
 /// beacontop's `nearest` does at least as well as the field pipelines that do best here.
 @Suite struct WorldEvaluationTests {
@@ -33,7 +33,8 @@ import Testing
 
     @Test func theRealTraceWalk() throws {
         let runs = try HeraldRuns.all.get()
-        let world = WorldEvaluation(.realTrace, seeds: Array(101...121), runs: runs, field: [.androidARMAUntruncated, .roomAssistantIssue])
+        let world = WorldEvaluation(.realTrace, seeds: Array(101...121), runs: runs, learning: try HeraldRuns.learning,
+                                    field: [.androidARMAUntruncated, .roomAssistantIssue])
         #expect(world.byRun.count == 7)
         #expect(world.beacontop.nearestShare >= 0.6, "\(world.beacontop.nearestShare)")
         #expect(world.beacontop.changesPerMove <= 1.25, "\(world.beacontop.changesPerMove)")
@@ -43,6 +44,6 @@ import Testing
         // Distances are scored only where the samples are real (within each run's recorded range):
         // there the range keeps its promise, learned on the other runs.
         let coverage = try #require(world.beacontop.coverage)
-        #expect(coverage >= 0.75 && coverage <= 0.9, "\(coverage)")
+        #expect(coverage >= 0.75 && coverage <= 0.85, "\(coverage)")
     }
 }
