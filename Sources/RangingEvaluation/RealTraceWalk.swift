@@ -5,12 +5,28 @@ import Foundation
 /// distance (to the rig's step) the visitor truly was from that exhibit. The noise, the multipath
 /// and the phone's way of reading RSSI are real; the truth is known.
 ///
-/// What it cannot carry, said plainly: every exhibit is the same phone pair in the same room (the
-/// multipath depends on distance only, and is the same for every exhibit at that distance); there
-/// is no body between phone and beacon; beyond the farthest distance the rig went, the farthest
-/// distance's samples are taken 20 log10(d / farthest) dB weaker (free space). Each exhibit's
-/// catalog measured power is the run's median at 1 m, the technician's calibration.
+/// Two constructions (`Multipath`):
+/// - `.sharedByEveryExhibit` (the stress row): each packet is drawn at the exact distance, so every
+///   exhibit has the rig's one distance-to-RSSI map, and two exhibits at the same distance read
+///   alike; a phone whose RSSI at 0.6 m equals its RSSI at 2 m makes the exhibit in front of the
+///   visitor and one 2 m away indistinguishable for a whole stay, which no venue does;
+/// - `.ownPerExhibit` (the venue): each exhibit draws from the rig's samples at its own fixed offset
+///   of up to 0.3 m from the true distance (its own multipath: the same phone pair in another
+///   multipath state, as a beacon elsewhere in a room is), and each packet at a further sway of up
+///   to 0.1 m (a standing visitor is not a robot). The offsets are drawn from their own random
+///   stream, so both constructions have the same route, packets and losses.
+///
+/// What neither can carry, said plainly: every exhibit is the same phone pair (one receiver and
+/// one kind of transmitter); there is no body between phone and beacon; beyond the farthest distance
+/// the rig went, the farthest distance's samples are taken 20 log10(d / farthest) dB weaker (free
+/// space). Each exhibit's catalog measured power is the run's median at 1 m, the technician's
+/// calibration.
 public enum RealTraceWalk {
+    public enum Multipath: Sendable {
+        case sharedByEveryExhibit
+        case ownPerExhibit
+    }
+
     /// The run's samples by distance (centimetres), for drawing.
     public struct SampleBank: Sendable {
         public var name: String
@@ -48,12 +64,15 @@ public enum RealTraceWalk {
         }
     }
 
-    public static func recording(seed: UInt64, bank: SampleBank, start: Double = 1_800_000_000) -> WalkRecording {
+    public static func recording(seed: UInt64, bank: SampleBank, multipath: Multipath = .sharedByEveryExhibit,
+                                 start: Double = 1_800_000_000) -> WalkRecording {
         let layout = GalleryWorld.layout(seed: seed)
         var random = WorldRandom(seed: seed, stream: 3)
+        var spots = WorldRandom(seed: seed, stream: 4)
         let path = layout.path
         var packets: [WalkRecording.Packet] = []
         for (index, exhibit) in layout.exhibits.enumerated() {
+            let offset = multipath == .ownPerExhibit ? spots.uniform(-0.3, 0.3) : 0
             // HERALD phones logged about one sample a second; beacons here advertise every 0.3-1 s.
             let interval = random.uniform(0.3, 1.0)
             var t = random.uniform(0, interval)
@@ -62,7 +81,8 @@ public enum RealTraceWalk {
                 if random.unit() < 0.1 { continue }
                 let pose = path.pose(at: t)
                 let dx = exhibit.x - pose.x, dy = exhibit.y - pose.y
-                let rssi = bank.draw(at: max((dx * dx + dy * dy).squareRoot(), 0.01), random: &random)
+                let sway = multipath == .ownPerExhibit ? spots.uniform(-0.1, 0.1) : 0
+                let rssi = bank.draw(at: max((dx * dx + dy * dy).squareRoot() + offset + sway, 0.01), random: &random)
                 guard rssi >= -100 else { continue }
                 packets.append(.init(time: start + t, exhibit: index, rssi: Int(rssi.rounded())))
             }

@@ -9,14 +9,19 @@ public struct WorldEvaluation: Sendable {
         case simulator
         /// The independent radio model (`GalleryWorld`).
         case gallery
-        /// Real HERALD samples at the true distance (`RealTraceWalk`); seed `s` uses run `s mod 7`.
+        /// Real HERALD samples near the true distance, each exhibit its own multipath
+        /// (`RealTraceWalk`, `.ownPerExhibit`); seed `s` uses run `s mod 7`.
         case realTrace = "real-trace"
+        /// The same at exactly the true distance: every exhibit the rig's one multipath (the
+        /// stress row, `.sharedByEveryExhibit`).
+        case realTraceShared = "real-trace-shared"
 
         public var title: String {
             switch self {
             case .simulator: "Simulator museum walk (Simulation.RadioSimulator)"
             case .gallery: "Independent gallery model (GalleryWorld)"
-            case .realTrace: "Real-trace walk (HERALD samples at the true distance)"
+            case .realTrace: "Real-trace walk, each exhibit its own multipath (HERALD samples near the true distance)"
+            case .realTraceShared: "Real-trace walk, stress: one multipath for every exhibit (HERALD samples at the true distance)"
             }
         }
     }
@@ -77,10 +82,10 @@ public struct WorldEvaluation: Sendable {
             switch kind {
             case .simulator: walk = SimulatorWorld.recording(seed: seed)
             case .gallery: walk = GalleryWorld.recording(seed: seed)
-            case .realTrace:
+            case .realTrace, .realTraceShared:
                 precondition(!banks.isEmpty, "the real-trace walk needs the HERALD runs")
                 let held = Int(seed % UInt64(banks.count))
-                walk = RealTraceWalk.recording(seed: seed, bank: banks[held])
+                walk = RealTraceWalk.recording(seed: seed, bank: banks[held], multipath: kind == .realTrace ? .ownPerExhibit : .sharedByEveryExhibit)
                 runName = banks[held].name
                 guard let learned = learning?.heldOut[banks[held].name] else {
                     preconditionFailure("the real-trace walk needs the model learned without \(banks[held].name)")

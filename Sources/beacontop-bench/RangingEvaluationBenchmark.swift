@@ -55,7 +55,7 @@ enum RangingEvaluationBenchmark {
         guard !runsOnly else { return }
         print("## Simulated and real-trace walks\n")
         for kind in WorldEvaluation.Kind.allCases {
-            let last = kind == .realTrace ? seeds.upperBound + 1 : seeds.upperBound
+            let last = kind == .realTrace || kind == .realTraceShared ? seeds.upperBound + 1 : seeds.upperBound
             // The simulated worlds get the model learned on all runs: what ships (a test keeps the
             // defaults in step), or with --prior, that prior.
             let world = WorldEvaluation(kind, seeds: Array(seeds.lowerBound...last), runs: runs, learning: learning,

@@ -31,13 +31,16 @@ import Testing
         #expect(world.beacontop.ticks > 3000)
     }
 
-    @Test func theRealTraceWalk() throws {
+    /// The real-trace walk as a venue is (each exhibit its own multipath, a standing visitor's
+    /// sway) and the stress row (every exhibit the rig's one distance-to-RSSI map).
+    @Test(arguments: [(WorldEvaluation.Kind.realTrace, 0.70, 1.32), (.realTraceShared, 0.6, 1.25)])
+    func theRealTraceWalks(kind: WorldEvaluation.Kind, share: Double, changes: Double) throws {
         let runs = try HeraldRuns.all.get()
-        let world = WorldEvaluation(.realTrace, seeds: Array(101...121), runs: runs, learning: try HeraldRuns.learning,
+        let world = WorldEvaluation(kind, seeds: Array(101...121), runs: runs, learning: try HeraldRuns.learning,
                                     field: [.androidARMAUntruncated, .roomAssistantIssue])
         #expect(world.byRun.count == 7)
-        #expect(world.beacontop.nearestShare >= 0.6, "\(world.beacontop.nearestShare)")
-        #expect(world.beacontop.changesPerMove <= 1.25, "\(world.beacontop.changesPerMove)")
+        #expect(world.beacontop.nearestShare >= share, "\(world.beacontop.nearestShare)")
+        #expect(world.beacontop.changesPerMove <= changes, "\(world.beacontop.changesPerMove)")
         for (kind, totals) in world.field {
             #expect(world.beacontop.nearestShare >= totals.nearestShare, "\(kind.rawValue) \(totals.nearestShare)")
         }
