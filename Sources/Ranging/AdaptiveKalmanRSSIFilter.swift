@@ -45,8 +45,18 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
         /// Measured on the Simulation museum walk (12 seeds): stays under 97% fell from 20 to 17
         /// and changes per move from 1.17 to 1.12; the 1 m -> 5 m step is then followed in 1.0 s.
         public var minimumChangeDuration: Double = 1.0
+        /// What the filter reports: the Kalman filter's mean (the default), or the median of the
+        /// packets since the last change it detected (`SegmentMedian`): the same statistic as a
+        /// technician's median calibration, robust to the fades that skew RSSI low. Measured in
+        /// docs/ranging.md ("What was tried").
+        public var level: Level = .kalmanMean
 
         public init() {}
+    }
+
+    public enum Level: String, Sendable, Equatable, CaseIterable {
+        case kalmanMean = "mean"
+        case segmentMedian = "median"
     }
 
     public let parameters: Parameters
@@ -64,11 +74,13 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
     private var downwardMean = 0.0
     private var upwardSince = 0.0
     private var downwardSince = 0.0
+    private var segment: SegmentMedian?
 
     public init(parameters: Parameters = Parameters()) {
         self.parameters = parameters
         noise = parameters.initialNoise
         meanAbsoluteInnovation = parameters.initialNoise / 1.2533
+        if parameters.level == .segmentMedian { segment = SegmentMedian() }
     }
 
     public var estimateVariance: Double? { started ? variance : nil }
@@ -77,6 +89,7 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
     public var learntNoise: Double { noise }
 
     public mutating func add(_ rssi: Double, at time: Double) {
+        segment?.add(rssi)
         guard started else {
             started = true
             level = rssi
@@ -110,6 +123,7 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
             let count = min(max(up ? upwardRun : downwardRun, 1), max(1, parameters.restartSamples))
             level = up ? upwardMean : downwardMean
             variance = noiseVariance / Double(count)
+            segment?.restart(keepingLast: up ? upwardRun : downwardRun)
             upward = 0
             downward = 0
             upwardRun = 0
@@ -127,7 +141,10 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
         noise = min(max(learnt, parameters.noiseFloor), parameters.noiseCeiling)
     }
 
-    public mutating func estimate(at time: Double) -> Double? { started ? level : nil }
+    public mutating func estimate(at time: Double) -> Double? {
+        guard started else { return nil }
+        return segment?.median ?? level
+    }
 
     public mutating func reset() {
         self = AdaptiveKalmanRSSIFilter(parameters: parameters)
