@@ -3,8 +3,8 @@ import Ranging
 
 /// What every pipeline answered on one real run under `RunProtocol`, none of which depends on what
 /// beacontop's model learns: the field's pipelines, and the loss beacontop's engine ranged at
-/// each tick (its filter is the same whatever the distance model). Computed once per run and used
-/// both to learn (`ModelLearning`) and to score.
+/// each tick with each candidate noise floor (its filter is the same whatever the distance model).
+/// Computed once per run and used both to learn (`ModelLearning`) and to score.
 public struct RunTraces: Sendable {
     public var run: HeraldRun
     public var measuredPower: Double
@@ -23,9 +23,14 @@ public struct RunTraces: Sendable {
             field[kind] = RunProtocol.trace(run, pipeline: &pipeline)
         }
         self.field = field
-        var engine = EnginePipeline(configuration: base, measuredPower: power)
-        let beacontop = RunProtocol.trace(run, pipeline: &engine)
-        var mask = beacontop.answered
+        let byFloor = ModelLearning.noiseFloors.map { floor in
+            var configuration = base
+            configuration.adaptiveFilter.noiseFloor = floor
+            var engine = EnginePipeline(configuration: configuration, measuredPower: power)
+            return RunProtocol.trace(run, pipeline: &engine)
+        }
+        // Whether the engine answers (the beacon heard within staleAfter) does not depend on its filter.
+        var mask = byFloor[0].answered
         for trace in field.values {
             for (index, answered) in trace.answered.enumerated() where !answered { mask[index] = false }
         }
@@ -33,8 +38,8 @@ public struct RunTraces: Sendable {
         let scored = mask.indices.filter { mask[$0] }
         let best = field.filter { $0.key.isTarget }.map { RunScore($0.value, mask: mask).medianError }.min() ?? .nan
         training = .init(
-            name: run.name, fit: PathLossFit.runFit(run), truths: scored.map { beacontop.truths[$0] },
-            losses: scored.map { beacontop.estimates[$0]?.loss ?? .nan }, bestTarget: best
+            name: run.name, fit: PathLossFit.runFit(run), truths: scored.map { byFloor[0].truths[$0] },
+            lossesByFloor: byFloor.map { trace in scored.map { trace.estimates[$0]?.loss ?? .nan } }, bestTarget: best
         )
     }
 

@@ -145,7 +145,12 @@ import Testing
             var engine = RangingEngine(configuration: configuration)
             let beacon = ScriptedBeacon.iBeacon(minor: 1)
             let last = run(beacon.sightings(from: 0, to: 30, noise: &noise) { _ in 2 }, engine: &engine, until: 30).last!
-            #expect(last.beacons[0].accuracy > 1 && last.beacons[0].accuracy < 4, "\(kind): \(last.beacons[0].accuracy)")
+            // A beacon at 2 m: the default model's prior (learned, 0.5 m typical) pulls the estimate
+            // in to about 1.4 m, and the Android ARMA's integer truncation reads a few dB strong
+            // (0.94 m); whatever the filter, the stated range holds the truth.
+            let reading = last.beacons[0]
+            #expect(reading.accuracy > 0.8 && reading.accuracy < 4, "\(kind): \(reading.accuracy)")
+            #expect(reading.accuracyRange?.contains(2) == true, "\(kind): \(String(describing: reading.accuracyRange))")
         }
         #expect(throws: RangingConfigurationError.self) { try RSSIFilterKind(name: "median") }
     }
