@@ -1,0 +1,161 @@
+import Foundation
+import Ranging
+import Testing
+@testable import RangingEvaluation
+
+/// beacontop on the seven real runs, leave-one-run-out: everything its model learns (exponent,
+/// spreads, the prior on distance, the range's scale) learned on the other six (docs/ranging.md,
+/// "Real runs"). What the issue asks and what is met:
+/// - the range holds the truth on 75-85% of ticks on every run: not met. Its scale is learned so
+///   that it holds the truth on 80% of the training runs' ticks, and on the held-out runs it holds
+///   it on 78% on average but 46-94% run by run: an eighth phone is not the average of seven (the
+///   one whose RSSI is the same at 1 m and 3 m is held 46%). Asserted: 70-85% on average, every run
+///   at least 45%;
+/// - median error at most the best of the four field pipelines on every run: met on 3 of 7; the
+///   others 1.08-1.65 times the best (each run's best is a different pipeline whose fixed curve
+///   happens to suit that phone). Asserted: at least 3 runs at or under it, every run within x1.7,
+///   x1.15 on average;
+/// - with a second calibration point, better than every pipeline: not met (docs/ranging.md).
+@Suite struct RunEvaluationTests {
+    @Test func theRangeHoldsTheTruthAsOftenAsItSaysOnAverage() throws {
+        let evaluation = try HeraldRuns.evaluation.get()
+        #expect(evaluation.rows.count == 7)
+        var coverages: [Double] = []
+        for row in evaluation.rows {
+            let coverage = try #require(row.beacontop.coverage)
+            coverages.append(coverage)
+            #expect(coverage >= 0.45, "\(row.run): range held the truth on \(coverage)")
+            // A range of 80% can only be this honest by being wide: about x/÷ 2 to 3.
+            let width = try #require(row.beacontop.medianWidthFactor)
+            #expect(width > 1.8 && width < 3, "\(row.run): width \(width)")
+        }
+        let mean = coverages.reduce(0, +) / Double(coverages.count)
+        #expect(mean >= 0.7 && mean <= 0.85, "mean coverage \(mean)")
+    }
+
+    @Test func distanceAgainstTheBestOfTheField() throws {
+        let evaluation = try HeraldRuns.evaluation.get()
+        var ratios: [Double] = []
+        for row in evaluation.rows {
+            let best = try #require(row.bestTarget)
+            let ours = row.beacontop.medianError
+            ratios.append(ours / best.error)
+            #expect(ours <= 1.7 * best.error, "\(row.run): \(ours) m against \(best.kind.rawValue)'s \(best.error) m")
+            #expect(row.beacontop.answeredShare > 0.7)
+        }
+        let mean = ratios.reduce(0, +) / Double(ratios.count)
+        #expect(mean < 1.15, "mean ratio to the best of the field \(mean)")
+        #expect(ratios.filter { $0 <= 1.005 }.count >= 3, "\(ratios)")
+    }
+
+    /// What is learned on all seven runs is what ships: the fit, the prior chosen by the criterion
+    /// and the range's scale.
+    @Test func theShippedDefaultsAreWhatIsLearnedOnAllRuns() throws {
+        let all = try HeraldRuns.learning.all
+        let configuration = RangingConfiguration()
+        guard case .posterior(let prior) = configuration.distanceModel else {
+            Issue.record("the default distance model is not the posterior")
+            return
+        }
+        #expect(abs(configuration.pathLossExponent - all.fit.exponent) < 0.005, "exponent \(all.fit.exponent)")
+        #expect(abs(prior.exponentSpread - all.fit.exponentSpread) < 0.005, "spread \(all.fit.exponentSpread)")
+        #expect(abs(prior.shadowing - all.fit.shadowing) < 0.005, "shadowing \(all.fit.shadowing)")
+        #expect(abs(prior.calibratedExponentSpread - all.fit.calibratedExponentSpread) < 0.005, "second point \(all.fit.calibratedExponentSpread)")
+        #expect(prior.typicalDistance == all.typicalDistance && prior.typicalDistanceSpread == all.typicalDistanceSpread,
+                "prior \(all.typicalDistance) m, \(all.typicalDistanceSpread)")
+        #expect(abs(prior.rangeScale - all.rangeScale) < 0.005, "range scale \(all.rangeScale)")
+        #expect(configuration.adaptiveFilter.noiseFloor == all.noiseFloor, "noise floor \(all.noiseFloor)")
+    }
+
+    /// Leave-one-run-out really leaves the run out: what a run is scored with is what is learned
+    /// on the other six (the same numbers from the training runs alone), and differs from what is
+    /// learned on all seven. (Three runs: learning again takes a while in a debug build.)
+    @Test func eachRunIsScoredWithWhatWasLearnedWithoutIt() throws {
+        let learning = try HeraldRuns.learning
+        let evaluation = try HeraldRuns.evaluation.get()
+        let grid = ModelLearning.typicalDistances.flatMap { d in ModelLearning.typicalDistanceSpreads.map { (d, $0) } }
+        for row in evaluation.rows.prefix(3) {
+            let others = learning.training.filter { $0.name != row.run }
+            #expect(others.count == 6)
+            let again = ModelLearning.learn(others, priors: grid, probability: 0.8)
+            #expect(abs(row.fit.exponent - again.fit.exponent) < 1e-9 && abs(row.fit.shadowing - again.fit.shadowing) < 1e-9)
+            #expect(row.learned.typicalDistance == again.typicalDistance && row.learned.typicalDistanceSpread == again.typicalDistanceSpread)
+            #expect(row.learned.noiseFloor == again.noiseFloor)
+            #expect(abs(row.learned.rangeScale - again.rangeScale) < 1e-9)
+            #expect(abs(row.fit.exponent - learning.all.fit.exponent) > 0.01, "\(row.run)")
+        }
+    }
+
+    /// The learning's two stated properties, on its own training runs: no prior and noise floor of
+    /// the grid scores better by the criterion than the ones chosen, and the range holds the truth
+    /// on 80% of the training ticks (mean over the runs).
+    @Test func thePriorAndTheRangeScaleDoWhatTheySayOnTheTrainingRuns() throws {
+        let learning = try HeraldRuns.learning
+        let training = learning.training.filter { $0.name != "20210112-2303-B" }
+        let learned = try #require(learning.heldOut["20210112-2303-B"])
+        let floors = ModelLearning.noiseFloors
+        func criterion(_ distance: Double, _ spread: Double, floor index: Int) -> Double {
+            var prior = learned.prior
+            prior.typicalDistance = distance
+            prior.typicalDistanceSpread = spread
+            let table = prior.table(exponent: learned.fit.exponent, probability: 0.8)
+            let logs = training.map { run in
+                let errors = zip(run.lossesByFloor[index], run.truths).map { abs(table.estimate(x: $0).distance - $1) }.sorted()
+                let median = errors.count % 2 == 1 ? errors[errors.count / 2] : (errors[errors.count / 2 - 1] + errors[errors.count / 2]) / 2
+                return log(median / run.bestTarget)
+            }
+            return logs.reduce(0, +) / Double(logs.count)
+        }
+        let floorIndex = try #require(floors.firstIndex(of: learned.noiseFloor))
+        let chosen = criterion(learned.typicalDistance, learned.typicalDistanceSpread, floor: floorIndex)
+        #expect(abs(chosen - learned.trainingCriterion) < 1e-9)
+        for floor in floors.indices {
+            for distance in ModelLearning.typicalDistances {
+                for spread in ModelLearning.typicalDistanceSpreads {
+                    #expect(criterion(distance, spread, floor: floor) >= chosen, "\(floors[floor]) dB, \(distance) m, \(spread)")
+                }
+            }
+        }
+        let table = learned.prior.table(exponent: learned.fit.exponent, probability: 0.8)
+        let shares = training.map { run in
+            Double(zip(run.lossesByFloor[floorIndex], run.truths).filter { table.estimate(x: $0).range.contains($1) }.count) / Double(run.truths.count)
+        }
+        let mean = shares.reduce(0, +) / Double(shares.count)
+        #expect(abs(mean - 0.8) < 0.005, "training coverage \(mean)")
+    }
+
+    /// The learning scores candidate models on the engine's losses: that is exact only if the real
+    /// engine's distance and range are the model's table at its loss. Checked on a real run.
+    @Test func theEnginesDistanceIsItsTableAtItsLoss() throws {
+        let run = try #require(try HeraldRuns.all.get().first)
+        let learned = try HeraldRuns.learning.all
+        let power = try #require(run.measuredPowerAtOneMetre)
+        var engine = EnginePipeline(configuration: learned.configuration(), measuredPower: power)
+        let trace = RunProtocol.trace(run, pipeline: &engine)
+        let table = learned.prior.table(exponent: learned.fit.exponent, probability: 0.8)
+        var checked = 0
+        for estimate in trace.estimates.compactMap({ $0 }) {
+            let loss = try #require(estimate.loss)
+            let (distance, range) = table.estimate(x: loss)
+            #expect(distance == estimate.distance && range == estimate.range)
+            checked += 1
+        }
+        #expect(checked > 1000)
+    }
+}
+
+extension RunEvaluationTests {
+    /// The hindsight bound is a minimum over exponents on the run itself: it is at or under the
+    /// line through the run's own least-squares exponent (what a technician fitting the whole run
+    /// would use), and under the raw n = 2 line, on every run.
+    @Test func theHindsightBoundIsAMinimum() throws {
+        let floor = try HeraldRuns.learning.all.noiseFloor
+        for run in try HeraldRuns.learning.training {
+            let bound = HindsightBound.best(run, floor: floor)
+            let fitted = try #require(run.fit?.exponent)
+            #expect(bound.error <= HindsightBound.medianError(run, floor: floor, exponent: fitted) + 0.005, "\(run.name)")
+            #expect(bound.error <= HindsightBound.medianError(run, floor: floor, exponent: 2), "\(run.name)")
+            #expect(abs(HindsightBound.medianError(run, floor: floor, exponent: bound.exponent) - bound.error) < 1e-12)
+        }
+    }
+}
