@@ -9,13 +9,13 @@ import Testing
 /// runs"). What the issue asks and what is met:
 /// - the range holds the truth on 75-85% of ticks on every run: not met. Its scale is learned so
 ///   that the training runs it holds least and most often (each under the model fitted without
-///   it) are equally far either side of 80%; on the held-out runs it holds the truth on 59-92%,
-///   83% on average, the flat phone (20210112-2303-B) 59%. Asserted: every run at least 55% and
+///   it) are equally far either side of 80%; on the held-out runs it holds the truth on 60-91%,
+///   83% on average, the flat phone (20210112-2303-B) 60%. Asserted: every run at least 55% and
 ///   at most 95%, 75-85% on average;
 /// - median error at most the best of the four field pipelines on every run: met on none; with no
 ///   prior pulling estimates toward where the rig stood, a steep phone's reading at 3 m is taken
-///   for farther (x1.59 of the best on average, x2.66 at worst). Asserted as measured: within x2.8
-///   of the best on every run, under x1.7 on average;
+///   for farther (x1.46 of the best on average, x2.27 at worst). Asserted as measured: within x2.4
+///   of the best on every run, under x1.55 on average;
 /// - with a second calibration point, better than every pipeline: not met (docs/ranging.md).
 @Suite struct RunEvaluationTests {
     @Test func theRangeHoldsTheTruthAsOftenAsItSaysOnAverage() throws {
@@ -42,11 +42,11 @@ import Testing
             let best = try #require(row.bestTarget)
             let ours = row.beacontop.medianError
             ratios.append(ours / best.error)
-            #expect(ours <= 2.8 * best.error, "\(row.run): \(ours) m against \(best.kind.rawValue)'s \(best.error) m")
+            #expect(ours <= 2.4 * best.error, "\(row.run): \(ours) m against \(best.kind.rawValue)'s \(best.error) m")
             #expect(row.beacontop.answeredShare > 0.7)
         }
         let mean = ratios.reduce(0, +) / Double(ratios.count)
-        #expect(mean < 1.7, "mean ratio to the best of the field \(mean): \(ratios)")
+        #expect(mean < 1.55, "mean ratio to the best of the field \(mean): \(ratios)")
     }
 
     /// What is learned on all seven runs is what ships: the fit, the filter's noise floor and the
