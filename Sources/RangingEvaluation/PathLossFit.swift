@@ -9,8 +9,8 @@ import Ranging
 /// Per run: the median RSSI at each distance the rig stood at within 0.25-3.4 m (a median, so the
 /// per-packet noise the filter removes does not count), relative to the run's 1 m calibration;
 /// the exponent through the calibration point by least squares (weighted by time spent there), and
-/// the RMS residual in dB. Across runs: the mean exponent, the spread of the exponents, the RMS of
-/// the residuals. For the second calibration point: the spread, across runs, of the exponent a
+/// the RMS residual in dB. Across runs: the mean exponent, the spread of the next phone's exponent
+/// (the exponents' standard deviation widened by `predictiveFactor`), the RMS of the residuals. For the second calibration point: the spread, across runs, of the exponent a
 /// technician gets from medians at 1 m and one more distance around the run's fitted exponent.
 public struct PathLossFit: Sendable, Equatable {
     public var exponent: Double

@@ -151,3 +151,22 @@ extension RunEvaluationTests {
         }
     }
 }
+
+extension RunEvaluationTests {
+    /// The exponent's spread is the next phone's: the runs' sample deviation times sqrt(1 + 1/k)
+    /// times the t quantile over the normal's at 0.9 (Student's t with k - 1 degrees of freedom;
+    /// tabulated t quantiles 1.475884 for 5, 1.439756 for 6), and the learned spread is that.
+    @Test func theExponentSpreadIsTheNextPhones() throws {
+        let z = 1.281_551_6
+        for (k, t) in [(6, 1.475_884), (7, 1.439_756)] {
+            let factor = PathLossFit.predictiveFactor(runs: k)
+            #expect(abs(factor * z / (1 + 1 / Double(k)).squareRoot() - t) < 0.003, "\(k) runs: \(factor)")
+        }
+        let fits = try HeraldRuns.learning.training.compactMap(\.fit)
+        let exponents = fits.map(\.exponent)
+        let mean = exponents.reduce(0, +) / Double(exponents.count)
+        let sample = (exponents.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(exponents.count - 1)).squareRoot()
+        #expect(abs(PathLossFit.learn(fits).exponentSpread - sample * PathLossFit.predictiveFactor(runs: 7)) < 1e-12)
+        #expect(PathLossFit.learn(fits).exponentSpread > 1.15 * sample)
+    }
+}
