@@ -16,12 +16,12 @@
 /// - Innovations are clipped to `innovationClip` standard deviations (Huber) so deep fades and
 ///   body-blocking blips pull the estimate little.
 /// - The per-packet noise is learnt online (mean absolute innovation, converted to a standard
-///   deviation), bounded to `noiseFloor...noiseCeiling` (4...12 dB), so the detector keeps its
+///   deviation), bounded to `noiseFloor...noiseCeiling` (3...12 dB), so the detector keeps its
 ///   false-alarm rate on quiet and on noisy links alike. The floor matters on real phones, which
 ///   read whole dBm with under 1 dB of packet noise but swing 5-10 dB with multipath: too low a
 ///   floor makes the detector chase every swing. It is learned (`RangingEvaluation.ModelLearning`:
 ///   chosen from 1, 2, 3, 4 dB by the criterion on the HERALD runs, leave-one-run-out;
-///   4 dB on all seven, 3 dB on five of the seven folds, docs/ranging.md).
+///   3 dB on all seven, docs/ranging.md has each fold's).
 /// - Process noise is per second of capture time, so gaps and irregular rates are handled.
 public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
     public struct Parameters: Sendable, Equatable {
@@ -29,7 +29,7 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
         public var processNoisePerSecond: Double = 0.002
         /// Initial per-packet noise standard deviation, dB, until it is learnt.
         public var initialNoise: Double = 4
-        public var noiseFloor: Double = 4
+        public var noiseFloor: Double = 3
         public var noiseCeiling: Double = 12
         /// Weight of each innovation in the noise estimate (about 1/samples remembered).
         public var noiseLearningRate: Double = 0.01

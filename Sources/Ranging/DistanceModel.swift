@@ -55,7 +55,7 @@ extension PathLossPrior {
         }
         return PathLossPosteriorTable.shared(.init(
             exponent: mean, exponentSpread: spread, shadowing: shadowing,
-            typicalDistance: typicalDistance, typicalDistanceSpread: typicalDistanceSpread,
+            nearestDistance: nearestDistance, farthestDistance: farthestDistance, bodyLoss: bodyLoss, bodyShare: bodyShare,
             probability: modelProbability(reporting: probability)
         ))
     }

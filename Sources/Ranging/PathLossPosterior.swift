@@ -1,14 +1,16 @@
 import Foundation
 import Synchronization
 
-/// What the default distance model assumes about phones, rooms and where people stand, beyond the
-/// beacon's own calibration. Learned from the HERALD runs (docs/ranging.md, "The default model");
-/// every field is a `RangingConfiguration` default.
+/// What the default distance model assumes about phones and rooms, beyond the beacon's own
+/// calibration, and where a phone may be. The phones' and rooms' part is learned from the HERALD
+/// runs; where a phone may be is fixed on physical grounds, never learned (docs/ranging.md,
+/// "Distance"). Every field is a `RangingConfiguration` default.
 ///
 /// The model (log-distance with an uncertain exponent, Gaussian in dB):
 ///
 ///     P1m - rssi = 10 n log10(d) + e,   n ~ N(n0, exponentSpread²),   e ~ N(0, shadowing²)
-///     log10(d) ~ N(log10(typicalDistance), typicalDistanceSpread²)
+///     log10(d) ~ Uniform(log10 nearestDistance, log10 farthestDistance)
+///     plus, on `bodyShare` of the readings, a body's loss ~ Uniform(0, bodyLoss) dB in x
 ///
 /// so the deviation of the filtered RSSI from the line grows with distance from the 1 m calibration
 /// (`shadowing² + (10 exponentSpread log10 d)²`): near 1 m only multipath and the calibration's own
@@ -16,7 +18,8 @@ import Synchronization
 /// changes with distance is one of the exponents the model allows, so its range comes out wide.
 public struct PathLossPrior: Sendable, Hashable {
     /// Spread (standard deviation) of the path-loss exponent around the configured one: phones and
-    /// rooms differ (0.57-2.35 on the HERALD runs).
+    /// rooms differ (0.57-2.35 on the HERALD runs); the spread of the next phone's, wider than the
+    /// runs' own (`RangingEvaluation.PathLossFit.predictiveFactor`).
     public var exponentSpread: Double
     /// The error (standard deviation) of an exponent a catalog gives, taken as a measurement from a
     /// second calibration point: one more spot has its own multipath (on the HERALD runs, the
@@ -25,10 +28,17 @@ public struct PathLossPrior: Sendable, Hashable {
     /// Standard deviation (dB) of what the filtered RSSI does that no exponent explains: multipath
     /// at the spot, body, and the error of the 1 m calibration itself.
     public var shadowing: Double
-    /// Median (m) and spread (decades, standard deviation of log10 d) of the distances at which a
-    /// phone ranges a beacon: the prior that keeps a weak signal from meaning 50 m.
-    public var typicalDistance: Double
-    public var typicalDistanceSpread: Double
+    /// Where BLE proximity ranging is used (m): the prior on distance is flat in log distance
+    /// between them and zero outside. Fixed a priori (0.1 m: nearer, the phone touches the beacon
+    /// and the far-field law fails; 30 m: beyond, a hall's RSSI cannot tell 30 m from 100 m), never
+    /// learned from runs: where the rig stood is the test's protocol, not a property of phones.
+    public var nearestDistance: Double
+    public var farthestDistance: Double
+    /// The carrier's body in the path (dB, and the share of readings it is in): fixed a priori
+    /// (10 dB, 1/2), never learned: the HERALD rig had no body, and a carried phone has its back
+    /// to half the beacons around it. 0 leaves the term out.
+    public var bodyLoss: Double
+    public var bodyShare: Double
     /// How much wider (above 1) or narrower than the model's own interval `accuracyRange` is drawn,
     /// learned so that it holds the truth as often as it says on real runs: the model's interval
     /// of probability `2 Phi(rangeScale z_p) - 1` is reported as the interval of probability p.
@@ -36,23 +46,25 @@ public struct PathLossPrior: Sendable, Hashable {
     public var rangeScale: Double
 
     public init(exponentSpread: Double, calibratedExponentSpread: Double, shadowing: Double,
-                typicalDistance: Double, typicalDistanceSpread: Double, rangeScale: Double = 1) {
+                nearestDistance: Double = 0.1, farthestDistance: Double = 30, bodyLoss: Double = 10, bodyShare: Double = 0.5,
+                rangeScale: Double = 1) {
         self.exponentSpread = exponentSpread
         self.calibratedExponentSpread = calibratedExponentSpread
         self.shadowing = shadowing
-        self.typicalDistance = typicalDistance
-        self.typicalDistanceSpread = typicalDistanceSpread
+        self.nearestDistance = nearestDistance
+        self.farthestDistance = farthestDistance
+        self.bodyLoss = bodyLoss
+        self.bodyShare = bodyShare
         self.rangeScale = rangeScale
     }
 
     /// Everything learned on all seven HERALD runs by `RangingEvaluation` (`ModelLearning`; a test
     /// keeps these in step), exactly as each run's figures are produced from the other six:
-    /// the spreads and the shadowing by `PathLossFit`; the typical distance and its spread chosen
-    /// from a fixed grid by the issue's own criterion on the runs (`PriorSelection`); the range's
-    /// scale so that the 80% range holds the truth on 80% of their ticks.
+    /// the spreads and the shadowing by `PathLossFit`; the range's scale so that the 80% range
+    /// holds the truth on 80% of the ticks of the runs it is worst and best on, equally far either
+    /// side. The distance bounds are the fixed 0.1-30 m.
     public static let herald = PathLossPrior(
-        exponentSpread: 0.75, calibratedExponentSpread: 1.22, shadowing: 4.75, typicalDistance: 0.5, typicalDistanceSpread: 0.5,
-        rangeScale: 0.92
+        exponentSpread: 0.90, calibratedExponentSpread: 1.22, shadowing: 4.75, rangeScale: 0.64
     )
 
     /// The probability of the model's own interval that is reported as `probability`'s (see
@@ -76,17 +88,21 @@ public final class PathLossPosteriorTable: Sendable {
         public var exponent: Double
         public var exponentSpread: Double
         public var shadowing: Double
-        public var typicalDistance: Double
-        public var typicalDistanceSpread: Double
+        public var nearestDistance: Double
+        public var farthestDistance: Double
+        public var bodyLoss: Double
+        public var bodyShare: Double
         public var probability: Double
 
-        public init(exponent: Double, exponentSpread: Double, shadowing: Double, typicalDistance: Double,
-                    typicalDistanceSpread: Double, probability: Double) {
+        public init(exponent: Double, exponentSpread: Double, shadowing: Double, nearestDistance: Double,
+                    farthestDistance: Double, bodyLoss: Double, bodyShare: Double, probability: Double) {
             self.exponent = exponent
             self.exponentSpread = exponentSpread
             self.shadowing = shadowing
-            self.typicalDistance = typicalDistance
-            self.typicalDistanceSpread = typicalDistanceSpread
+            self.nearestDistance = nearestDistance
+            self.farthestDistance = farthestDistance
+            self.bodyLoss = bodyLoss
+            self.bodyShare = bodyShare
             self.probability = probability
         }
     }
@@ -105,34 +121,28 @@ public final class PathLossPosteriorTable: Sendable {
         // Grid over log10 d from 1 cm to 1 km: wider than any prior puts mass on.
         let lCount = 501
         let lLow = -2.0, lStep = 5.0 / Double(lCount - 1)
-        let mu0 = log10(max(key.typicalDistance, 1e-3))
-        let s0 = max(key.typicalDistanceSpread, 1e-3)
-        var logPrior = [Double](repeating: 0, count: lCount)
+        let (near, far) = (log10(max(key.nearestDistance, 0.01)), log10(min(max(key.farthestDistance, key.nearestDistance), 1000)))
+        var inside = [Bool](repeating: false, count: lCount)
         var slope = [Double](repeating: 0, count: lCount)
-        var variance = [Double](repeating: 0, count: lCount)
+        var variance = [Double](repeating: 1, count: lCount)
         for j in 0..<lCount {
             let l = lLow + Double(j) * lStep
-            let z = (l - mu0) / s0
             let spread = 10 * key.exponentSpread * l
             variance[j] = key.shadowing * key.shadowing + spread * spread + 1e-9
-            logPrior[j] = -0.5 * z * z - 0.5 * log(variance[j])
             slope[j] = 10 * key.exponent * l
+            // Flat in log distance inside the bounds, nothing outside.
+            inside[j] = l >= near - lStep / 2 && l <= far + lStep / 2
         }
         let tail = (1 - min(max(key.probability, 0.01), 0.999)) / 2
+        let body = max(key.bodyLoss, 0), share = body > 0 ? min(max(key.bodyShare, 0), 1) : 0
         var lower = [Double](repeating: 0, count: Self.xCount)
         var middle = lower, upper = lower
         var weights = [Double](repeating: 0, count: lCount)
         for i in 0..<Self.xCount {
             let x = Self.xLow + Double(i) * Self.xStep
-            var best = -Double.infinity
-            for j in 0..<lCount {
-                let r = x - slope[j]
-                weights[j] = logPrior[j] - 0.5 * r * r / variance[j]
-                best = max(best, weights[j])
-            }
             var total = 0.0
-            for j in 0..<lCount {
-                weights[j] = exp(weights[j] - best)
+            for j in 0..<lCount where inside[j] {
+                weights[j] = Self.likelihood(x - slope[j], variance: variance[j], body: body, share: share)
                 total += weights[j]
             }
             lower[i] = Self.quantile(tail, weights: weights, total: total, low: lLow, step: lStep)
@@ -142,6 +152,18 @@ public final class PathLossPosteriorTable: Sendable {
         self.lower = lower
         self.middle = middle
         self.upper = upper
+    }
+
+    /// The density (times sqrt(2 pi)) of the residual `r = x - 10 n0 log10 d` at a distance whose
+    /// spread is `variance`: no body (a normal) on `1 - share` of readings, a body's extra loss
+    /// drawn evenly from 0 to `body` dB on the rest (the normal convolved with that: a difference
+    /// of two normal CDFs over the width).
+    static func likelihood(_ r: Double, variance: Double, body: Double, share: Double) -> Double {
+        let sd = variance.squareRoot()
+        let clear = exp(-0.5 * r * r / variance) / sd
+        guard share > 0 else { return clear }
+        let blocked = (erf(r / (sd * 2.0.squareRoot())) - erf((r - body) / (sd * 2.0.squareRoot()))) / 2 / body
+        return (1 - share) * clear + share * blocked * (2 * Double.pi).squareRoot()
     }
 
     /// The distance (posterior median, m) and the stated-probability range for `x = P1m - rssi` dB.

@@ -70,7 +70,8 @@ public struct RangingConfiguration: Sendable, Equatable {
         if case .posterior(let prior) = distanceModel {
             try require(prior.exponentSpread >= 0 && prior.calibratedExponentSpread >= 0, "exponentSpread", "must not be negative")
             try require(prior.shadowing > 0, "shadowing", "must be positive")
-            try require(prior.typicalDistance > 0 && prior.typicalDistanceSpread > 0, "typicalDistance", "must be positive")
+            try require(prior.nearestDistance > 0 && prior.farthestDistance > prior.nearestDistance, "farthestDistance", "must be above nearestDistance, both positive")
+            try require(prior.bodyLoss >= 0 && prior.bodyShare >= 0 && prior.bodyShare <= 1, "bodyLoss", "must not be negative, its share 0-1")
             try require(prior.rangeScale > 0 && prior.rangeScale.isFinite, "rangeScale", "must be positive")
         }
         try require(ResolvedMeasuredPower.isPlausible(Int(defaultMeasuredPower)), "defaultMeasuredPower", "must be between -127 and -1 dBm")

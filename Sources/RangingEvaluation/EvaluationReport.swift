@@ -62,10 +62,10 @@ public enum EvaluationReport {
     /// What was learned for each held-out run, and on all runs (what ships).
     public static func learning(_ learning: ModelLearning) -> String {
         var text = "| learned without | exponent | exponent spread | shadowing (dB) | second point's error | filter noise floor (dB) | "
-            + "typical distance (m) | spread (decades) | criterion on the training runs | range scale |\n|---|---|---|---|---|---|---|---|---|---|\n"
+            + "criterion on the training runs | range scale |\n|---|---|---|---|---|---|---|---|\n"
         func line(_ name: String, _ learned: ModelLearning.Learned) -> String {
             "| \(name) | \(f(learned.fit.exponent)) | \(f(learned.fit.exponentSpread)) | \(f(learned.fit.shadowing)) | "
-                + "\(f(learned.fit.calibratedExponentSpread)) | \(f(learned.noiseFloor, 0)) | \(f(learned.typicalDistance)) | \(f(learned.typicalDistanceSpread)) | "
+                + "\(f(learned.fit.calibratedExponentSpread)) | \(f(learned.noiseFloor, 0)) | "
                 + "x\(f(exp(learned.trainingCriterion))) | \(f(learned.rangeScale)) |\n"
         }
         for run in learning.training { if let learned = learning.heldOut[run.name] { text += line(run.name, learned) } }
@@ -90,8 +90,8 @@ public enum EvaluationReport {
         let learned = row.learned
         var text = "**\(row.run)**: measured power at 1 m \(f(row.measuredPower, 1)) dBm; \(row.commonTicks) of \(row.scoredTicks) "
             + "scored ticks answered by every pipeline; model learned on the other runs: exponent \(f(row.fit.exponent)), "
-            + "spread \(f(row.fit.exponentSpread)), shadowing \(f(row.fit.shadowing, 1)) dB, filter noise floor \(f(learned.noiseFloor, 0)) dB, prior \(f(learned.typicalDistance)) m "
-            + "and \(f(learned.typicalDistanceSpread)) decades, range scale \(f(learned.rangeScale))"
+            + "spread \(f(row.fit.exponentSpread)), shadowing \(f(row.fit.shadowing, 1)) dB, filter noise floor \(f(learned.noiseFloor, 0)) dB, "
+            + "range scale \(f(learned.rangeScale))"
             + (row.calibratedExponent.map { "; second point's exponent \(f($0))" } ?? "") + ".\n\n"
         text += "| pipeline | median error (m) | answered | range held | range width (factor) |\n|---|---|---|---|---|\n"
         for kind in FieldPipeline.Kind.allCases {

@@ -23,9 +23,11 @@ public enum IssueTable {
     ]
 
     /// beacontop as the issue measured it: adaptive filter, log-distance with n = 2, the range the
-    /// filtered RSSI plus and minus one deviation (the filter's and 3 dB of shadowing).
+    /// filtered RSSI plus and minus one deviation (the filter's and 3 dB of shadowing), the filter's
+    /// noise floor the 4 dB it had then (the default is now learned).
     public static var formerConfiguration: RangingConfiguration {
         var configuration = RangingConfiguration()
+        configuration.adaptiveFilter.noiseFloor = 4
         configuration.distanceModel = .logDistance
         configuration.pathLossExponent = 2
         configuration.shadowingDeviation = 3

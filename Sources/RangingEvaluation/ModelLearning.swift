@@ -8,26 +8,25 @@ import Ranging
 ///
 /// In order, on the training runs:
 /// 1. the exponent, its spread, the shadowing and the second point's error (`PathLossFit`);
-/// 2. the prior on distance (typical distance and spread), chosen from a grid fixed in advance
-///    (`typicalDistances` x `typicalDistanceSpreads`) by the issue's own criterion: the smallest
-///    mean, over the training runs, of log(beacontop's median error / the best of the four field
-///    pipelines' median error on that run); ties go to the first in grid order;
-/// 3. together with the prior, the default filter's noise floor
-///    (`AdaptiveKalmanRSSIFilter.Parameters.noiseFloor`, from `noiseFloors`), by the same criterion:
-///    it sets how large a swing the filter's change detector takes for a move, and the first choice
-///    (3 dB) had been measured on one of the scored runs;
-/// 4. the range's scale (`PathLossPrior.rangeScale`), so that the stated-probability range holds
-///    the truth on that share of ticks, on average over the training runs.
+/// 2. the default filter's noise floor (`AdaptiveKalmanRSSIFilter.Parameters.noiseFloor`, from
+///    `noiseFloors`), by the issue's own criterion: the smallest mean, over the training runs, of
+///    log(beacontop's median error / the best of the four field pipelines' median error on that
+///    run); ties go to the first. It sets how large a swing the filter's change detector takes for
+///    a move (a property of receivers and rooms);
+/// 3. the range's scale (`PathLossPrior.rangeScale`), by a criterion on each training run's
+///    coverage, not their average: the scale at which the training run the range holds least often
+///    and the one it holds most often are equally far below and above the stated probability (the
+///    smallest largest miss of the target, run by run), each training run's coverage taken under
+///    the model fitted on the other training runs (leave-one-out inside the training runs).
+///
+/// The prior on distance is not learned: it is fixed (`PathLossPrior.nearestDistance`,
+/// `farthestDistance`) on physical grounds, because where the rig stood is the runs' protocol.
 ///
 /// The engine's distance and range are a lookup of its loss (`P1m - filtered RSSI`) in the model's
 /// table, and its filter does not depend on the model: so one pass of the real engine over each run
 /// per noise floor gives the losses every candidate model is scored on (`TrainingRun`), and each
 /// held-out run is then ranged again, from its packets, by an engine configured with what was learned.
 public struct ModelLearning: Sendable {
-    /// The grid the prior is chosen from: where a phone ranging a beacon indoors plausibly is (0.3
-    /// to 2 m typically, spread 0.3 to 0.8 decades), fixed before any score was looked at.
-    public static let typicalDistances = [0.3, 0.4, 0.5, 0.6, 0.8, 1.0, 1.25, 1.6, 2.0]
-    public static let typicalDistanceSpreads = [0.3, 0.4, 0.5, 0.6, 0.8]
     /// The filter's noise floors (dB) to choose from: per-packet noise of real receivers, from a
     /// quiet link reading whole dBm (1) to a fading one (4).
     public static let noiseFloors = [1.0, 2.0, 3.0, 4.0]
@@ -48,17 +47,19 @@ public struct ModelLearning: Sendable {
     public struct Learned: Sendable {
         public var fit: PathLossFit
         public var noiseFloor: Double
-        public var typicalDistance: Double
-        public var typicalDistanceSpread: Double
         public var rangeScale: Double
+        /// What the model fixes a priori (distance bounds, the body), never learned.
+        public var fixed: PathLossPrior
         /// The criterion's value on the training runs (mean log ratio to the best of the four).
         public var trainingCriterion: Double
 
         public var prior: PathLossPrior {
-            PathLossPrior(
-                exponentSpread: fit.exponentSpread, calibratedExponentSpread: fit.calibratedExponentSpread, shadowing: fit.shadowing,
-                typicalDistance: typicalDistance, typicalDistanceSpread: typicalDistanceSpread, rangeScale: rangeScale
-            )
+            var prior = fixed
+            prior.exponentSpread = fit.exponentSpread
+            prior.calibratedExponentSpread = fit.calibratedExponentSpread
+            prior.shadowing = fit.shadowing
+            prior.rangeScale = rangeScale
+            return prior
         }
 
         /// `base` with this model as its distance model.
@@ -77,50 +78,51 @@ public struct ModelLearning: Sendable {
     /// Learned on all runs: what ships.
     public let all: Learned
 
-    /// - Parameters:
-    ///   - priors: the grid of (typical distance, spread) to choose from; the default grid unless
-    ///     given (`beacontop-bench ranging-eval --prior` fixes one).
-    ///   - base: the engine's configuration apart from the learned model (filter, probability...).
-    public init(traces: [RunTraces], priors: [(Double, Double)]? = nil, base: RangingConfiguration = RangingConfiguration()) {
-        let grid = priors ?? Self.typicalDistances.flatMap { d in Self.typicalDistanceSpreads.map { (d, $0) } }
+    /// - Parameter base: the engine's configuration apart from the learned model (filter,
+    ///   probability...); its posterior model's a-priori terms (distance bounds, body) are kept.
+    public init(traces: [RunTraces], base: RangingConfiguration = RangingConfiguration()) {
         training = traces.map(\.training)
+        let fixed: PathLossPrior
+        if case .posterior(let prior) = base.distanceModel { fixed = prior } else { fixed = .herald }
         var heldOut: [String: Learned] = [:]
         for run in training {
-            heldOut[run.name] = Self.learn(training.filter { $0.name != run.name }, priors: grid, probability: base.rangeProbability)
+            heldOut[run.name] = Self.learn(training.filter { $0.name != run.name }, probability: base.rangeProbability, fixed: fixed)
         }
         self.heldOut = heldOut
-        all = Self.learn(training, priors: grid, probability: base.rangeProbability)
+        all = Self.learn(training, probability: base.rangeProbability, fixed: fixed)
     }
 
-    public static func learn(_ runs: [TrainingRun], priors: [(Double, Double)], probability: Double) -> Learned {
+    public static func learn(_ runs: [TrainingRun], probability: Double, fixed: PathLossPrior = .herald) -> Learned {
         let fit = PathLossFit.learn(runs.compactMap(\.fit))
-        var chosen = Learned(fit: fit, noiseFloor: 3, typicalDistance: 1, typicalDistanceSpread: 0.4, rangeScale: 1, trainingCriterion: .infinity)
+        var chosen = Learned(fit: fit, noiseFloor: noiseFloors[0], rangeScale: 1, fixed: fixed, trainingCriterion: .infinity)
         var floorIndex = 0
+        let table = chosen.prior.table(exponent: fit.exponent, probability: probability)
         for floor in noiseFloors.indices {
-            for (distance, spread) in priors {
-                var candidate = chosen
-                candidate.noiseFloor = noiseFloors[floor]
-                candidate.typicalDistance = distance
-                candidate.typicalDistanceSpread = spread
-                let table = candidate.prior.table(exponent: fit.exponent, probability: probability)
-                let ratios = runs.map { run in log(medianError(run, floor: floor, table) / run.bestTarget) }
-                let criterion = ratios.reduce(0, +) / Double(max(1, ratios.count))
-                if criterion < chosen.trainingCriterion {
-                    candidate.trainingCriterion = criterion
-                    chosen = candidate
-                    floorIndex = floor
-                }
+            let ratios = runs.map { run in log(medianError(run, floor: floor, table) / run.bestTarget) }
+            let criterion = ratios.reduce(0, +) / Double(max(1, ratios.count))
+            if criterion < chosen.trainingCriterion {
+                chosen.noiseFloor = noiseFloors[floor]
+                chosen.trainingCriterion = criterion
+                floorIndex = floor
             }
         }
-        // Coverage grows with the scale: bisect (in log scale) for the stated probability.
+        // Each training run's coverage is taken under the model fitted without it (the exponent,
+        // its spread and the shadowing from the other training runs): what an unseen phone gets.
+        // Under its own fit a run's exponent is part of the spread it is judged by, and the scale
+        // comes out too narrow for the phone that is unlike the others.
+        let inner = runs.map { run in PathLossFit.learn(runs.filter { $0.name != run.name }.compactMap(\.fit)) }
+        // Every run's coverage grows with the scale, so (lowest - p) + (highest - p) does too:
+        // bisect (in log scale) for where it crosses 0.
         var low = 0.25, high = 4.0
-        for _ in 0..<16 {
+        for _ in 0..<12 {
             let middle = (low * high).squareRoot()
-            var candidate = chosen
-            candidate.rangeScale = middle
-            let table = candidate.prior.table(exponent: fit.exponent, probability: probability)
-            let coverage = runs.map { coverageShare($0, floor: floorIndex, table) }.reduce(0, +) / Double(max(1, runs.count))
-            if coverage < probability { low = middle } else { high = middle }
+            let coverages = zip(runs, inner).map { run, fit in
+                var candidate = chosen
+                candidate.fit = fit
+                candidate.rangeScale = middle
+                return coverageShare(run, floor: floorIndex, candidate.prior.table(exponent: fit.exponent, probability: probability))
+            }
+            if (coverages.min() ?? 0) + (coverages.max() ?? 0) < 2 * probability { low = middle } else { high = middle }
         }
         chosen.rangeScale = (low * high).squareRoot()
         return chosen

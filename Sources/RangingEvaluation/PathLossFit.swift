@@ -9,8 +9,8 @@ import Ranging
 /// Per run: the median RSSI at each distance the rig stood at within 0.25-3.4 m (a median, so the
 /// per-packet noise the filter removes does not count), relative to the run's 1 m calibration;
 /// the exponent through the calibration point by least squares (weighted by time spent there), and
-/// the RMS residual in dB. Across runs: the mean exponent, the spread of the exponents, the RMS of
-/// the residuals. For the second calibration point: the spread, across runs, of the exponent a
+/// the RMS residual in dB. Across runs: the mean exponent, the spread of the next phone's exponent
+/// (the exponents' standard deviation widened by `predictiveFactor`), the RMS of the residuals. For the second calibration point: the spread, across runs, of the exponent a
 /// technician gets from medians at 1 m and one more distance around the run's fitted exponent.
 public struct PathLossFit: Sendable, Equatable {
     public var exponent: Double
@@ -65,11 +65,24 @@ public struct PathLossFit: Sendable, Equatable {
     public static func learn(_ fits: [RunFit]) -> PathLossFit {
         let exponents = fits.map(\.exponent)
         let mean = exponents.reduce(0, +) / Double(max(1, exponents.count))
-        let spread = (exponents.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(max(1, exponents.count - 1))).squareRoot()
+        let sample = (exponents.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(max(1, exponents.count - 1))).squareRoot()
+        let spread = sample * predictiveFactor(runs: exponents.count)
         let shadowing = (fits.reduce(0) { $0 + $1.residual * $1.residual } / Double(max(1, fits.count))).squareRoot()
         let misses = fits.compactMap { fit in fit.twoPointExponent.map { clampCalibratedExponent($0) - fit.exponent } }
         let calibrated = (misses.reduce(0) { $0 + $1 * $1 } / Double(max(1, misses.count))).squareRoot()
         return PathLossFit(exponent: mean, exponentSpread: spread, shadowing: shadowing, calibratedExponentSpread: calibrated)
+    }
+
+    /// How much wider the next phone's exponent is spread than the k seen ones' sample deviation:
+    /// its predictive distribution is Student's t with k - 1 degrees of freedom and scale
+    /// `sample sqrt(1 + 1/k)` (the mean is itself estimated from k phones); the model takes it as
+    /// the normal that matches it at the 80% range's quantile (the t's 0.9 quantile, by its
+    /// Cornish-Fisher expansion, over the normal's). 1.24 for six phones, 1.20 for seven.
+    public static func predictiveFactor(runs k: Int) -> Double {
+        guard k > 1 else { return 1 }
+        let z = 1.281_551_6, nu = Double(k - 1)
+        let t = z + (z * z * z + z) / (4 * nu) + (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * nu * nu)
+        return (1 + 1 / Double(k)).squareRoot() * t / z
     }
 
     /// What a catalog accepts as a second-point exponent (above 0, at most 10): a technician

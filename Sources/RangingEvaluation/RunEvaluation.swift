@@ -85,9 +85,9 @@ public struct RunEvaluation: Sendable {
 
     /// - Parameter base: beacontop's configuration before the learned model is put in (filter,
     ///   range probability, staleness...).
-    public init(runs: [HeraldRun], base: RangingConfiguration = RangingConfiguration(), priors: [(Double, Double)]? = nil) {
+    public init(runs: [HeraldRun], base: RangingConfiguration = RangingConfiguration()) {
         let traces = RunTraces.all(runs, base: base)
-        self.init(traces: traces, learning: ModelLearning(traces: traces, priors: priors, base: base), base: base)
+        self.init(traces: traces, learning: ModelLearning(traces: traces, base: base), base: base)
     }
 
     public init(traces: [RunTraces], learning: ModelLearning, base: RangingConfiguration = RangingConfiguration()) {

@@ -24,9 +24,11 @@ import Testing
         var held = 0
         let draws = 20_000
         for _ in 0..<draws {
-            let l = log10(Self.prior.typicalDistance) + noise.gaussian(Self.prior.typicalDistanceSpread)
+            let (near, far) = (log10(Self.prior.nearestDistance), log10(Self.prior.farthestDistance))
+            let l = near + (far - near) * noise.uniform()
             let n = Self.exponent + noise.gaussian(Self.prior.exponentSpread)
-            let x = 10 * n * l + noise.gaussian(Self.prior.shadowing)
+            let body = noise.uniform() < Self.prior.bodyShare ? Self.prior.bodyLoss * noise.uniform() : 0
+            let x = 10 * n * l + noise.gaussian(Self.prior.shadowing) + body
             let truth = pow(10, l)
             if table.estimate(x: x).range.contains(truth) { held += 1 }
         }
@@ -43,11 +45,18 @@ import Testing
             #expect(range.contains(distance))
             previous = distance
         }
-        // At the calibration's own level the estimate lies between the calibration distance and
-        // where the prior says phones typically are (the learned prior is centred nearer than 1 m).
+        // The prior prefers no distance (flat in log distance), and the model takes some of a
+        // reading's loss for the body's: at the calibration's own level the estimate is somewhat
+        // nearer than 1 m, and without the body term about 1 m.
         let atOneMetre = table.estimate(x: 0).distance
-        let typical = Self.prior.typicalDistance
-        #expect(atOneMetre > min(typical, 1) && atOneMetre < max(typical, 1), "\(atOneMetre)")
+        #expect(atOneMetre > 0.6 && atOneMetre < 0.95, "\(atOneMetre)")
+        var clear = Self.prior
+        clear.bodyLoss = 0
+        let withoutBody = clear.table(exponent: Self.exponent, probability: 0.8).estimate(x: 0).distance
+        #expect(withoutBody > 0.95 && withoutBody < 1.1, "\(withoutBody)")
+        // Nothing is placed outside the fixed 0.1-30 m however loud or faint (to within the
+        // table's last 0.01-decade cell).
+        #expect(table.estimate(x: -40).range.lowerBound >= 0.1 / 1.03 && table.estimate(x: 90).range.upperBound <= 30 * 1.03)
     }
 
     /// A reading at the calibration's own level is what a phone whose RSSI barely changes with
