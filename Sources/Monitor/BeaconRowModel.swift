@@ -50,8 +50,10 @@ public struct BeaconRowModel: Sendable, Equatable {
     public var rssiHistory: [Int]
     /// The smoothed distance estimate in metres ("accuracy" as CoreLocation calls it), nil if unknown.
     public var accuracy: Double?
-    /// The plausible range of `accuracy` (metres), for example from the RSSI spread; nil if unknown.
+    /// The range (metres) that holds the true distance with probability `rangeProbability`; nil if unknown.
     public var accuracyRange: ClosedRange<Double>?
+    /// The probability `accuracyRange` is stated with (0.8 by default).
+    public var rangeProbability: Double
     /// Recent smoothed distances (metres), oldest first, same cadence as `rssiHistory`: the distance chart.
     public var accuracyHistory: [Double]
     public var proximity: ProximityClass
@@ -73,7 +75,7 @@ public struct BeaconRowModel: Sendable, Equatable {
 
     public init(
         identity: BeaconIdentity, exhibitName: String? = nil, rssi: Int? = nil, rssiHistory: [Int] = [],
-        accuracy: Double? = nil, accuracyRange: ClosedRange<Double>? = nil, accuracyHistory: [Double] = [],
+        accuracy: Double? = nil, accuracyRange: ClosedRange<Double>? = nil, rangeProbability: Double = 0.8, accuracyHistory: [Double] = [],
         proximity: ProximityClass = .unknown, measuredPower: Int? = nil, packetsPerSecond: Double? = 0,
         secondsSinceSeen: Double = 0, isStale: Bool = false, lastRawFrame: [UInt8] = [],
         filterEstimates: [FilterEstimate] = [], shortName: String? = nil
@@ -84,6 +86,7 @@ public struct BeaconRowModel: Sendable, Equatable {
         self.rssiHistory = rssiHistory
         self.accuracy = accuracy
         self.accuracyRange = accuracyRange
+        self.rangeProbability = rangeProbability
         self.accuracyHistory = accuracyHistory
         self.proximity = proximity
         self.measuredPower = measuredPower

@@ -230,7 +230,7 @@ public struct MonitorFeed: Sendable {
         BeaconRowModel(
             identity: reading.identity, exhibitName: reading.exhibit?.name, rssi: reading.rssi,
             rssiHistory: extra.rssiHistory, accuracy: reading.accuracy >= 0 ? reading.accuracy : nil,
-            accuracyRange: reading.accuracyRange, accuracyHistory: extra.accuracyHistory,
+            accuracyRange: reading.accuracyRange, rangeProbability: reading.rangeProbability, accuracyHistory: extra.accuracyHistory,
             proximity: ProximityClass(reading.proximity), measuredPower: Int(reading.measuredPower.dBm.rounded()),
             packetsPerSecond: time - reading.firstSeen >= 1 ? reading.packetsPerSecond : nil,
             secondsSinceSeen: max(0, time - reading.lastSeen),

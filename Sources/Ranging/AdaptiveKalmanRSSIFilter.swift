@@ -17,10 +17,11 @@
 ///   body-blocking blips pull the estimate little.
 /// - The per-packet noise is learnt online (mean absolute innovation, converted to a standard
 ///   deviation), bounded to `noiseFloor...noiseCeiling` (3...12 dB), so the detector keeps its
-///   false-alarm rate on quiet and on noisy links alike. The 3 dB floor is measured: on the Herald
-///   recording (RSSI quantised to 1 dB, under 1 dB of packet noise but multipath swings of 5-10 dB)
-///   a 1 dB floor made the detector chase every multipath swing (median error 0.560 m, jitter
-///   0.027 m/tick); 3 dB gives 0.545 m and 0.015 m/tick, better than every reference filter.
+///   false-alarm rate on quiet and on noisy links alike. The floor matters on real phones, which
+///   read whole dBm with under 1 dB of packet noise but swing 5-10 dB with multipath: too low a
+///   floor makes the detector chase every swing. It is learned (`RangingEvaluation.ModelLearning`:
+///   chosen from 1, 2, 3, 4 dB by the criterion on the HERALD runs, leave-one-run-out;
+///   3 dB on all seven, docs/ranging.md has each fold's).
 /// - Process noise is per second of capture time, so gaps and irregular rates are handled.
 public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
     public struct Parameters: Sendable, Equatable {
@@ -45,8 +46,18 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
         /// Measured on the Simulation museum walk (12 seeds): stays under 97% fell from 20 to 17
         /// and changes per move from 1.17 to 1.12; the 1 m -> 5 m step is then followed in 1.0 s.
         public var minimumChangeDuration: Double = 1.0
+        /// What the filter reports: the Kalman filter's mean (the default), or the median of the
+        /// packets since the last change it detected (`SegmentMedian`): the same statistic as a
+        /// technician's median calibration, robust to the fades that skew RSSI low. Measured in
+        /// docs/ranging.md ("What was tried").
+        public var level: Level = .kalmanMean
 
         public init() {}
+    }
+
+    public enum Level: String, Sendable, Equatable, CaseIterable {
+        case kalmanMean = "mean"
+        case segmentMedian = "median"
     }
 
     public let parameters: Parameters
@@ -64,11 +75,13 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
     private var downwardMean = 0.0
     private var upwardSince = 0.0
     private var downwardSince = 0.0
+    private var segment: SegmentMedian?
 
     public init(parameters: Parameters = Parameters()) {
         self.parameters = parameters
         noise = parameters.initialNoise
         meanAbsoluteInnovation = parameters.initialNoise / 1.2533
+        if parameters.level == .segmentMedian { segment = SegmentMedian() }
     }
 
     public var estimateVariance: Double? { started ? variance : nil }
@@ -77,6 +90,7 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
     public var learntNoise: Double { noise }
 
     public mutating func add(_ rssi: Double, at time: Double) {
+        segment?.add(rssi)
         guard started else {
             started = true
             level = rssi
@@ -110,6 +124,7 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
             let count = min(max(up ? upwardRun : downwardRun, 1), max(1, parameters.restartSamples))
             level = up ? upwardMean : downwardMean
             variance = noiseVariance / Double(count)
+            segment?.restart(keepingLast: up ? upwardRun : downwardRun)
             upward = 0
             downward = 0
             upwardRun = 0
@@ -127,7 +142,10 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
         noise = min(max(learnt, parameters.noiseFloor), parameters.noiseCeiling)
     }
 
-    public mutating func estimate(at time: Double) -> Double? { started ? level : nil }
+    public mutating func estimate(at time: Double) -> Double? {
+        guard started else { return nil }
+        return segment?.median ?? level
+    }
 
     public mutating func reset() {
         self = AdaptiveKalmanRSSIFilter(parameters: parameters)

@@ -22,17 +22,26 @@ extension BeaconTrack {
         var range: ClosedRange<Double>?
         if !stale, let (estimate, variance) = estimate(at: time) {
             filtered = estimate
-            let model = configuration.distanceModel
-            if let metres = model.distance(rssi: estimate, measuredPower: power.dBm, pathLossExponent: exponent) {
+            if let posterior {
+                let (metres, interval) = posterior.estimate(x: power.dBm - estimate)
                 accuracy = metres
-                let deviation = ((variance ?? 0) + configuration.shadowingDeviation * configuration.shadowingDeviation).squareRoot()
-                if case .logDistance = model {
-                    // +-deviation dB is a constant factor in log-distance: one pow, not two.
-                    let factor = pow(10, deviation / (10 * exponent))
-                    range = (metres / factor)...(metres * factor)
-                } else if let low = model.distance(rssi: estimate + deviation, measuredPower: power.dBm, pathLossExponent: exponent),
-                          let high = model.distance(rssi: estimate - deviation, measuredPower: power.dBm, pathLossExponent: exponent) {
-                    range = min(low, high)...max(low, high)
+                range = interval
+            } else {
+                let model = configuration.distanceModel
+                if let metres = model.distance(rssi: estimate, measuredPower: power.dBm, pathLossExponent: exponent) {
+                    accuracy = metres
+                    // The filter's own variance and the shadowing it cannot see, as a normal deviation in
+                    // dB: the range is the stated probability's central interval of it, through the model.
+                    let deviation = settings.rangeQuantile
+                        * ((variance ?? 0) + configuration.shadowingDeviation * configuration.shadowingDeviation).squareRoot()
+                    if case .logDistance = model {
+                        // A dB offset is a constant factor in log-distance: one pow, not two.
+                        let factor = pow(10, deviation / (10 * exponent))
+                        range = (metres / factor)...(metres * factor)
+                    } else if let low = model.distance(rssi: estimate + deviation, measuredPower: power.dBm, pathLossExponent: exponent),
+                              let high = model.distance(rssi: estimate - deviation, measuredPower: power.dBm, pathLossExponent: exponent) {
+                        range = min(low, high)...max(low, high)
+                    }
                 }
             }
         }
@@ -43,7 +52,7 @@ extension BeaconTrack {
             : nil
         let reading = BeaconReading(
             identity: identity, id: id, address: address, addressText: addressText, rssi: lastRSSI, filteredRSSI: filtered,
-            accuracy: accuracy, accuracyRange: range, proximity: proximity, measuredPower: power,
+            accuracy: accuracy, accuracyRange: range, rangeProbability: configuration.rangeProbability, proximity: proximity, measuredPower: power,
             pathLossExponent: exponent, packets: packetsSinceTick, totalPackets: totalPackets,
             packetsPerSecond: packetsPerSecond(at: time), advertisingInterval: advertisingInterval,
             firstSeen: firstSeen, lastSeen: lastSeen, isStale: stale, exhibit: exhibit

@@ -28,6 +28,9 @@ struct BeaconTrack: Sendable {
     let exhibitIndex: Int?
     let measuredPowerOverride: Double?
     let pathLossExponent: Double
+    /// The default model's table for this beacon's exponent (nil for the other models), resolved
+    /// once: a tick only interpolates in it.
+    let posterior: PathLossPosteriorTable?
     let regionIndices: [Int]
     /// Recent packets: the rate, the advertising interval and the nearest-exhibit window.
     private var arrivals: ArrivalRing
@@ -35,7 +38,7 @@ struct BeaconTrack: Sendable {
     init(
         identity: BeaconIdentity, address: BDAddress, time: Double, filter: any RSSIFilter,
         classifier: ProximityClassifier, exhibitIndex: Int?, measuredPowerOverride: Double?,
-        pathLossExponent: Double, regionIndices: [Int], arrivalHistory: Int
+        pathLossExponent: Double, posterior: PathLossPosteriorTable? = nil, regionIndices: [Int], arrivalHistory: Int
     ) {
         self.identity = identity
         id = identity.description
@@ -56,6 +59,7 @@ struct BeaconTrack: Sendable {
         self.exhibitIndex = exhibitIndex
         self.measuredPowerOverride = measuredPowerOverride
         self.pathLossExponent = pathLossExponent
+        self.posterior = posterior
         self.regionIndices = regionIndices
         arrivals = ArrivalRing(capacity: arrivalHistory)
     }

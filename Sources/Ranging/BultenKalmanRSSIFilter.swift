@@ -1,11 +1,10 @@
-/// The one-dimensional Kalman filter room-assistant uses (Wouter Bulten's kalmanjs), with its
-/// naming: `R` is the *process* noise (0.008) and `Q` the *measurement* noise (4); A = C = 1, no
-/// control input. The first sample seeds the state with covariance Q; each later one predicts
-/// (covariance + R), then corrects with gain `P / (P + Q)`.
-///
-/// room-assistant runs it on the computed distance; beacontop runs it on RSSI like every other
-/// filter here, so they can be compared on the same input. Time is ignored (per-sample model), as
-/// in the original.
+/// The one-dimensional Kalman filter of Wouter Bulten's kalmanjs, with its naming: `R` is the
+/// *process* noise and `Q` the *measurement* noise; A = C = 1, no control input. The first sample
+/// seeds the state with covariance Q; each later one predicts (covariance + R), then corrects with
+/// gain `P / (P + Q)`. Defaults R = 0.008, Q = 4 (the `kalman` filter). room-assistant uses it with
+/// R = 0.8, Q = 15 on RSSI (2.x, `KalmanFilterable(Object, 0.8, 15)`) and with R = 0.01, Q = 3 on
+/// the distance (1.x); `RangingEvaluation.FieldPipeline` runs both. Time is ignored (per-sample
+/// model), as in the original.
 public struct BultenKalmanRSSIFilter: RSSIFilter {
     /// Process noise (kalmanjs `R`).
     public let processNoise: Double

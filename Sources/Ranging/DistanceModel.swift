@@ -1,9 +1,13 @@
 import Foundation
 
-/// How RSSI becomes metres.
+/// How RSSI becomes metres, and the range the truth falls in with a stated probability.
 public enum DistanceModel: Sendable, Equatable {
-    /// Log-distance path loss: `d = 10^((P1m - rssi) / (10 n))`, n the path-loss exponent
-    /// (2 in free space; 2-3 indoors). The engine's default, with n = `RangingConfiguration.pathLossExponent`.
+    /// The default: the posterior median of a log-distance model whose exponent is uncertain, with
+    /// a prior on how far a phone usually is (`PathLossPrior`, `PathLossPosteriorTable`); the range
+    /// is the posterior's central interval. Exponent n = `RangingConfiguration.pathLossExponent`,
+    /// combined with the catalog's when it gives one (`PathLossPrior.table`).
+    case posterior(PathLossPrior)
+    /// Plain log-distance path loss: `d = 10^((P1m - rssi) / (10 n))`.
     case logDistance
     /// The Android Beacon Library / Radius Networks curve fit (see `CurveFitDistanceModel`).
     case curveFit(CurveFitDistanceModel)
@@ -11,24 +15,51 @@ public enum DistanceModel: Sendable, Equatable {
     /// The engine's distance in metres for a (filtered) RSSI, or nil when it cannot say.
     public func distance(rssi: Double, measuredPower: Double, pathLossExponent: Double) -> Double? {
         switch self {
+        case .posterior(let prior):
+            guard rssi.isFinite, rssi != 0, measuredPower.isFinite, pathLossExponent > 0 else { return nil }
+            return prior.table(exponent: pathLossExponent, probability: 0.8)
+                .estimate(x: measuredPower - rssi).distance
         case .logDistance:
-            LogDistanceModel.distance(rssi: rssi, measuredPower: measuredPower, exponent: pathLossExponent)
+            return LogDistanceModel.distance(rssi: rssi, measuredPower: measuredPower, exponent: pathLossExponent)
         case .curveFit(let model):
-            model.distance(rssi: rssi, measuredPower: measuredPower)
+            return model.distance(rssi: rssi, measuredPower: measuredPower)
         }
     }
 
-    /// Parses `log` / `log-distance` or `curve-fit` (the AltBeacon/Radius coefficients).
+    /// Parses `posterior`, `log` / `log-distance` or `curve-fit` (the AltBeacon/Radius coefficients).
     public init(name: String) throws(RangingConfigurationError) {
         switch name.lowercased() {
+        case "posterior", "default": self = .posterior(.herald)
         case "log", "log-distance": self = .logDistance
         case "curve-fit", "curvefit", "android": self = .curveFit(.altBeacon)
         default:
-            throw RangingConfigurationError(field: "distance model", reason: "unknown model \"\(name)\"; expected log-distance or curve-fit")
+            throw RangingConfigurationError(field: "distance model", reason: "unknown model \"\(name)\"; expected posterior, log-distance or curve-fit")
         }
     }
 }
 
+extension PathLossPrior {
+    /// The shared table for a beacon: with only the default exponent `exponent` (spread
+    /// `exponentSpread`), or with a catalog's exponent too. A catalog exponent is a measurement with
+    /// its own error (`calibratedExponentSpread`: one more calibration spot has multipath too), so
+    /// it is combined with the default as two normal estimates are, each weighted by its inverse
+    /// variance, rather than believed outright.
+    public func table(exponent: Double, catalogExponent: Double? = nil, probability: Double) -> PathLossPosteriorTable {
+        var mean = exponent
+        var spread = exponentSpread
+        if let catalogExponent {
+            let prior = 1 / max(exponentSpread * exponentSpread, 1e-9)
+            let measured = 1 / max(calibratedExponentSpread * calibratedExponentSpread, 1e-9)
+            mean = (exponent * prior + catalogExponent * measured) / (prior + measured)
+            spread = (1 / (prior + measured)).squareRoot()
+        }
+        return PathLossPosteriorTable.shared(.init(
+            exponent: mean, exponentSpread: spread, shadowing: shadowing,
+            nearestDistance: nearestDistance, farthestDistance: farthestDistance, bodyLoss: bodyLoss, bodyShare: bodyShare,
+            probability: modelProbability(reporting: probability)
+        ))
+    }
+}
 /// Log-distance path loss (Rappaport, Wireless Communications, 4.9): received power falls by
 /// `10 n` dB per decade of distance from the 1 m reference `P1m`.
 public enum LogDistanceModel {

@@ -10,6 +10,9 @@ public struct ExhibitCatalog: Sendable, Equatable {
     /// Regions to monitor. When the file has no `regions` key, each exhibit whose id is
     /// `UUID:major:minor` is its own region (the exhibition-hall use: one booth, one region).
     public var regions: [BeaconRegion]
+    /// Metres: beyond this (the near end of its range) an exhibit cannot be nearest
+    /// (`RangingConfiguration.nearestWithin`); nil: no limit.
+    public var nearestWithin: Double?
     /// The floor plan's walls (optional): the survey draws them; ranging ignores them.
     public var walls: [Wall]
     /// Rooms or booths covered by scanners, and the scanners (docs/venue.md); empty for one radio.
@@ -18,10 +21,11 @@ public struct ExhibitCatalog: Sendable, Equatable {
     private var indexByID: [String: Int]
 
     public init(
-        title: String? = nil, exhibits: [Exhibit], regions: [BeaconRegion]? = nil, walls: [Wall] = [],
-        rooms: [VenueRoom] = [], scanners: [VenueScanner] = []
+        title: String? = nil, exhibits: [Exhibit], regions: [BeaconRegion]? = nil, nearestWithin: Double? = nil,
+        walls: [Wall] = [], rooms: [VenueRoom] = [], scanners: [VenueScanner] = []
     ) {
         self.title = title
+        self.nearestWithin = nearestWithin
         self.exhibits = exhibits
         self.regions = regions ?? exhibits.compactMap(\.region)
         self.walls = walls
@@ -88,7 +92,7 @@ public struct ExhibitCatalog: Sendable, Equatable {
             throw CatalogError(line: root?.mark?.line, field: "document", reason: "must be a mapping with an `exhibits` list")
         }
         let reader = CatalogNodeReader()
-        try reader.rejectUnknownKeys(mapping, allowed: ["title", "exhibits", "regions", "walls", "rooms", "scanners"], path: "")
+        try reader.rejectUnknownKeys(mapping, allowed: ["title", "exhibits", "regions", "walls", "rooms", "scanners", "nearestWithin"], path: "")
         let title = try mapping["title"].map { node throws(CatalogError) in try reader.string(node, path: "title") }
         guard let exhibitsNode = mapping["exhibits"] else {
             throw CatalogError(line: root.mark?.line, field: "exhibits", reason: "missing (a list of exhibits is required)")
@@ -124,8 +128,14 @@ public struct ExhibitCatalog: Sendable, Equatable {
                 try reader.wall(node, path: "walls[\(position)]")
             }
         }
+        var nearestWithin: Double?
+        if let node = mapping["nearestWithin"] {
+            let value = try reader.number(node, path: "nearestWithin")
+            guard value > 0 else { throw CatalogError(line: node.mark?.line, field: "nearestWithin", reason: "must be a distance above 0 m") }
+            nearestWithin = value
+        }
         let venue = try reader.venue(mapping)
-        self.init(title: title, exhibits: exhibits, regions: regions, walls: walls, rooms: venue.rooms, scanners: venue.scanners)
+        self.init(title: title, exhibits: exhibits, regions: regions, nearestWithin: nearestWithin, walls: walls, rooms: venue.rooms, scanners: venue.scanners)
     }
 
     private static func line(of error: YamlError) -> Int? {

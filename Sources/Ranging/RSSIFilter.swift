@@ -24,7 +24,9 @@ public enum RSSIFilterKind: String, Sendable, CaseIterable, Codable {
     case runningAverage = "running-average"
     /// Android Beacon Library `ArmaRssiFilter`, c = 0.1.
     case arma
-    /// room-assistant's Kalman filter (kalmanjs: process noise R = 0.008, measurement noise Q = 4).
+    /// kalmanjs (Wouter Bulten) on RSSI with process noise R = 0.008 and measurement noise Q = 4,
+    /// the values of issue 9's "room-assistant" column. room-assistant itself uses R = 0.8, Q = 15
+    /// on RSSI (2.x) or R = 0.01, Q = 3 on distance (1.x): `RangingEvaluation.FieldPipeline`.
     case kalman
     /// ESPresense-style interquartile mean over 15 s.
     case iqm

@@ -4,15 +4,21 @@ public struct RangingConfiguration: Sendable, Equatable {
     public var filter: RSSIFilterKind = .adaptive
     /// Parameters of the default filter.
     public var adaptiveFilter = AdaptiveKalmanRSSIFilter.Parameters()
-    public var distanceModel: DistanceModel = .logDistance
-    /// Path-loss exponent n of the log-distance model (2: free space; 2-3 indoors). Per-beacon
-    /// overrides come from the catalog.
-    public var pathLossExponent: Double = 2.0
+    /// The default is learned from the HERALD runs (docs/ranging.md "The default model").
+    public var distanceModel: DistanceModel = .posterior(.herald)
+    /// Path-loss exponent n: for the posterior model the centre of its exponent's distribution
+    /// (learned: phones 0-3.4 m apart indoors), for log-distance the exponent itself (2: free
+    /// space). Per-beacon overrides come from the catalog (a second calibration point).
+    public var pathLossExponent: Double = 1.49
     /// Used when a frame's measured power is nonsense (>= 0 dBm) or absent.
     public var defaultMeasuredPower: Double = -59
-    /// Standard deviation (dB) of slow shadowing the filter cannot see, added to the filter's own
-    /// variance for the accuracy range (the range is +-1 standard deviation in dB, mapped to metres).
-    public var shadowingDeviation: Double = 3.0
+    /// The probability that `accuracyRange` holds the true distance (reported as `rangeProbability`).
+    public var rangeProbability: Double = 0.8
+    /// For the log-distance and curve-fit models only (the posterior model has its own, in its
+    /// `PathLossPrior`): standard deviation (dB) of slow shadowing the filter cannot see, added to
+    /// the filter's own variance; the range is the RSSI plus and minus the normal quantile of
+    /// `rangeProbability` times that deviation, mapped to metres.
+    public var shadowingDeviation: Double = 4.5
     /// A beacon not heard for this long (s) is shown `unknown` with accuracy -1, and its filter is
     /// restarted when it is heard again.
     public var staleAfter: Double = 5
@@ -23,20 +29,21 @@ public struct RangingConfiguration: Sendable, Equatable {
     public var nearBelow: Double = 3.0
     public var proximityMargin: Double = 0.15
     public var proximityDwell: Double = 1.0
-    /// Nearest exhibit (docs/ranging.md "Nearest exhibit"). Candidates are compared by the median RSSI heard
-    /// in the last `nearestWindow` seconds (not the display filter, which is tuned for steadiness)
-    /// relative to measured power; a challenger takes over when its lead beyond `nearestHysteresis`
-    /// dB (at most `nearestLeadClip` dB counted per second) summed over time reaches
-    /// `nearestEvidence` dB·s, and the holder has held `nearestMinimumHold` s. With nobody holding,
-    /// the leader is weighed the same way against a virtual exhibit at `nearestFloorDistance` m.
-    /// Measured on the Simulation museum walk: docs/ranging.md "Nearest exhibit".
+    /// Nearest exhibit (docs/ranging.md "Nearest exhibit"). Every exhibit heard within
+    /// `staleAfter` is a candidate, compared by the median RSSI heard in the last `nearestWindow`
+    /// seconds (not the display filter, which is tuned for steadiness) relative to measured power;
+    /// a challenger takes over when its lead beyond `nearestHysteresis` dB (at most
+    /// `nearestLeadClip` dB counted per second) summed over time reaches `nearestEvidence` dB·s,
+    /// and the holder has held `nearestMinimumHold` s. With nobody holding, the strongest takes it.
     public var nearestWindow: Double = 2.0
     public var nearestQuantile: Double = 0.5
     public var nearestHysteresis: Double = 1.0
     public var nearestEvidence: Double = 6.0
     public var nearestLeadClip: Double = 4.0
     public var nearestMinimumHold: Double = 2.0
-    public var nearestFloorDistance: Double = 4.0
+    /// When set (m), an exhibit whose range's near end is beyond it cannot be nearest: the venue
+    /// says a visitor that far from every exhibit is at none. The catalog's `nearestWithin` wins.
+    public var nearestWithin: Double?
     /// A region is exited only after no matching beacon was heard for this long (s), as CoreLocation.
     public var regionExitDelay: Double = 30
     /// A dwell visit survives a gap of at most this long (s) with no exhibit nearest when the same
@@ -49,12 +56,24 @@ public struct RangingConfiguration: Sendable, Equatable {
 
     public init() {}
 
+    /// The standard normal quantile that puts `rangeProbability` between minus and plus it (1.28
+    /// for 80%), for the models whose range is a normal deviation in dB.
+    public var rangeQuantile: Double { NormalQuantile.twoSided(rangeProbability) }
+
     /// Checks the values make sense together; the error names the field.
     public func validate() throws(RangingConfigurationError) {
         func require(_ ok: Bool, _ field: String, _ reason: String) throws(RangingConfigurationError) {
             if !ok { throw RangingConfigurationError(field: field, reason: reason) }
         }
         try require(pathLossExponent > 0 && pathLossExponent.isFinite, "pathLossExponent", "must be positive")
+        try require(rangeProbability > 0 && rangeProbability < 1, "rangeProbability", "must be between 0 and 1")
+        if case .posterior(let prior) = distanceModel {
+            try require(prior.exponentSpread >= 0 && prior.calibratedExponentSpread >= 0, "exponentSpread", "must not be negative")
+            try require(prior.shadowing > 0, "shadowing", "must be positive")
+            try require(prior.nearestDistance > 0 && prior.farthestDistance > prior.nearestDistance, "farthestDistance", "must be above nearestDistance, both positive")
+            try require(prior.bodyLoss >= 0 && prior.bodyShare >= 0 && prior.bodyShare <= 1, "bodyLoss", "must not be negative, its share 0-1")
+            try require(prior.rangeScale > 0 && prior.rangeScale.isFinite, "rangeScale", "must be positive")
+        }
         try require(ResolvedMeasuredPower.isPlausible(Int(defaultMeasuredPower)), "defaultMeasuredPower", "must be between -127 and -1 dBm")
         try require(staleAfter > 0, "staleAfter", "must be positive")
         try require(forgetAfter >= staleAfter, "forgetAfter", "must be at least staleAfter")
@@ -66,7 +85,7 @@ public struct RangingConfiguration: Sendable, Equatable {
         try require(nearestEvidence >= 0, "nearestEvidence", "must not be negative")
         try require(nearestLeadClip > 0, "nearestLeadClip", "must be positive")
         try require(nearestMinimumHold >= 0, "nearestMinimumHold", "must not be negative")
-        try require(nearestFloorDistance > 0, "nearestFloorDistance", "must be positive")
+        try require(nearestWithin.map { $0 > 0 } ?? true, "nearestWithin", "must be positive")
         try require(regionExitDelay >= 0, "regionExitDelay", "must not be negative")
         try require(visitResumeWithin >= 0, "visitResumeWithin", "must not be negative")
         try require(maxBeacons > 0, "maxBeacons", "must be positive")

@@ -26,6 +26,8 @@ public struct RangingEngine: Sendable {
     private var dwell: DwellTracker
     public private(set) var evictedBeacons = 0
     public private(set) var lastTick: Double?
+    /// The catalog's `nearestWithin`, else the configuration's.
+    private let nearestWithin: Double?
 
     /// - Parameters:
     ///   - catalog: when given, only its exhibits can be `nearest`, and its calibration overrides apply.
@@ -33,6 +35,7 @@ public struct RangingEngine: Sendable {
     public init(configuration: RangingConfiguration = RangingConfiguration(), catalog: ExhibitCatalog? = nil, regions: [BeaconRegion]? = nil) {
         settings = Settings(configuration)
         self.catalog = catalog
+        nearestWithin = catalog?.nearestWithin ?? configuration.nearestWithin
         selector = NearestExhibitSelector(
             hysteresis: configuration.nearestHysteresis,
             evidenceThreshold: configuration.nearestEvidence,
@@ -131,8 +134,13 @@ public struct RangingEngine: Sendable {
         }
         Self.reorder(&readings, by: order)
 
-        let nearest = selector.update(candidates: candidates, at: time, floor: -20 * log10(configuration.nearestFloorDistance))
-        dwell.update(nearest: nearest?.description, at: time)
+        let nearest = selector.update(candidates: candidates, at: time)
+        // A visit is the time an exhibit is nearest *and* near: the highlight never goes blank,
+        // but walking across a hall past a booth 6 m away is not dwelling at it.
+        let nearestIsNear = nearest.map { key in
+            readings.contains { $0.identity == key && ($0.proximity == .near || $0.proximity == .immediate) }
+        } ?? false
+        dwell.update(nearest: nearestIsNear ? nearest?.description : nil, at: time)
         let events = regionMonitor.events(at: time)
         lastTick = time
         return RangingSnapshot(time: time, beacons: readings, nearest: nearest, events: events, evictedBeacons: evictedBeacons)
@@ -145,22 +153,33 @@ public struct RangingEngine: Sendable {
 
     // MARK: - Internals
 
-    /// A near or immediate beacon (a catalog exhibit when there is a catalog), with its level for
-    /// the nearest choice: the window quantile of its RSSI relative to measured power, at n = 2.
+    /// A beacon heard within `staleAfter` (a catalog exhibit when there is a catalog), with its level
+    /// for the nearest choice: the window quantile of its RSSI relative to measured power, scaled to
+    /// the default exponent when the catalog gives the beacon its own (so a dB of lead is the same
+    /// distance ratio for every beacon). No distance gate: exhibits are compared with each other,
+    /// so shadowing that makes every estimate far does not leave nobody nearest. Only a catalog's
+    /// `nearestWithin` excludes a beacon, when even the near end of its range is beyond it.
     private func nearestCandidate(_ reading: BeaconReading, windowRSSI rssi: Double) -> NearestExhibitSelector.Candidate? {
-        let level = 2 * (rssi - reading.measuredPower.dBm) / reading.pathLossExponent
-        let near = reading.proximity == .immediate || reading.proximity == .near
-        // The window's level alone admits a beacon that is clearly near (-20 log10(nearBelow)
-        // at n = 2) before the steadier classifier says so: the first seconds after an arrival.
-        // The holder stays a candidate down to the floor distance: hysteresis on "near" too.
-        let admission = reading.identity == selector.holder ? configuration.nearestFloorDistance : configuration.nearBelow
-        guard near || level > -20 * log10(admission) else { return nil }
+        if let limit = nearestWithin, let range = reading.accuracyRange, range.lowerBound > limit { return nil }
+        var level = rssi - reading.measuredPower.dBm
+        // Only a catalog exponent rescales: x * n / n is not always x in floating point, and an
+        // evidence sum landing an ulp short of its threshold would hand over a tick later.
+        if reading.pathLossExponent != configuration.pathLossExponent {
+            level *= configuration.pathLossExponent / reading.pathLossExponent
+        }
         return NearestExhibitSelector.Candidate(key: reading.identity, level: level)
     }
 
     private func makeTrack(for sighting: Sighting) -> BeaconTrack {
         let exhibitIndex = catalog?.index(ofID: sighting.identity.description)
         let exhibit = exhibitIndex.flatMap { catalog?.exhibits[$0] }
+        let exponent = exhibit?.pathLossExponent ?? configuration.pathLossExponent
+        var posterior: PathLossPosteriorTable?
+        if case .posterior(let prior) = configuration.distanceModel {
+            posterior = prior.table(
+                exponent: configuration.pathLossExponent, catalogExponent: exhibit?.pathLossExponent, probability: configuration.rangeProbability
+            )
+        }
         let filter: any RSSIFilter = configuration.filter == .adaptive
             ? AdaptiveKalmanRSSIFilter(parameters: configuration.adaptiveFilter)
             : configuration.filter.makeFilter()
@@ -172,7 +191,7 @@ public struct RangingEngine: Sendable {
             ),
             exhibitIndex: exhibitIndex,
             measuredPowerOverride: exhibit?.measuredPower,
-            pathLossExponent: exhibit?.pathLossExponent ?? configuration.pathLossExponent,
+            pathLossExponent: exponent, posterior: posterior,
             regionIndices: regionMonitor.regionIndices(for: sighting.identity),
             arrivalHistory: configuration.arrivalHistory
         )
@@ -250,6 +269,11 @@ extension RangingEngine {
     /// An immutable configuration shared by reference (see `settings`).
     final class Settings: Sendable {
         let value: RangingConfiguration
-        init(_ value: RangingConfiguration) { self.value = value }
+        /// `value.rangeQuantile`, computed once.
+        let rangeQuantile: Double
+        init(_ value: RangingConfiguration) {
+            self.value = value
+            rangeQuantile = value.rangeQuantile
+        }
     }
 }

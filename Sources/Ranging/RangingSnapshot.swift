@@ -15,8 +15,11 @@ public struct BeaconReading: Sendable, Equatable {
     public var filteredRSSI: Double?
     /// Distance estimate in metres; -1 when unknown (CoreLocation's convention).
     public var accuracy: Double
-    /// About one standard deviation either side, in metres; nil when the accuracy is unknown.
+    /// The interval (m) that holds the true distance with probability `rangeProbability`, as far as
+    /// the distance model knows (docs/ranging.md, "The range"); nil when the accuracy is unknown.
     public var accuracyRange: ClosedRange<Double>?
+    /// The probability `accuracyRange` is stated with (`RangingConfiguration.rangeProbability`).
+    public var rangeProbability: Double
     public var proximity: Proximity
     public var measuredPower: ResolvedMeasuredPower
     /// The path-loss exponent used for this beacon (configuration or catalog override).
@@ -39,7 +42,7 @@ public struct BeaconReading: Sendable, Equatable {
 
     public init(
         identity: BeaconIdentity, id: String? = nil, address: BDAddress, addressText: String? = nil, rssi: Int, filteredRSSI: Double?,
-        accuracy: Double, accuracyRange: ClosedRange<Double>?, proximity: Proximity,
+        accuracy: Double, accuracyRange: ClosedRange<Double>?, rangeProbability: Double = 0.8, proximity: Proximity,
         measuredPower: ResolvedMeasuredPower, pathLossExponent: Double, packets: Int, totalPackets: Int,
         packetsPerSecond: Double, advertisingInterval: Double?, firstSeen: Double, lastSeen: Double,
         isStale: Bool, exhibit: Exhibit?
@@ -52,6 +55,7 @@ public struct BeaconReading: Sendable, Equatable {
         self.filteredRSSI = filteredRSSI
         self.accuracy = accuracy
         self.accuracyRange = accuracyRange
+        self.rangeProbability = rangeProbability
         self.proximity = proximity
         self.measuredPower = measuredPower
         self.pathLossExponent = pathLossExponent

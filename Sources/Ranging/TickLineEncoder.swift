@@ -5,7 +5,8 @@ import NDJSON
 ///
 /// Required fields (issue schema): `t`, `beacons[]` with `id`, `kind`, `rssi`, `filteredRssi`,
 /// `accuracy`, `accuracyRange`, `proximity`, `measuredPower`, `packets`; `nearest`; `events[]` with
-/// `type` and `region`. Extra fields: per beacon `address`, `measuredPowerSource`,
+/// `type` and `region`. Extra fields: per beacon `rangeProbability` (the probability the range is
+/// stated with, after `accuracyRange`), `address`, `measuredPowerSource`,
 /// `frameMeasuredPower` (when the frame's value was not used), `pathLossExponent`,
 /// `packetsPerSecond`, `interval`, `lastSeen`, `stale`, `exhibit` (name, when in the catalog);
 /// per event `t`.
@@ -77,6 +78,8 @@ public enum TickLineEncoder {
         } else {
             w.null()
         }
+        w.raw(",\"rangeProbability\":")
+        w.number(b.rangeProbability, decimals: 2)
         w.raw(",\"proximity\":")
         w.string(b.proximity.rawValue)
         w.raw(",\"measuredPower\":")

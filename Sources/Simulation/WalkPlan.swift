@@ -44,6 +44,12 @@ public struct Stay: Sendable, Hashable {
     public var beaconIndex: Int
     public var start: Double
     public var end: Double
+
+    public init(beaconIndex: Int, start: Double, end: Double) {
+        self.beaconIndex = beaconIndex
+        self.start = start
+        self.end = end
+    }
 }
 
 /// A walker's whole route as legs back to back, starting at time 0 (seconds since the start of

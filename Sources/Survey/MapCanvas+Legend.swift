@@ -35,7 +35,7 @@ extension MapCanvas {
             y += 24
         }
         row("<circle r=\"9\" fill=\"\(ColorScale.color(-65))\" stroke=\"#fff\"/>",
-            overview ? "sample: strongest median; nearest exhibit, if near" : "sample: median RSSI there")
+            overview ? "sample: strongest median; nearest exhibit" : "sample: median RSSI there")
         if overview {
             row("<circle r=\"9\" fill=\"none\" stroke=\"#f08c00\" stroke-width=\"3\"/>",
                 "ambiguous: two exhibits within \(n(rule.ambiguityMargin)) dB")

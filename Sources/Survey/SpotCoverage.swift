@@ -13,13 +13,22 @@ public struct CoverageRule: Sendable, Equatable {
     /// rule counts no lead of less than its hysteresis as evidence, so at such a spot whichever
     /// exhibit held before stays nearest, and the answer depends on the visitor's path.
     public var ambiguityMargin: Double
-    /// Level (dB relative to 1 m, at n = 2) an exhibit must reach to be a nearest candidate: the
-    /// nearest-exhibit floor (`-20 log10(nearestFloorDistance)`, -12 dB at 4 m).
-    public var candidateLevel: Double
+    /// The default path-loss exponent the nearest-exhibit rule scales levels to: a beacon with a
+    /// catalog exponent of its own has its level scaled by this over its own, so a dB of lead is the
+    /// same distance ratio for every beacon.
+    public var levelExponent: Double
 
     public init(ranging: RangingConfiguration = RangingConfiguration()) {
         ambiguityMargin = ranging.nearestHysteresis
-        candidateLevel = -20 * log10(ranging.nearestFloorDistance)
+        levelExponent = ranging.pathLossExponent
+    }
+
+    /// A reading's level as the nearest-exhibit rule compares it (docs/ranging.md "Nearest
+    /// exhibit"): the median relative to the 1 m power, scaled to `levelExponent`.
+    public func level(_ reading: SpotReading) -> Double {
+        let level = reading.median - reading.measuredPower
+        // As the engine: only a beacon's own exponent rescales (x * n / n is not always x).
+        return reading.exponent == levelExponent ? level : level * levelExponent / reading.exponent
     }
 }
 
@@ -37,7 +46,8 @@ public struct SpotCoverage: Sendable, Equatable {
     public var status: Status
     /// The beacon with the highest median RSSI.
     public var strongest: SpotReading?
-    /// The exhibit that would be nearest: highest level among the candidates; nil when none is near.
+    /// The exhibit that would be nearest: highest level among the candidates (every exhibit heard,
+    /// as in the monitor, where nobody waits for a distance floor); nil when none is heard.
     public var nearest: String?
     /// The runner-up candidate and its lead over it in dB, when there is one.
     public var runnerUp: String?
@@ -56,7 +66,8 @@ public struct SpotCoverage: Sendable, Equatable {
     public init(_ sample: SurveySample, exhibits: Set<String>, rule: CoverageRule = CoverageRule()) {
         let strongest = sample.readings.max { ($0.median, $1.id) < ($1.median, $0.id) }
         let candidates = sample.readings
-            .filter { (exhibits.isEmpty || exhibits.contains($0.id)) && $0.level >= rule.candidateLevel }
+            .filter { exhibits.isEmpty || exhibits.contains($0.id) }
+            .map { (id: $0.id, level: rule.level($0)) }
             .sorted { ($1.level, $0.id) < ($0.level, $1.id) }
         let lead = candidates.count >= 2 ? candidates[0].level - candidates[1].level : nil
         let status: Status

@@ -28,7 +28,7 @@ public enum SurveyCSV {
                 rows.number(reading?.measuredPower, decimals: 1)
                 rows.number(reading?.exponent, decimals: 2)
                 rows.number(reading?.distance, decimals: 2)
-                rows.number(reading?.level, decimals: 1)
+                rows.number(reading.map(rule.level), decimals: 1)
                 rows.text(coverage.status.rawValue)
                 rows.text(coverage.nearest)
                 rows.endRow()

@@ -30,10 +30,6 @@ public struct SpotReading: Sendable, Equatable, Codable {
         self.exponent = exponent
         self.distance = distance
     }
-
-    /// The median relative to the 1 m power, normalised to n = 2 (`-20 log10(distance)`): how the
-    /// nearest-exhibit rule compares beacons (docs/ranging.md "Nearest exhibit").
-    public var level: Double { 2 * (median - measuredPower) / exponent }
 }
 
 /// Every beacon's readings at one spot over one stretch of time.

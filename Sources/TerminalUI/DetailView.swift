@@ -18,7 +18,10 @@ enum DetailView {
         y += 1
         var summary = " RSSI \(row.rssi.map { "\($0) dBm" } ?? "-")"
         summary += separator + "distance " + (row.accuracy.map { CellFormat.metres($0) + " m" } ?? "?")
-        if let range = row.accuracyRange { summary += " (\(CellFormat.range(range)))" }
+        // The range is a stated-probability interval: say which probability.
+        if let range = row.accuracyRange {
+            summary += " (\(CellFormat.range(range)) m, \(Int((row.rangeProbability * 100).rounded()))%)"
+        }
         summary += separator + row.proximity.rawValue
         summary += separator + "TX@1m " + (row.measuredPower.map { "\($0) dBm" } ?? "-")
         summary += separator + (row.packetsPerSecond.map { CellFormat.fixed($0, decimals: 1) } ?? "-") + " pkt/s"

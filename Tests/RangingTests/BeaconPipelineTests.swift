@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func packetsBecomeTicksOnWholeSecondsOfCaptureTime() {
-        var pipeline = BeaconPipeline(engine: RangingEngine(), tickInterval: 1)
+        var pipeline = BeaconPipeline(engine: RangingEngine(configuration: .plainLogDistance), tickInterval: 1)
         var ticks: [RangingSnapshot] = []
         for step in 0..<50 {
             let time = 1_700_000_000.25 + Double(step) / 10
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func nonsensePowerInFramesIsFlaggedThroughThePipeline() {
-        var pipeline = BeaconPipeline(engine: RangingEngine())
+        var pipeline = BeaconPipeline(engine: RangingEngine(configuration: .plainLogDistance))
         var ticks: [RangingSnapshot] = []
         for step in 0..<30 {
             pipeline.feed(Self.packet(minor: 4, power: 12, rssi: -70, at: Double(step) / 10)) { ticks.append($0) }

@@ -3,8 +3,9 @@ import Testing
 @testable import Ranging
 
 /// The "fast and steady at once" target, on scripted packets: a beacon at 1 m, 10 adverts/s
-/// with 4 dB per-packet noise, moved to 5 m. Checked over many seeds, on the default engine
-/// configuration (adaptive filter, log-distance, n = 2).
+/// with 4 dB per-packet noise, moved to 5 m. Checked over many seeds on the default filter through
+/// log-distance with n = 2 (the law the packets follow), and on the whole default engine, whose
+/// distance model is the posterior (`defaultEngineIsFastAndSteady`).
 @Suite struct FilterTargetTests {
     static let stepTime = 40.0
 
@@ -43,6 +44,30 @@ import Testing
         let spread = Self.spreadAtOneMetre(run)
         #expect(reaction <= 2.0, "seed \(seed): halfway after \(reaction) s")
         #expect(spread <= 0.10, "seed \(seed): 10-90% spread \(spread) m at 1 m")
+    }
+
+    /// The default engine, posterior distance included, on the same step: halfway (in log distance)
+    /// between what it settles on at 1 m and at 5 m within 2 s, and a 10th-90th percentile spread
+    /// at 1 m of at most 0.10 m. The posterior compresses distances toward its prior, so it settles
+    /// short of 5 m; the targets are about following and steadiness, which it keeps.
+    @Test(arguments: 0..<12)
+    func defaultEngineIsFastAndSteady(seed: Int) {
+        var noise = SeededNoise(seed: UInt64(seed))
+        let beacon = ScriptedBeacon.iBeacon(minor: 1)
+        var engine = RangingEngine()
+        var run: [(time: Double, distance: Double)] = []
+        for sighting in beacon.sightings(from: 0, to: Self.stepTime + 20, noise: &noise, distance: { $0 < Self.stepTime ? 1 : 5 }) {
+            engine.record(sighting)
+            // A tick per packet (the monitor ticks at 1 s; this only samples the estimate finely).
+            run.append((sighting.time, engine.tick(at: sighting.time).beacons[0].accuracy))
+        }
+        let before = run.filter { $0.time > 30 && $0.time < Self.stepTime }.map(\.distance).sorted()
+        let after = run.filter { $0.time > Self.stepTime + 10 }.map(\.distance).sorted()
+        let halfway = (before[before.count / 2] * after[after.count / 2]).squareRoot()
+        let reaction = run.first { $0.time >= Self.stepTime && $0.distance >= halfway }.map { $0.time - Self.stepTime } ?? .infinity
+        #expect(reaction <= 2.0, "seed \(seed): halfway after \(reaction) s")
+        #expect(Self.spreadAtOneMetre(run) <= 0.10, "seed \(seed): spread \(Self.spreadAtOneMetre(run)) m")
+        #expect(after[after.count / 2] > 2 * before[before.count / 2], "seed \(seed): it follows the move")
     }
 
     @Test func defaultFilterSettlesAtFiveMetres() {

@@ -5,7 +5,7 @@ import TestFixtures
 
 /// Every filter on real RSSI against true distance (Herald project, Pixel 2 -> Pixel 3, 0-340 cm):
 /// median distance error and tick-to-tick jitter, plus the reaction time on the scripted
-/// 1 m -> 5 m step. The table is printed (docs/ranging.md "Filter comparison on real data" quotes it).
+/// 1 m -> 5 m step. The table is printed (docs/ranging.md "Filters" quotes it).
 ///
 /// Calibration: P1m and n are fitted by least squares (`Calibration.pathLoss`) to all raw samples
 /// with a distance above 0, and the same model is used for every filter, so the comparison is of

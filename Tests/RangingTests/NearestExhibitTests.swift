@@ -66,12 +66,30 @@ import Testing
         #expect(run(sightings, engine: &withoutCatalog, until: 20).last!.nearest == stranger.identity)
     }
 
-    @Test func nobodyIsNearestWhenEveryBeaconIsFar() {
+    /// Relative evidence: the only exhibit heard is the nearest one, however far it reads.
+    @Test func aFarExhibitHeardAloneIsNearest() {
         var noise = SeededNoise(seed: 11)
         let far = ScriptedBeacon.iBeacon(minor: 1)
         var engine = RangingEngine(catalog: Self.catalog([1]))
         let snapshots = run(far.sightings(from: 0, to: 20, noise: &noise) { _ in 8 }, engine: &engine, until: 20)
         #expect(snapshots.last!.beacons[0].proximity == .far)
-        #expect(snapshots.allSatisfy { $0.nearest == nil })
+        #expect(snapshots.allSatisfy { $0.nearest == far.identity })
+    }
+
+    /// A catalog's `nearestWithin` is the one way to say "too far to be at any exhibit": an exhibit
+    /// whose range's near end is beyond it is not nearest; once the visitor comes close, it is.
+    @Test func theCatalogsNearestWithinLeavesAFarExhibitOut() throws {
+        var noise = SeededNoise(seed: 12)
+        let exhibit = ScriptedBeacon.iBeacon(minor: 1)
+        var catalog = Self.catalog([1])
+        catalog.nearestWithin = 2
+        var engine = RangingEngine(catalog: catalog)
+        let snapshots = run(exhibit.sightings(from: 0, to: 40, noise: &noise) { t in t < 20 ? 15 : 1 }, engine: &engine, until: 40)
+        for snapshot in snapshots where snapshot.time >= 3 && snapshot.time < 20 {
+            let range = try #require(snapshot.beacons[0].accuracyRange)
+            #expect(range.lowerBound > 2, "t \(snapshot.time): \(range)")
+            #expect(snapshot.nearest == nil)
+        }
+        #expect(snapshots.filter { $0.time >= 25 }.allSatisfy { $0.nearest == exhibit.identity })
     }
 }

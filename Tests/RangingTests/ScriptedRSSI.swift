@@ -84,3 +84,14 @@ func percentileSpread(_ values: [Double]) -> Double {
     let sorted = values.sorted()
     return Calibration.percentile(sorted, 0.9) - Calibration.percentile(sorted, 0.1)
 }
+
+extension RangingConfiguration {
+    /// Plain log-distance at n = 2, the law the scripted beacons follow: for tests of the engine's
+    /// arithmetic and plumbing (staleness, overrides, ticks) rather than of the default model.
+    static var plainLogDistance: RangingConfiguration {
+        var configuration = RangingConfiguration()
+        configuration.distanceModel = .logDistance
+        configuration.pathLossExponent = 2
+        return configuration
+    }
+}

@@ -43,7 +43,8 @@ import Testing
         let mean = shares.reduce(0, +) / Double(shares.count)
         let perMove = Double(changes) / Double(moves)
         print("museum walk (simulated, 8 seeds): \(String(format: "%.1f", mean * 100))% of stay ticks, worst stay \(String(format: "%.0f", worst * 100))%, \(String(format: "%.2f", perMove)) changes per move")
-        // Measured: 98.5% (mean of the seeds' shares) and 1.11 changes per move; the issue's target
+        // Measured: 98.0% (mean of the seeds' shares) and 1.15 changes per move (98.5% and 1.11 with
+        // the former 4 m floor, which left nobody nearest between far exhibits); the issue's target
         // is 97% of stay ticks and at most 1.2 changes per move (SimulationTests.MuseumWalkTests
         // checks it on the end-to-end replay, seeds 1-8).
         #expect(mean >= 0.97)

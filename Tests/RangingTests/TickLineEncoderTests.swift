@@ -34,11 +34,11 @@ import Testing
     @Test func theLineIsExactlyTheDocumentedSchema() {
         let expected = #"{"t":1700000000.0,"beacons":["#
             + #"{"id":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1","kind":"ibeacon","address":"C0:FF:EE:00:00:01","rssi":-67,"#
-            + #""filteredRssi":-66.2,"accuracy":1.84,"accuracyRange":[1.2,2.9],"proximity":"near","measuredPower":-59,"#
+            + #""filteredRssi":-66.2,"accuracy":1.84,"accuracyRange":[1.2,2.9],"rangeProbability":0.8,"proximity":"near","measuredPower":-59,"#
             + #""measuredPowerSource":"default-nonsense","frameMeasuredPower":12,"pathLossExponent":2,"packets":9,"#
             + #""packetsPerSecond":9.5,"interval":0.1,"lastSeen":1699999999.95,"stale":false,"exhibit":"Tab\there \"quoted\""},"#
             + #"{"id":"https://example.com/\u0001","kind":"eddystone-url","address":"00:00:00:00:00:01","rssi":-90,"#
-            + #""filteredRssi":null,"accuracy":-1,"accuracyRange":null,"proximity":"unknown","measuredPower":-61,"#
+            + #""filteredRssi":null,"accuracy":-1,"accuracyRange":null,"rangeProbability":0.8,"proximity":"unknown","measuredPower":-61,"#
             + #""measuredPowerSource":"frame","pathLossExponent":2,"packets":0,"packetsPerSecond":0,"interval":null,"#
             + #""lastSeen":1699999910.0,"stale":true}],"#
             + #""nearest":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1","events":[{"type":"enter","region":"Hall","t":1700000000.0}]}"#
@@ -52,7 +52,7 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: Data(writer.bytes.dropLast())) as? [String: Any])
         #expect(Set(object.keys).isSuperset(of: ["t", "beacons", "nearest", "events"]))
         let beacons = try #require(object["beacons"] as? [[String: Any]])
-        for key in ["id", "kind", "rssi", "filteredRssi", "accuracy", "accuracyRange", "proximity", "measuredPower", "packets"] {
+        for key in ["id", "kind", "rssi", "filteredRssi", "accuracy", "accuracyRange", "rangeProbability", "proximity", "measuredPower", "packets"] {
             #expect(beacons.allSatisfy { $0[key] != nil }, "missing \(key)")
         }
         #expect(beacons[0]["exhibit"] as? String == "Tab\there \"quoted\"")

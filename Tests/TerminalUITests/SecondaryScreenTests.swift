@@ -42,7 +42,7 @@ import Testing
         #expect(screen.text == """
              beacontop · detail               1 beacon · sort: distance
              41424344…:1:2 · ibeacon
-             RSSI -67 dBm · distance 1.90 m (1.2-3.1) · near · TX@1m -8
+             RSSI -67 dBm · distance 1.90 m (1.2-3.1 m, 80%) · near · TX
              RSSI, dBm (9 samples)
                -30
                    ▂▃▃▄▃▄▄▄▃

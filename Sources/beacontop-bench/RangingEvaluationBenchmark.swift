@@ -1,0 +1,76 @@
+import Foundation
+import Ranging
+import RangingEvaluation
+
+/// `beacontop-bench ranging-eval [--seeds FIRST-LAST] [--runs-only] [--level mean|median] [--body-loss DB]
+/// [HERALD-DIR]`: the ranging evaluation of docs/ranging.md, printed as the Markdown tables the docs
+/// quote. Real runs are scored leave-one-run-out; the worlds on seeds no parameter was chosen on
+/// (101-120 by default; the real-trace walk one more, so each of the seven runs is behind three
+/// walks).
+/// `--level median` makes the default filter report the median of the packets since its last
+/// detected change instead of its mean (everything is learned again for it, fold by fold).
+/// `--body-loss DB` sets the model's a-priori body term (0 leaves it out; the default is 10 dB).
+enum RangingEvaluationBenchmark {
+    static func run(_ arguments: [String]) throws {
+        var seeds: ClosedRange<UInt64> = 101...120
+        var runsOnly = false
+        var base = RangingConfiguration()
+        var directory = (ProcessInfo.processInfo.environment["BEACONTOP_SHARED_DATA"] ?? "../shared/data") + "/herald"
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--seeds":
+                let parts = (rest.popFirst() ?? "").split(separator: "-").compactMap { UInt64($0) }
+                guard parts.count == 2, parts[0] <= parts[1] else { throw UsageError(message: "--seeds takes FIRST-LAST, e.g. 101-120") }
+                seeds = parts[0]...parts[1]
+            case "--runs-only": runsOnly = true
+            case "--body-loss":
+                guard let loss = Double(rest.popFirst() ?? ""), loss >= 0 else { throw UsageError(message: "--body-loss takes DB, e.g. 0") }
+                var prior = PathLossPrior.herald
+                prior.bodyLoss = loss
+                base.distanceModel = .posterior(prior)
+            case "--level":
+                guard let level = AdaptiveKalmanRSSIFilter.Level(rawValue: rest.popFirst() ?? "") else {
+                    throw UsageError(message: "--level takes mean or median")
+                }
+                base.adaptiveFilter.level = level
+            default: directory = argument
+            }
+        }
+        let runs = try HeraldRun.loadAll(directory: URL(fileURLWithPath: directory))
+        guard !runs.isEmpty else { throw UsageError(message: "no HERALD runs (*.csv) in \(directory)") }
+
+        print("## The issue's table, reproduced\n")
+        print(EvaluationReport.reproduction(runs))
+        let fits = runs.compactMap(PathLossFit.runFit)
+        print("## Each run's path loss\n\n| run | exponent | residual (dB) | exponent from 1 m and 2 m |\n|---|---|---|---|")
+        for fit in fits {
+            print("| \(fit.name) | \(String(format: "%.2f", fit.exponent)) | \(String(format: "%.2f", fit.residual)) | \(fit.twoPointExponent.map { String(format: "%.2f", $0) } ?? "-") |")
+        }
+        let traces = RunTraces.all(runs, base: base)
+        let learning = ModelLearning(traces: traces, base: base)
+        print("\n## What is learned, fold by fold\n")
+        print(EvaluationReport.learning(learning))
+        let evaluation = RunEvaluation(traces: traces, learning: learning, base: base)
+        print("## Real runs, leave-one-run-out\n")
+        print(EvaluationReport.runSummary(evaluation))
+        print("### In hindsight: the best a log-distance line could do on each run\n")
+        print(EvaluationReport.hindsight(evaluation))
+        for row in evaluation.rows { print(EvaluationReport.run(row)) }
+        guard !runsOnly else { return }
+        print("## Simulated and real-trace walks\n")
+        for kind in WorldEvaluation.Kind.allCases {
+            let last = kind == .realTrace || kind == .realTraceShared ? seeds.upperBound + 1 : seeds.upperBound
+            // The simulated worlds get the model learned on all runs: what ships (a test keeps the
+            // defaults in step).
+            let world = WorldEvaluation(kind, seeds: Array(seeds.lowerBound...last), runs: runs, learning: learning,
+                                        base: learning.all.configuration(base))
+            print(EvaluationReport.world(world))
+        }
+    }
+
+    struct UsageError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+}
