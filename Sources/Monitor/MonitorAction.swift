@@ -18,6 +18,8 @@ public enum MonitorAction: Hashable, Sendable {
     case toggleRecording
     case calibrate
     case toggleEventLog
+    /// The health view: every transmitter's battery, TLM, interval, loss and findings.
+    case toggleHealth
     case toggleHelp
     /// Leaves a secondary screen (detail, help, log, calibration) for the table.
     case back
