@@ -32,6 +32,8 @@ public struct MonitorFeed: Sendable {
     public private(set) var evictedBeacons = 0
     /// Capture time of the newest packet, nil before the first.
     public private(set) var lastPacketTime: Double?
+    /// The ranging tick the last snapshot was built from (the session exports it, `--export`).
+    public private(set) var lastRanging: RangingSnapshot?
 
     private var decoder = BeaconSightingDecoder()
     /// The sightings of the packet being fed, reused (one array per packet was an allocation per packet).
@@ -212,6 +214,7 @@ public struct MonitorFeed: Sendable {
         let time = max(requested, lastTickTime ?? requested)
         if startTime == nil { startTime = time }
         let ranging = engine.tick(at: time)
+        lastRanging = ranging
         lastTickTime = time
         updateRate(at: time)
         for event in ranging.events {

@@ -135,6 +135,7 @@ public struct MonitorState: Sendable {
         case .seekBackward: return (.command, .seek(seconds: -KeyMap.seekStep))
         case .seekForward: return (.command, .seek(seconds: KeyMap.seekStep))
         case .toggleRecording: return (.command, .toggleRecording)
+        case .toggleExport: return (.command, .toggleExport)
         case .calibrate:
             if screen == .calibration { return leaveCalibration() }
             guard let row = selectedRow else { return ([], nil) }

@@ -18,6 +18,8 @@ enum MonitorRunner {
         var speed: ReplaySpeed?
         var record: String?
         var scanning: ScanOptions?
+        /// `--export FILE.csv`: every reading per tick, from the first tick.
+        var export: String?
     }
 
     /// The inbox of a monitor: room for 16 s of a busy venue's 1,000 adverts/s; the loop takes it at
@@ -32,10 +34,14 @@ enum MonitorRunner {
             status: SourceStatus(name: source.name, state: opening.replayControl == nil ? .scanning : .replaying(speed: 1))
         )
         let inbox = inbox()
-        let session = MonitorSession(
+        var configured = MonitorSession(
             feed: feed, inbox: inbox, recording: source, replay: opening.replayControl,
             speed: opening.replayControl == nil ? nil : setup.speed, catalogPath: setup.catalogPath
         )
+        if let export = setup.export {
+            do { try configured.startExport(to: export) } catch { fail("--export \(export): \(error.reason)") }
+        }
+        let session = configured
         if let record = setup.record {
             do { try source.startRecording(to: record) } catch { fail("--record \(record): \(error)") }
         }

@@ -144,4 +144,39 @@ struct HealthEndToEndTests {
         try session.send("q")
         try MonitorTerminalTests.expectRestored(session)
     }
+
+    /// `--export` from the start, `x` to stop it and to start a second export; both files read back.
+    @Test func theMonitorExportsEveryReadingAsCSV() throws {
+        try TestPrerequisites.requireTmux()
+        let directory = try HealthScenario.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let session = try MonitorTerminalTests.start(
+            "monitor health.btsnoop --exhibits health.yaml --speed 16 --export session.csv", in: directory.path, columns: 120, lines: 30
+        )
+        defer { session.kill() }
+        try session.waitFor(timeout: 20, "the export on the status line") { $0.contains("CSV session.csv") }
+        try session.waitFor(timeout: 30, "the replay's end") { $0.contains("finished") }
+        try session.send("x")
+        try session.waitFor(timeout: 10, "the export closed") { !$0.contains("CSV session.csv") }
+        try session.send("x")
+        try session.waitFor(timeout: 10, "a second export") { $0.contains("CSV beacontop-") }
+        try session.send("q")
+        try MonitorTerminalTests.expectRestored(session)
+
+        let table = CSVTable.parse(try String(contentsOf: directory.appendingPathComponent("session.csv"), encoding: .utf8))
+        #expect(table.first?.first == "time" && table.first?.count == 18)
+        let rows = table.dropFirst()
+        // Three ticks a second of wall time while 60 s replay at 16x (3.75 s), four beacons each.
+        #expect(rows.count > 30)
+        #expect(rows.allSatisfy { $0.count == 18 })
+        let names = Set(rows.map { $0[2] })
+        #expect(names.isSuperset(of: ["Eddystone bench beacon", "Cloned thermometer", "Rotating phone"]), "\(names)")
+        let times = rows.compactMap { Double($0[0]) }
+        #expect(times.count == rows.count && times == times.sorted())
+        #expect(times.first! >= HealthScenario.start && times.first! < HealthScenario.start + 10)
+        let second = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("beacontop-") && $0.hasSuffix(".csv") }
+        #expect(second.count == 1)
+        let again = CSVTable.parse(try String(contentsOf: directory.appendingPathComponent(second[0]), encoding: .utf8))
+        #expect(again.first == table.first)
+    }
 }
