@@ -37,18 +37,10 @@ public struct SurveyLoop {
     }
 
     public mutating func run() throws -> MonitorExit {
-        cnc_install_signal_handlers(wakeup.pipe.writeEnd)
-        let terminal: CursesTerminal
-        do {
-            terminal = try CursesTerminal(noColorVariable: noColorVariable)
-        } catch {
-            cnc_remove_signal_handlers()
-            throw error
-        }
-        defer {
-            terminal.stop()
-            cnc_remove_signal_handlers()
-        }
+        try CursesTerminal.owning(wakeup: wakeup, noColorVariable: noColorVariable) { try loop($0) }
+    }
+
+    private mutating func loop(_ terminal: CursesTerminal) throws -> MonitorExit {
         var dirty = true
         while true {
             // Ten times a second: the sample's progress shows, and a sample ends on time.

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -135,5 +136,45 @@ struct SurveyTerminalTests {
         let csv = CSVTable.parse(try String(contentsOf: directory.appendingPathComponent("s/samples.csv"), encoding: .utf8))
         #expect(csv.first?.first == "sample")
         #expect(Set(csv.dropFirst().map { $0[0] }) == ["1", "2", "3"])
+    }
+
+    /// A signal ends the survey through the same clean-up as q: the terminal restored, the sample
+    /// under way not saved, the samples before it kept.
+    @Test(arguments: [SIGTERM, SIGHUP])
+    func aSignalRestoresTheTerminalAndKeepsTheSamples(signal: Int32) throws {
+        let directory = try HealthScenario.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.plan.write(to: directory.appendingPathComponent("plan.yaml"), atomically: true, encoding: .utf8)
+        let session = try MonitorTerminalTests.start("survey health.btsnoop --catalog plan.yaml --out s --sample 4 --speed 2", in: directory.path)
+        defer { session.kill() }
+        try session.waitFor(timeout: 15, "the plan") { $0.contains("beacontop survey") }
+        try session.send("Enter")
+        try session.waitFor(timeout: 15, "the first sample") { $0.contains("sample 1 saved") }
+        try session.send("Right", "Enter")
+        try session.waitFor(timeout: 10, "a sample under way") { $0.contains("sampling") }
+        let survey = try #require(try session.childProcessIDs().first)
+        #expect(Glibc.kill(survey, signal) == 0)
+        try MonitorTerminalTests.expectRestored(session)
+        #expect(try session.format("#{mouse_any_flag}") == "0")
+        let saved = try Self.surveyLines(directory)
+        #expect(saved.count == 2, "the header and the one finished sample")
+    }
+
+    @Test func startUpErrorsSayWhatToDo() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-survey-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let capture = SharedData.capture("govee-misc.btsnoop").path
+        let noCatalog = try ExternalCommand.run(beacontopExecutable, ["survey", capture, "--out", directory.path])
+        #expect(noCatalog.status == 1)
+        #expect(noCatalog.stderr.contains("--catalog is needed for a new survey"))
+        let noSurvey = try ExternalCommand.run(beacontopExecutable, ["survey", capture, "--out", directory.path, "--resume"])
+        #expect(noSurvey.status == 1)
+        #expect(noSurvey.stderr.contains("does not exist"))
+        let noOut = try ExternalCommand.run(beacontopExecutable, ["survey", capture])
+        #expect(noOut.status != 0)
+        #expect(noOut.stderr.contains("--out DIR is needed"))
+        let noReport = try ExternalCommand.run(beacontopExecutable, ["survey", "--report", directory.path])
+        #expect(noReport.status == 1)
+        #expect(noReport.stderr.contains("survey.ndjson"))
     }
 }
