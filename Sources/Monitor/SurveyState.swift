@@ -107,6 +107,11 @@ public struct SurveyState: Sendable {
         return min(sampleSeconds, max(0, time - collector.start))
     }
 
+    /// Source news worth a line (a lost transport, a reconnect, a replay's end).
+    public mutating func note(_ text: String) {
+        message = text
+    }
+
     /// A save failed: the sample stays on screen, the message says what to do.
     public mutating func saveFailed(_ reason: String) {
         message = "not saved: \(reason)"

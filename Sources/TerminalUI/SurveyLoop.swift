@@ -96,8 +96,10 @@ public struct SurveyLoop {
                 case .sighting(let sighting, _):
                     state.observe(sighting)
                     if sighting.timestamp.isFinite { newest = max(newest ?? sighting.timestamp, sighting.timestamp) }
-                case .notice:
-                    break
+                case .notice(let notice):
+                    // A lost source is said on the info line, never a crash; a first connect is no news.
+                    if case .connected = notice { continue }
+                    state.note(notice.description)
                 }
                 any = true
             }

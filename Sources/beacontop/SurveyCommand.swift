@@ -30,7 +30,7 @@ struct SurveyCommand: AsyncParsableCommand {
     @Flag(help: "Continue the survey already in --out (without it an existing survey is refused).") var resume = false
     @Option(help: "Write the maps (SVG) and samples.csv of the survey in this directory, then exit.") var report: String?
     @Option(help: "Seconds each sample lasts (0.5 to 600).") var sample: Double = SurveyState.defaultSampleSeconds
-    @Option(help: "Replay speed: 0.25 to 100, or max.") var speed: String = "1"
+    @Option(help: "Replay speed: 0.25 to 100.") var speed: String = "1"
     @Flag(help: "Active scanning (send scan requests).") var active = false
 
     static let surveyFile = "survey.ndjson"
@@ -43,7 +43,10 @@ struct SurveyCommand: AsyncParsableCommand {
         guard let source else { throw ValidationError("a SOURCE is needed (a live adapter, a capture), or --report DIR") }
         guard out != nil else { throw ValidationError("--out DIR is needed: the survey is saved there") }
         guard sample.isFinite, sample >= 0.5, sample <= 600 else { throw ValidationError("--sample must be 0.5 to 600 seconds") }
-        do { _ = try ReplaySpeed(parsing: speed) } catch { throw ValidationError(error.description) }
+        do {
+            // A sample lasts seconds of capture time, which a replay at max never gives between packets.
+            if case .max = try ReplaySpeed(parsing: speed) { throw ValidationError("--speed max: a survey replays at 0.25 to 100") }
+        } catch let error as SourceSpecError { throw ValidationError(error.description) }
         do { _ = try SourceSpec(parsing: source) } catch { throw ValidationError(error.description) }
     }
 
@@ -91,7 +94,6 @@ struct SurveyCommand: AsyncParsableCommand {
         }
         var clockRate = 1.0
         if opening.replayControl != nil, case .factor(let factor) = replaySpeed { clockRate = factor }
-        if opening.replayControl != nil, case .max = replaySpeed { clockRate = 0 }
         let rate = clockRate
         let capture = Self.freeCaptureName(in: directory)
         let inbox = MonitorRunner.inbox()
