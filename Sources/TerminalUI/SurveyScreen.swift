@@ -44,6 +44,8 @@ public enum SurveyScreen {
         var role = StyleRole.plain
         if let elapsed = state.sampleElapsed {
             info += separator + "sampling \(CellFormat.fixed(elapsed, decimals: 1)) of \(CellFormat.fixed(state.sampleSeconds, decimals: 0)) s"
+            let heard = state.collector?.beaconCount ?? 0
+            info += separator + "\(heard) beacon\(heard == 1 ? "" : "s") heard"
             role = .recording
         } else if let message = state.message {
             info += separator + message

@@ -151,7 +151,7 @@ struct SurveyTerminalTests {
         try session.send("Enter")
         try session.waitFor(timeout: 15, "the first sample") { $0.contains("sample 1 saved") }
         try session.send("Right", "Enter")
-        try session.waitFor(timeout: 10, "a sample under way") { $0.contains("sampling") }
+        try session.waitFor(timeout: 10, "a sample under way, counting the beacons heard") { $0.contains("sampling") && $0.contains("beacons heard") }
         let survey = try #require(try session.childProcessIDs().first)
         #expect(Glibc.kill(survey, signal) == 0)
         try MonitorTerminalTests.expectRestored(session)
