@@ -55,8 +55,10 @@ public struct KeyMap: Sendable {
         KeyBinding([.left], .seekBackward, "seek back 10 s"),
         KeyBinding([.right], .seekForward, "seek forward 10 s"),
         KeyBinding([.character("r")], .toggleRecording, "start or stop recording"),
+        KeyBinding([.character("x")], .toggleExport, "start or stop the CSV export of every reading"),
         KeyBinding([.character("c")], .calibrate, "calibrate the selected beacon at 1 m"),
         KeyBinding([.character("e")], .toggleEventLog, "enter/exit event log"),
+        KeyBinding([.character("H")], .toggleHealth, "beacon health: battery, TLM, interval, loss, findings"),
         KeyBinding([.character("?"), .character("h")], .toggleHelp, "this help"),
         KeyBinding([.escape, .backspace], .back, "back to the table"),
     ])

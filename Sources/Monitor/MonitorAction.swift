@@ -16,8 +16,12 @@ public enum MonitorAction: Hashable, Sendable {
     case speedUp, slowDown
     case seekBackward, seekForward
     case toggleRecording
+    /// Start or stop writing every beacon's readings per tick as CSV (`--export`).
+    case toggleExport
     case calibrate
     case toggleEventLog
+    /// The health view: every transmitter's battery, TLM, interval, loss and findings.
+    case toggleHealth
     case toggleHelp
     /// Leaves a secondary screen (detail, help, log, calibration) for the table.
     case back
@@ -50,6 +54,7 @@ public enum MonitorCommand: Hashable, Sendable {
     /// Seek the replay by this many seconds (negative: backwards).
     case seek(seconds: Double)
     case toggleRecording
+    case toggleExport
     /// Use this ranging filter for the table's accuracy column.
     case selectFilter(String)
     /// Start collecting 1 m samples for this beacon (calibration wizard opened).

@@ -2,6 +2,7 @@ import BeaconFormats
 import HCI
 import Ranging
 import PacketSources
+import Survey
 
 /// The monitor's data side: HCI packets, sightings and source news in, `MonitorSnapshot`s out. The
 /// adapter between the ranging layer (`RangingEngine`, `RangingSnapshot`) and the monitor's input
@@ -31,6 +32,8 @@ public struct MonitorFeed: Sendable {
     public private(set) var evictedBeacons = 0
     /// Capture time of the newest packet, nil before the first.
     public private(set) var lastPacketTime: Double?
+    /// The ranging tick the last snapshot was built from (the session exports it, `--export`).
+    public private(set) var lastRanging: RangingSnapshot?
 
     private var decoder = BeaconSightingDecoder()
     /// The sightings of the packet being fed, reused (one array per packet was an allocation per packet).
@@ -41,12 +44,22 @@ public struct MonitorFeed: Sendable {
     private var rateWindow: (time: Double, advertisements: Int)?
     private var advertsPerSecond = 0.0
     private var lastTickTime: Double?
+    /// Beacon health and duplicates (the health view, row marks, the detail pane's health lines).
+    public private(set) var watch: BeaconWatch
+    /// The watch's report, taken every `healthRefreshInterval` of capture time or when an address
+    /// event happened: a report estimates every transmitter's interval (13 µs each at 64 events,
+    /// docs/survey.md "Cost"), too much to take at every tick for a thousand beacons.
+    private var health = BeaconConditions()
+    private var healthDue = true
+    /// Seconds of capture time between health reports.
+    public static let healthRefreshInterval = 2.0
 
     public init(configuration: RangingConfiguration = RangingConfiguration(), catalog: ExhibitCatalog? = nil, status: SourceStatus) {
         self.configuration = configuration
         self.catalog = catalog
         self.status = status
         engine = RangingEngine(configuration: configuration, catalog: catalog)
+        watch = BeaconWatch(catalog: catalog)
     }
 
     // MARK: - Input
@@ -80,6 +93,8 @@ public struct MonitorFeed: Sendable {
 
     /// Feeds one decoded sighting; `advertisingData` is what the detail pane's hex dump shows.
     public mutating func feed(_ sighting: BeaconSighting, advertisingData: ArraySlice<UInt8>) {
+        // Health takes every sighting, telemetry included; ranging only what it can range.
+        for event in watch.observe(sighting) { log(event) }
         guard sighting.isRangeable, let rssi = sighting.rssi, sighting.timestamp.isFinite else { return }
         note(time: sighting.timestamp)
         // The engine's cap and eviction decide which beacons have extras too.
@@ -129,6 +144,17 @@ public struct MonitorFeed: Sendable {
         }
     }
 
+    /// A `duplicate` (a warning) or `address-rotated` (merged, news only) event in the log.
+    private mutating func log(_ event: AddressEvent) {
+        healthDue = true
+        switch event {
+        case .duplicate(let finding):
+            log(.warning, finding.description)
+        case .rotated(let identity, let from, let to, _):
+            log(.info, "address-rotated: \(from) -> \(to) sends \(identity) (one transmitter, merged)")
+        }
+    }
+
     /// Adds a line to the event log (source and wiring messages: "recording to ...").
     public mutating func log(_ kind: MonitorEvent.Kind, _ message: String) {
         let time = (lastTickTime ?? lastPacketTime ?? 0) - (startTime ?? lastTickTime ?? lastPacketTime ?? 0)
@@ -151,6 +177,8 @@ public struct MonitorFeed: Sendable {
     public mutating func replaceCatalog(_ catalog: ExhibitCatalog?) {
         self.catalog = catalog
         engine = RangingEngine(configuration: configuration, catalog: catalog)
+        watch.replaceCatalog(catalog)
+        healthDue = true
     }
 
     public mutating func startCalibration(of identity: BeaconIdentity) {
@@ -186,6 +214,7 @@ public struct MonitorFeed: Sendable {
         let time = max(requested, lastTickTime ?? requested)
         if startTime == nil { startTime = time }
         let ranging = engine.tick(at: time)
+        lastRanging = ranging
         lastTickTime = time
         updateRate(at: time)
         for event in ranging.events {
@@ -210,6 +239,10 @@ public struct MonitorFeed: Sendable {
         }
         // Beacons the engine forgot leave the detail data too (bounded memory).
         extras = kept
+        if healthDue || !(time - health.time < Self.healthRefreshInterval) {
+            health = watch.conditions(at: time)
+            healthDue = false
+        }
 
         var nearest: NearestExhibit?
         if let reading = ranging.nearestReading {
@@ -222,7 +255,7 @@ public struct MonitorFeed: Sendable {
         return MonitorSnapshot(
             title: catalog?.title, rows: rows, nearest: nearest, source: source, events: events,
             filterNames: RSSIFilterKind.allCases.map(\.rawValue), activeFilter: configuration.filter.rawValue,
-            calibration: calibration?.progress
+            calibration: calibration?.progress, health: health
         )
     }
 

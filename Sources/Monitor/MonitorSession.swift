@@ -2,6 +2,7 @@ import BeaconFormats
 import Foundation
 import PacketSources
 import Ranging
+import Survey
 
 /// The monitor's data side, owned by the one loop that also owns the terminal and the app state
 /// (htop, btmon): it takes the source's batches from the inbox, feeds them to `MonitorFeed`
@@ -26,6 +27,10 @@ public struct MonitorSession: Sendable {
     private var lost = false
     /// The source finished and everything it delivered has been fed.
     public private(set) var sourceEnded = false
+    /// The session export (`--export`, `x`): every tick's readings as CSV rows, one write a tick.
+    private var export: LineFileAppender?
+    private var exportRows = CSVRows(capacity: 1 << 16)
+    private var lastExported: Double?
 
     public init(
         feed: MonitorFeed, inbox: SourceInbox, recording: RecordingSource? = nil, replay: ReplayControl? = nil,
@@ -96,7 +101,45 @@ public struct MonitorSession: Sendable {
                 }
             }
         }
-        return feed.snapshot(at: time)
+        let snapshot = feed.snapshot(at: time)
+        exportTick()
+        return snapshot
+    }
+
+    // MARK: - Export
+
+    /// Starts the CSV export to `path` (replaced if it exists: the user named it), header first.
+    public mutating func startExport(to path: String) throws(SurveyFileError) {
+        let file = try LineFileAppender(path: path, mode: .replace)
+        try file.write(SessionExport.header)
+        export = file
+        lastExported = nil
+        feed.status.exportFile = path
+        feed.log(.info, "exporting every reading to \(path)")
+    }
+
+    /// Closes the export; the rows written so far stay.
+    public mutating func stopExport() {
+        guard let export else { return }
+        self.export = nil
+        feed.status.exportFile = nil
+        feed.log(.info, "export to \(export.path) closed")
+    }
+
+    /// Writes the last tick's rows, once per tick time (a paused replay ticks at one time).
+    private mutating func exportTick() {
+        guard let export, let ranging = feed.lastRanging, ranging.time != lastExported else { return }
+        lastExported = ranging.time
+        exportRows.removeAll()
+        SessionExport.append(ranging, to: &exportRows)
+        guard !ranging.beacons.isEmpty else { return }
+        do {
+            try export.write(exportRows.string)
+        } catch {
+            self.export = nil
+            feed.status.exportFile = nil
+            feed.log(.warning, "export stopped: \(export.path): \(error.reason)")
+        }
     }
 
     // MARK: - The loop's commands
@@ -119,6 +162,10 @@ public struct MonitorSession: Sendable {
             replay.seek(by: seconds)
         case .toggleRecording:
             toggleRecording()
+        case .toggleExport:
+            if export != nil { return stopExport() }
+            let path = Self.exportName(at: Date())
+            do { try startExport(to: path) } catch { feed.log(.warning, "cannot export to \(path): \(error.reason)") }
         case .selectFilter(let name):
             do { try feed.selectFilter(named: name) } catch { note("\(error)") }
         case .startCalibration(let identity):
@@ -158,6 +205,11 @@ public struct MonitorSession: Sendable {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
         return "beacontop-\(formatter.string(from: date)).btsnoop"
+    }
+
+    /// `beacontop-20261122-041512.csv` in the current directory.
+    public static func exportName(at date: Date) -> String {
+        String(recordingName(at: date).dropLast(".btsnoop".count)) + ".csv"
     }
 
     private mutating func saveCalibration(_ identity: BeaconIdentity, power: Int) {

@@ -1,4 +1,5 @@
 import BeaconFormats
+import Survey
 
 /// Everything the data side hands the monitor at once: the adapter builds one from the ranging
 /// snapshot and posts it (latest wins) to the loop's inbox from any thread.
@@ -14,12 +15,16 @@ public struct MonitorSnapshot: Sendable, Equatable {
     public var filterNames: [String]
     public var activeFilter: String?
     public var calibration: CalibrationProgress?
+    /// Every transmitter's health and each identity's condition (the health view `H`, row marks,
+    /// the detail pane), as of its `time`.
+    public var health: BeaconConditions
 
     public init(
         title: String? = nil, rows: [BeaconRowModel] = [], nearest: NearestExhibit? = nil,
         source: SourceStatus, events: [MonitorEvent] = [], filterNames: [String] = [],
-        activeFilter: String? = nil, calibration: CalibrationProgress? = nil
+        activeFilter: String? = nil, calibration: CalibrationProgress? = nil, health: BeaconConditions = BeaconConditions()
     ) {
+        self.health = health
         self.title = title
         self.rows = rows
         self.nearest = nearest

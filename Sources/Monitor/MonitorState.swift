@@ -3,6 +3,8 @@ import BeaconFormats
 /// Which screen the monitor shows.
 public enum MonitorScreen: String, Sendable {
     case table, detail, help, events, calibration
+    /// Every transmitter's health (`H`).
+    case health
 }
 
 /// The monitor's whole app state: the latest data snapshot plus what the user chose (screen, sort,
@@ -133,6 +135,7 @@ public struct MonitorState: Sendable {
         case .seekBackward: return (.command, .seek(seconds: -KeyMap.seekStep))
         case .seekForward: return (.command, .seek(seconds: KeyMap.seekStep))
         case .toggleRecording: return (.command, .toggleRecording)
+        case .toggleExport: return (.command, .toggleExport)
         case .calibrate:
             if screen == .calibration { return leaveCalibration() }
             guard let row = selectedRow else { return ([], nil) }
@@ -142,6 +145,10 @@ public struct MonitorState: Sendable {
         case .toggleEventLog:
             if screen == .calibration { _ = leaveCalibration() }
             screen = screen == .events ? .table : .events
+            return (.redraw, nil)
+        case .toggleHealth:
+            if screen == .calibration { _ = leaveCalibration() }
+            screen = screen == .health ? .table : .health
             return (.redraw, nil)
         case .toggleHelp:
             if screen == .calibration { _ = leaveCalibration() }
@@ -189,7 +196,7 @@ public struct MonitorState: Sendable {
             selectedIndex: selectedIndex(in: rows), nearest: snapshot.nearest, source: snapshot.source,
             screen: screen, sort: sort, filterText: filterText, isEditingFilter: isEditingFilter,
             activeFilter: snapshot.activeFilter, events: snapshot.events, calibration: snapshot.calibration,
-            keyBindings: keyMap.bindings
+            keyBindings: keyMap.bindings, health: snapshot.health
         )
     }
 }

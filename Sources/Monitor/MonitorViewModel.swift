@@ -1,3 +1,5 @@
+import Survey
+
 /// What one frame shows: `MonitorState` after filtering, sorting and selection, ready for the pure
 /// renderer (`TerminalUI.render(_:size:charset:)`).
 public struct MonitorViewModel: Sendable, Equatable {
@@ -18,14 +20,17 @@ public struct MonitorViewModel: Sendable, Equatable {
     public var calibration: CalibrationProgress?
     /// The key table, for the help screen.
     public var keyBindings: [KeyBinding]
+    /// Beacon health: the health view, row marks, the detail pane's health lines.
+    public var health: BeaconConditions
 
     public init(
         title: String? = nil, rows: [BeaconRowModel], totalRowCount: Int? = nil, selectedIndex: Int? = nil,
         nearest: NearestExhibit? = nil, source: SourceStatus, screen: MonitorScreen = .table,
         sort: SortOrder = .distance, filterText: String = "", isEditingFilter: Bool = false,
         activeFilter: String? = nil, events: [MonitorEvent] = [], calibration: CalibrationProgress? = nil,
-        keyBindings: [KeyBinding] = KeyMap.standard.bindings
+        keyBindings: [KeyBinding] = KeyMap.standard.bindings, health: BeaconConditions = BeaconConditions()
     ) {
+        self.health = health
         self.title = title
         self.rows = rows
         self.totalRowCount = totalRowCount ?? rows.count

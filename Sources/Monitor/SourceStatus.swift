@@ -28,6 +28,8 @@ public struct SourceStatus: Sendable, Equatable {
     public var evictedBeacons: Int
     /// The capture file being recorded to, nil when not recording.
     public var recordingFile: String?
+    /// The CSV file the session is exported to (`--export`, `x`), nil when not exporting.
+    public var exportFile: String?
     /// Replay position and total duration in seconds; nil for live sources.
     public var replayPosition: Double?
     public var replayDuration: Double?

@@ -25,6 +25,17 @@ public enum TickLineEncoder {
     }
 
     public static func append(_ snapshot: RangingSnapshot, to w: inout JSONWriter) {
+        append(snapshot, extras: nil, to: &w)
+    }
+
+    /// The line with fields another consumer adds (beacon health, `--health`): its fields close
+    /// each beacon object, its events follow the region events.
+    public static func appendLine(_ snapshot: RangingSnapshot, extras: any TickLineExtras, to writer: inout JSONWriter) {
+        append(snapshot, extras: extras, to: &writer)
+        writer.byte(0x0A)
+    }
+
+    static func append(_ snapshot: RangingSnapshot, extras: (any TickLineExtras)?, to w: inout JSONWriter) {
         w.raw("{\"t\":")
         w.number(snapshot.time, decimals: 6, keepPoint: true)
         w.raw(",\"beacons\":[")
@@ -33,6 +44,8 @@ public enum TickLineEncoder {
                 if position > 0 { cursor.byte(UInt8(ascii: ",")) }
                 appendBeacon(beacon, to: &cursor)
             }
+            extras?.appendFields(of: beacon, to: &w)
+            w.byte(UInt8(ascii: "}"))
         }
         w.raw("],\"nearest\":")
         if let nearest = snapshot.nearestReading { w.string(nearest.id) } else if let nearest = snapshot.nearest { w.string(nearest.description) } else { w.null() }
@@ -47,6 +60,7 @@ public enum TickLineEncoder {
             w.number(event.time, decimals: 6, keepPoint: true)
             w.byte(UInt8(ascii: "}"))
         }
+        extras?.appendEvents(to: &w, afterOthers: !snapshot.events.isEmpty)
         w.raw("]}")
     }
 
@@ -106,6 +120,15 @@ public enum TickLineEncoder {
             w.raw(",\"exhibit\":")
             w.string(exhibit.name)
         }
-        w.byte(UInt8(ascii: "}"))
     }
+}
+
+/// Fields and events a consumer beside ranging adds to the tick lines (beacon health and
+/// duplicates, `--health`), written by that consumer's module into the one line format.
+public protocol TickLineExtras {
+    /// Writes `,"name":value` pairs that end `beacon`'s object.
+    func appendFields(of beacon: BeaconReading, to writer: inout JSONWriter)
+    /// Writes event objects into the `events` array, each preceded by a comma when `afterOthers`
+    /// or after the first.
+    func appendEvents(to writer: inout JSONWriter, afterOthers: Bool)
 }

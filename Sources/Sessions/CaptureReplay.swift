@@ -2,6 +2,7 @@ import BeaconFormats
 import Captures
 import HCI
 import Ranging
+import Survey
 
 /// The headless replay loop behind `replay --json` and `report` (and the benchmark that measures
 /// them): reads a capture through `CaptureReader` and the one sighting decoder on a second thread
@@ -31,6 +32,18 @@ public enum CaptureReplay {
 
     /// Replays `path` into `pipeline`, printing warnings and the summary line to standard error.
     public static func run(path: String, pipeline: inout BeaconPipeline, onTick: (RangingSnapshot) -> Void) -> Outcome {
+        var health: HealthTickLines?
+        return run(path: path, pipeline: &pipeline, health: &health) { snapshot, _ in onTick(snapshot) }
+    }
+
+    /// As `run(path:pipeline:onTick:)`, and when `health` is set every sighting (telemetry
+    /// included) also goes to it, and each tick comes with its health fields and events
+    /// (`replay --json --health`).
+    public static func run(
+        path: String, pipeline: inout BeaconPipeline, health: inout HealthTickLines?,
+        onTick: (RangingSnapshot, HealthTickLines.Extras?) -> Void
+    ) -> Outcome {
+        func tick(_ snapshot: RangingSnapshot) { onTick(snapshot, health?.extras(at: snapshot.time)) }
         let reader: CaptureReader
         do {
             reader = try CaptureReader(path: path)
@@ -50,13 +63,23 @@ public enum CaptureReplay {
             }
             malformedPackets += batch.malformedPackets.count
             if firstPacketError == nil { firstPacketError = batch.malformedPackets.first }
-            range(batch, into: &pipeline, onTick: onTick)
+            if health == nil {
+                range(batch, into: &pipeline, onTick: tick)
+            } else {
+                for packet in 0..<batch.packetCount {
+                    pipeline.advance(to: batch.packetTimes[packet], onTick: tick)
+                    for index in batch.sightingStart[packet]..<batch.sightingStart[packet + 1] {
+                        health!.observe(batch.sightings[index])
+                        pipeline.record(batch.sightings[index])
+                    }
+                }
+            }
             if let last = batch.end { end = last }
         }
         outcome.stoppedBy = end?.stoppedBy
         outcome.records = end?.recordCount ?? 0
         outcome.malformed = malformedPackets + malformedRecords
-        pipeline.finish(onTick: onTick)
+        pipeline.finish(onTick: tick)
         if let truncation = end?.truncation {
             StandardError.line("warning: \(path): \(truncation); replayed up to there")
         }

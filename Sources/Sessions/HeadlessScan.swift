@@ -4,6 +4,7 @@ import HCI
 import NDJSON
 import PacketSources
 import Ranging
+import Survey
 
 /// The consumer behind `scan`: takes the source's batches from its inbox until the source ends,
 /// and prints either ranging ticks (NDJSON, the same lines `replay --json` prints) or one line per
@@ -28,6 +29,8 @@ public struct HeadlessScan {
 
     /// Ranging ticks when set; frame lines otherwise.
     private var pipeline: BeaconPipeline?
+    /// Health fields and events in the ticks (`--health`).
+    private var health: HealthTickLines?
     private let json: Bool
     private let printsPackets: Bool
     /// Flush standard output after every batch (a live source: whoever reads the pipe sees each
@@ -40,7 +43,9 @@ public struct HeadlessScan {
     private var lastMalformation: DecodeError?
     private var lost = false
 
-    public init(mode: Mode, flushEachBatch: Bool) {
+    /// `health` adds beacon health to the tick lines (`scan --json --health`); frame lines ignore it.
+    public init(mode: Mode, flushEachBatch: Bool, health: HealthTickLines? = nil) {
+        self.health = health
         switch mode {
         case .ticks(let pipeline):
             self.pipeline = pipeline
@@ -87,7 +92,7 @@ public struct HeadlessScan {
             guard printsPackets else { return }
             do throws(DecodeError) {
                 if pipeline != nil {
-                    try Self.range(packet, pipeline: &pipeline!, decoder: &decoder, lines: &writer)
+                    try Self.range(packet, pipeline: &pipeline!, health: &health, decoder: &decoder, lines: &writer)
                 } else {
                     try Self.frames(packet, json: json, decoder: &decoder, lines: &writer)
                 }
@@ -99,7 +104,7 @@ public struct HeadlessScan {
         case .sighting(let sighting, _):
             guard printsPackets else { return }
             if pipeline != nil {
-                Self.range(sighting, pipeline: &pipeline!, lines: &writer)
+                Self.range(sighting, pipeline: &pipeline!, health: &health, lines: &writer)
             } else {
                 Self.append(sighting, json: json, to: &writer)
             }
@@ -121,19 +126,36 @@ public struct HeadlessScan {
 
     /// The ticks due before `packet`, then its sightings ranged.
     private static func range(
-        _ packet: HCIPacket, pipeline: inout BeaconPipeline, decoder: inout BeaconSightingDecoder, lines: inout JSONWriter
+        _ packet: HCIPacket, pipeline: inout BeaconPipeline, health: inout HealthTickLines?, decoder: inout BeaconSightingDecoder,
+        lines: inout JSONWriter
     ) throws(DecodeError) {
-        pipeline.advance(to: packet.timestamp) { TickLineEncoder.appendLine($0, to: &lines) }
-        try decoder.decode(packet) { pipeline.record($0) }
+        pipeline.advance(to: packet.timestamp) { tick($0, health: &health, lines: &lines) }
+        if health == nil {
+            try decoder.decode(packet) { pipeline.record($0) }
+        } else {
+            try decoder.decode(packet) { sighting in
+                health!.observe(sighting)
+                pipeline.record(sighting)
+            }
+        }
     }
 
-    private static func range(_ sighting: BeaconSighting, pipeline: inout BeaconPipeline, lines: inout JSONWriter) {
-        pipeline.advance(to: sighting.timestamp) { TickLineEncoder.appendLine($0, to: &lines) }
+    private static func range(_ sighting: BeaconSighting, pipeline: inout BeaconPipeline, health: inout HealthTickLines?, lines: inout JSONWriter) {
+        pipeline.advance(to: sighting.timestamp) { tick($0, health: &health, lines: &lines) }
+        health?.observe(sighting)
         pipeline.record(sighting)
     }
 
-    private static func finishTicks(pipeline: inout BeaconPipeline, lines: inout JSONWriter) {
-        pipeline.finish { TickLineEncoder.appendLine($0, to: &lines) }
+    private static func tick(_ snapshot: RangingSnapshot, health: inout HealthTickLines?, lines: inout JSONWriter) {
+        if health == nil {
+            TickLineEncoder.appendLine(snapshot, to: &lines)
+        } else {
+            TickLineEncoder.appendLine(snapshot, extras: health!.extras(at: snapshot.time), to: &lines)
+        }
+    }
+
+    private static func finishTicks(pipeline: inout BeaconPipeline, health: inout HealthTickLines?, lines: inout JSONWriter) {
+        pipeline.finish { tick($0, health: &health, lines: &lines) }
     }
 
     private static func frames(
@@ -151,7 +173,7 @@ public struct HeadlessScan {
     }
 
     private mutating func finish(output: inout StandardOutput) {
-        if pipeline != nil { Self.finishTicks(pipeline: &pipeline!, lines: &writer) }
+        if pipeline != nil { Self.finishTicks(pipeline: &pipeline!, health: &health, lines: &writer) }
         output.write(writer.bytes)
         writer.removeAll()
         output.flush()

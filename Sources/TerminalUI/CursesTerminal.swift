@@ -206,3 +206,26 @@ final class CursesTerminal {
         }
     }
 }
+
+extension CursesTerminal {
+    /// Takes the terminal for `body` (an owner loop) with the signal handlers that restore it
+    /// writing to `wakeup`, and hands it back on return and on throw. Throws `TerminalError`, the
+    /// terminal untouched, when stdin/stdout is not a terminal.
+    static func owning<Result>(
+        wakeup: MonitorWakeup, noColorVariable: String?, _ body: (CursesTerminal) throws -> Result
+    ) throws -> Result {
+        cnc_install_signal_handlers(wakeup.pipe.writeEnd)
+        let terminal: CursesTerminal
+        do {
+            terminal = try CursesTerminal(noColorVariable: noColorVariable)
+        } catch {
+            cnc_remove_signal_handlers()
+            throw error
+        }
+        defer {
+            terminal.stop()
+            cnc_remove_signal_handlers()
+        }
+        return try body(terminal)
+    }
+}

@@ -1,4 +1,5 @@
 import Monitor
+import Survey
 
 /// Enter on a row: the beacon's values, RSSI and distance over time as charts, the last raw frame in
 /// hex, and every ranging filter's estimate side by side.
@@ -28,6 +29,7 @@ enum DetailView {
         summary += separator + "seen " + CellFormat.age(row.secondsSinceSeen) + " ago"
         buffer.write(summary, x: 0, y: y, role: row.isStale ? .stale : .plain)
         y += 1
+        y = drawHealth(model.health.byIdentity[row.identity], at: model.health.time, top: y, buffer: &buffer)
 
         // Lines below the charts: raw frame label + up to two hex lines, the filters line.
         let hexPerLine = max(1, (width - 2) / 3)
@@ -66,6 +68,25 @@ enum DetailView {
             let value = estimate.accuracy.map { CellFormat.metres($0) + " m" } ?? "?"
             x += buffer.write("  \(estimate.filterName) \(value)", x: x, y: y, role: active ? .nearest : .plain)
         }
+    }
+
+    /// The transmitter's health on one line, then its findings and duplicates (at most three lines,
+    /// so the charts keep their room). Returns the next free line.
+    private static func drawHealth(_ condition: BeaconCondition?, at time: Double, top: Int, buffer: inout ScreenBuffer) -> Int {
+        guard let condition else { return top }
+        var y = top
+        if let health = condition.health {
+            buffer.write(" Health " + HealthText.summary(health, at: time), x: 0, y: y, role: .plain)
+            y += 1
+        }
+        let findings = condition.findingLines
+        for (index, line) in findings.prefix(3).enumerated() {
+            let more = index == 2 && findings.count > 3 ? " (+\(findings.count - 3) more: H)" : ""
+            buffer.put("!", x: 0, y: y, role: .finding)
+            buffer.write(" " + line + more, x: 1, y: y, role: .finding)
+            y += 1
+        }
+        return y
     }
 
     /// A titled bar chart with the scale's top and bottom on the left. Returns the next free line.

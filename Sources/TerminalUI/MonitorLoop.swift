@@ -47,18 +47,10 @@ public struct MonitorLoop {
     }
 
     public mutating func run() throws -> MonitorExit {
-        cnc_install_signal_handlers(wakeup.pipe.writeEnd)
-        let terminal: CursesTerminal
-        do {
-            terminal = try CursesTerminal(noColorVariable: noColorVariable)
-        } catch {
-            cnc_remove_signal_handlers()
-            throw error
-        }
-        defer {
-            terminal.stop()
-            cnc_remove_signal_handlers()
-        }
+        try CursesTerminal.owning(wakeup: wakeup, noColorVariable: noColorVariable) { try loop($0) }
+    }
+
+    private mutating func loop(_ terminal: CursesTerminal) throws -> MonitorExit {
         let size = terminal.size
         state.screenSize = (size.columns, size.lines)
         let tickInterval = 1 / MonitorSession.snapshotsPerSecond

@@ -50,6 +50,10 @@ enum StatusLine {
             segments.append(Segment(text: separator, role: .status))
             segments.append(Segment(text: (buffer.charset == .unicode ? "● REC " : "* REC ") + file, role: .recording))
         }
+        if let file = source.exportFile {
+            segments.append(Segment(text: separator, role: .status))
+            segments.append(Segment(text: "CSV " + file, role: .recording))
+        }
         let hint = " ? help"
         let usable = buffer.width - 1
         func width(_ list: [Segment]) -> Int {

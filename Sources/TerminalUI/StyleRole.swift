@@ -26,6 +26,9 @@ public enum StyleRole: UInt8, Sendable, CaseIterable {
     case chart
     /// Secondary text: axis labels, hints, empty-table messages.
     case muted
+    /// A beacon with a health finding or a duplicate: the row's `!` mark, the health view's and
+    /// detail pane's finding lines.
+    case finding
 
     /// One letter per role for test assertions (`StyleRole.code`), unique across roles.
     public var code: Character {
@@ -46,6 +49,7 @@ public enum StyleRole: UInt8, Sendable, CaseIterable {
         case .recording: "R"
         case .chart: "c"
         case .muted: "m"
+        case .finding: "!"
         }
     }
 }

@@ -85,6 +85,7 @@ public enum StyleTable {
         case .far: (Style(.indexed(208)), Style(.yellow), Style())
         case .unknown: (Style(.indexed(244)), Style(.white, .dim), Style(nil, on: nil, .dim))
         case .warning: (Style(.indexed(196), .bold), Style(.red, .bold), Style(nil, on: nil, [.bold, .underline]))
+        case .finding: (Style(.indexed(201), .bold), Style(.magenta, .bold), Style(nil, on: nil, .bold))
         case .status: (Style(.black, on: .indexed(250)), Style(.black, on: .white), Style(nil, on: nil, .reverse))
         case .statusWarning: (Style(.indexed(160), on: .indexed(250), .bold), Style(.red, on: .white, .bold), Style(nil, on: nil, [.reverse, .bold]))
         case .recording: (Style(.white, on: .indexed(160), .bold), Style(.white, on: .red, .bold), Style(nil, on: nil, [.reverse, .bold, .underline]))

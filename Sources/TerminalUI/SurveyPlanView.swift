@@ -91,6 +91,14 @@ public enum SurveyPlanView {
         buffer.put(beneath == " " ? "+" : beneath, x: cursor.x, y: cursor.y, role: .selected)
     }
 
+    /// The floor spot under a screen cell (a mouse click), nil outside the area.
+    public static func position(atColumn column: Int, row: Int, _ model: SurveyPlanModel, area: Area) -> FloorPosition? {
+        guard area.width >= 2, area.height >= 2, column >= area.x, column < area.x + area.width, row >= area.y, row < area.y + area.height
+        else { return nil }
+        let mapping = PlanMapping(frame: PlanFrame(plan: model.plan, samples: model.samples, extra: [model.cursor]), area: area)
+        return mapping.position(column: column, row: row)
+    }
+
     static func shadeGlyphs(_ charset: Charset) -> [Character] {
         charset == .unicode ? ["█", "▓", "▒"] : ["#", "=", "-"]
     }
@@ -119,6 +127,11 @@ struct PlanMapping {
         scale = min(Double(area.width - 1) / frame.width, 2 * Double(area.height - 1) / frame.height)
         left = Double(area.x) + (Double(area.width - 1) - frame.width * scale) / 2
         top = Double(area.y) + (Double(area.height - 1) - frame.height * scale / 2) / 2
+    }
+
+    /// The inverse of `cell`: the spot at the centre of a cell.
+    func position(column: Int, row: Int) -> FloorPosition {
+        FloorPosition(x: frame.minX + (Double(column) - left) / scale, y: frame.maxY - (Double(row) - top) * 2 / scale)
     }
 
     func cell(_ point: FloorPosition) -> Cell {

@@ -23,7 +23,7 @@ enum TableView {
             for index in first..<last {
                 drawRow(model.rows[index], selected: index == model.selectedIndex,
                         nearest: model.nearest?.identity == model.rows[index].identity,
-                        layout: layout, y: geometry.firstRowLine + index - first, buffer: &buffer)
+                        finding: model.health.byIdentity[model.rows[index].identity]?.hasFinding ?? false, layout: layout, y: geometry.firstRowLine + index - first, buffer: &buffer)
             }
         }
         if showsPanel, let nearest = model.nearest {
@@ -31,10 +31,18 @@ enum TableView {
         }
     }
 
-    static func drawRow(_ row: BeaconRowModel, selected: Bool, nearest: Bool, layout: TableLayout, y: Int, buffer: inout ScreenBuffer) {
+    /// `finding`: the beacon has a health finding or a duplicate; its mark `!` takes the marker
+    /// column (before the nearest row's `>`: a fault outranks being nearest).
+    static func drawRow(
+        _ row: BeaconRowModel, selected: Bool, nearest: Bool, finding: Bool = false, layout: TableLayout, y: Int, buffer: inout ScreenBuffer
+    ) {
         let rowRole: StyleRole = selected ? .selected : (nearest ? .nearest : (row.isStale ? .stale : .plain))
         buffer.fill(y: y, role: rowRole)
-        if nearest { buffer.write(">", x: 0, y: y, role: rowRole) }
+        if finding {
+            buffer.write("!", x: 0, y: y, role: .finding)
+        } else if nearest {
+            buffer.write(">", x: 0, y: y, role: rowRole)
+        }
         let charset = buffer.charset
         for placed in layout.columns {
             var role = rowRole

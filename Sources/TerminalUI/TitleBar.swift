@@ -13,6 +13,7 @@ enum TitleBar {
         case .help: screen = separator + "help"
         case .events: screen = separator + "events"
         case .calibration: screen = separator + "calibration"
+        case .health: screen = separator + "health"
         }
         var lefts = [" beacontop" + screen]
         if let title = model.title { lefts.insert(" beacontop" + separator + title + screen, at: 0) }

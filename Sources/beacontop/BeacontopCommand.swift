@@ -8,7 +8,7 @@ struct BeacontopCommand: AsyncParsableCommand {
         abstract: "A terminal beacon ranging monitor: iBeacon, AltBeacon and Eddystone, live or replayed.",
         subcommands: [
             DecodeCommand.self, ReplayCommand.self, ReportCommand.self, ScanCommand.self, AdvertiseCommand.self,
-            SimulateCommand.self, MonitorSubcommand.self, DemoCommand.self,
+            SimulateCommand.self, MonitorSubcommand.self, DemoCommand.self, SurveyCommand.self,
         ],
         defaultSubcommand: MonitorSubcommand.self
     )

@@ -18,6 +18,8 @@ enum MonitorRunner {
         var speed: ReplaySpeed?
         var record: String?
         var scanning: ScanOptions?
+        /// `--export FILE.csv`: every reading per tick, from the first tick.
+        var export: String?
     }
 
     /// The inbox of a monitor: room for 16 s of a busy venue's 1,000 adverts/s; the loop takes it at
@@ -32,16 +34,34 @@ enum MonitorRunner {
             status: SourceStatus(name: source.name, state: opening.replayControl == nil ? .scanning : .replaying(speed: 1))
         )
         let inbox = inbox()
-        let session = MonitorSession(
+        var configured = MonitorSession(
             feed: feed, inbox: inbox, recording: source, replay: opening.replayControl,
             speed: opening.replayControl == nil ? nil : setup.speed, catalogPath: setup.catalogPath
         )
-        if let record = setup.record {
+        if let export = setup.export {
+            do { try configured.startExport(to: export) } catch { fail("--export \(export): \(error.reason)") }
+        }
+        let session = configured
+        await drive(opening: opening, record: setup.record, scanning: setup.scanning, inbox: inbox) {
+            var loop = MonitorLoop(session: session, noColorVariable: ProcessInfo.processInfo.environment["NO_COLOR"])
+            return try loop.run()
+        }
+    }
+
+    /// Starts `opening`'s source into `inbox` (recording to `record` first, so the file holds the
+    /// first packet) and scanning on a live controller, runs `loop` (the monitor's or the survey's
+    /// owner loop) on a thread of its own, and on every exit disables scanning and stops the source.
+    static func drive(
+        opening: SourceOpening, record: String?, scanning: ScanOptions?, inbox: SourceInbox,
+        loop: @escaping @Sendable () throws -> MonitorExit
+    ) async {
+        let source = opening.source
+        if let record {
             do { try source.startRecording(to: record) } catch { fail("--record \(record): \(error)") }
         }
         do { try source.start(into: inbox) } catch { fail("\(error)") }
         var mode: ScanMode?
-        if let controller = opening.controller, let options = setup.scanning {
+        if let controller = opening.controller, let options = scanning {
             do {
                 mode = try await ScanProcedure.start(on: controller, options: options)
                 if let mode { controller.setCrashStop(ScanProcedure.disable(mode)) }
@@ -53,8 +73,7 @@ enum MonitorRunner {
         }
         let outcome: Result<MonitorExit, Error> = await withCheckedContinuation { continuation in
             let thread = Thread {
-                var loop = MonitorLoop(session: session, noColorVariable: ProcessInfo.processInfo.environment["NO_COLOR"])
-                continuation.resume(returning: Result { try loop.run() })
+                continuation.resume(returning: Result { try loop() })
             }
             thread.name = "beacontop-monitor"
             thread.stackSize = 8 << 20

@@ -22,6 +22,7 @@ struct MonitorSubcommand: AsyncParsableCommand {
     @Option(help: "The exhibit catalog (YAML): names, descriptions, calibration overrides.") var exhibits: String?
     @Option(help: "The ranging filter: adaptive, running-average, arma, kalman, iqm.") var filter: String = "adaptive"
     @Option(help: "Also write every packet to this btsnoop file.") var record: String?
+    @Option(help: "Write every beacon's readings at every tick to this CSV file (replaced if it exists; x starts and stops an export).") var export: String?
     @Option(help: "Replay (and sim:) speed: 0.25 to 100, or max for a replay.") var speed: String = "1"
     @Flag(help: "Replay: start over at the end.") var loop = false
     @Option(help: "Replay: start this many seconds after the capture's first packet.") var from: Double?
@@ -67,7 +68,7 @@ struct MonitorSubcommand: AsyncParsableCommand {
         if catalogPath == nil, case .simulation(let path) = spec { catalogPath = path }
         try await MonitorRunner.run(MonitorRunner.Setup(
             opening: opening, catalog: catalog ?? opening.simulatedCatalog, catalogPath: catalogPath,
-            configuration: configuration, speed: replaySpeed, record: record, scanning: scanning
+            configuration: configuration, speed: replaySpeed, record: record, scanning: scanning, export: export
         ))
     }
 }

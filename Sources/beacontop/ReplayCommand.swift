@@ -3,6 +3,7 @@ import Foundation
 import NDJSON
 import Ranging
 import Sessions
+import Survey
 
 /// `beacontop replay FILE --json`: ranges a recording and writes one NDJSON line per tick of
 /// capture time (docs/formats.md "NDJSON tick lines"). Headless; the interactive replay belongs to the monitor.
@@ -22,6 +23,7 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: "The capture file: btsnoop, pcap or pcapng.") var file: String
     @Flag(help: "Write NDJSON ranging ticks to standard output (required: the interactive replay is the monitor's).") var json = false
     @OptionGroup var ranging: RangingOptions
+    @Flag(help: "Add each beacon's health (TLM, interval, loss, findings, duplicates) and duplicate and address-rotated events to the ticks.") var health = false
     @Option(help: "Replay speed: only `max` (as fast as possible) is supported here.") var speed = "max"
 
     func validate() throws {
@@ -33,8 +35,13 @@ struct ReplayCommand: ParsableCommand {
         var pipeline = try ranging.makePipeline()
         var output = StandardOutput()
         var writer = JSONWriter(capacity: 1 << 16)
-        let outcome = CaptureReplay.run(path: file, pipeline: &pipeline) { snapshot in
-            TickLineEncoder.appendLine(snapshot, to: &writer)
+        var healthLines = health ? HealthTickLines(catalog: pipeline.engine.catalog) : nil
+        let outcome = CaptureReplay.run(path: file, pipeline: &pipeline, health: &healthLines) { snapshot, extras in
+            if let extras {
+                TickLineEncoder.appendLine(snapshot, extras: extras, to: &writer)
+            } else {
+                TickLineEncoder.appendLine(snapshot, to: &writer)
+            }
             output.write(writer.bytes)
             writer.removeAll()
         }

@@ -4,6 +4,7 @@ import HCI
 import PacketSources
 import Ranging
 import Sessions
+import Survey
 
 /// `beacontop scan SOURCE`: headless scanning: NDJSON ranging ticks with `--json` (the same lines as
 /// `replay --json`, docs/formats.md "NDJSON tick lines"), or one line per beacon frame (`--frames`, or text).
@@ -18,6 +19,7 @@ struct ScanCommand: AsyncParsableCommand {
 
     @Flag(help: "Print NDJSON: one ranging tick per second of capture time (with --frames: one object per beacon frame).") var json = false
     @Flag(help: "One line per beacon frame instead of ranging ticks.") var frames = false
+    @Flag(help: "With --json ticks: add each beacon's health (TLM, interval, loss, findings, duplicates) and duplicate and address-rotated events.") var health = false
     @OptionGroup var ranging: RangingOptions
     @Option(help: "Stop after this many seconds.") var duration: Double?
     @Flag(help: "Active scanning (send scan requests; receives scan responses).") var active = false
@@ -45,6 +47,7 @@ struct ScanCommand: AsyncParsableCommand {
         let replaySpeed: ReplaySpeed
         do { replaySpeed = try ReplaySpeed(parsing: speed) } catch { throw ValidationError(error.description) }
         if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
+        if health && (!json || frames) { throw ValidationError("--health adds to the ranging ticks: use it with --json, without --frames") }
         return (spec, timing, replaySpeed)
     }
 
@@ -83,11 +86,13 @@ struct ScanCommand: AsyncParsableCommand {
         }
         if let duration { stop.trigger(after: duration) }
 
-        let scanMode: HeadlessScan.Mode = json && !frames ? .ticks(try ranging.makePipeline()) : .frames(json: json)
+        let pipeline = json && !frames ? try ranging.makePipeline() : nil
+        let scanMode: HeadlessScan.Mode = pipeline.map { .ticks($0) } ?? .frames(json: json)
+        let healthLines = health ? HealthTickLines(catalog: pipeline?.engine.catalog) : nil
         let flushEachBatch = spec.isLive
         let consumed = StopSignal()
         let consumer = Thread {
-            var scan = HeadlessScan(mode: scanMode, flushEachBatch: flushEachBatch)
+            var scan = HeadlessScan(mode: scanMode, flushEachBatch: flushEachBatch, health: healthLines)
             var output = StandardOutput()
             // A closed stdout (`scan | head`) ends the scan cleanly: scanning disabled, exit 0.
             let summary = scan.run(inbox: inbox, output: &output, onOutputClosed: { stop.trigger(.outputClosed) })

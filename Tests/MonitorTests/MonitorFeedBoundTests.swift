@@ -2,6 +2,7 @@ import BeaconFormats
 import HCI
 import Monitor
 import Ranging
+import Survey
 import Testing
 
 /// The monitor's memory is bounded by what the engine tracks, not by how many distinct beacons are
@@ -37,6 +38,20 @@ import Testing
         #expect(snapshot.rows.count == 64)
         #expect(snapshot.source.evictedBeacons == 5000 - 64)
         #expect(feed.beaconsWithExtras == 64)
+    }
+
+    /// Health and duplicates keep their own caps (1,024 transmitters, 1,024 identities), so a flood
+    /// of distinct beacons does not grow them either, and their report stays that size.
+    @Test func healthAndDuplicatesStayWithinTheirCapsUnderAFlood() {
+        var feed = Self.feed(cap: 64)
+        for beacon in 0..<5000 {
+            feed.feed(Self.packet(beacon: beacon, at: 100 + Double(beacon) / 1000))
+        }
+        let limits = (HealthConfiguration().maxTransmitters, DuplicateConfiguration().maxIdentities)
+        #expect(feed.watch.health.transmitterCount == limits.0)
+        #expect(feed.watch.health.evicted == 5000 - limits.0)
+        #expect(feed.watch.duplicates.identityCount == limits.1)
+        #expect(feed.snapshot(at: 105).health.transmitters.count == limits.0)
     }
 
     /// A beacon evicted between its own packets starts over each time: its rate is not known (a dash

@@ -119,7 +119,7 @@ import Testing
         #expect(customScreen.line(3).trimmingTrailingSpaces() == "")
         // Too many keys for the height: the table flows into columns, summaries end in an ellipsis.
         let cramped = render(state.viewModel(), size: ScreenSize(columns: 100, lines: 12))
-        #expect(cramped.line(2) == " q          quit (the terminal i… /          filter by text or re… c          calibrate the select… ")
+        #expect(cramped.line(2) == " q          quit (the terminal i… /          filter by text or re… x          start or stop the CS… ")
     }
 
     @Test func calibrationWizardShowsProgressPowerAndSpread() throws {

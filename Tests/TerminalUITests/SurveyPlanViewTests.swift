@@ -130,3 +130,27 @@ import Testing
         #expect(Set(legend.map(\.role)).count == legend.count, "one role per meaning")
     }
 }
+
+/// A mouse click lands on the floor spot drawn in that cell.
+@Suite struct SurveyPlanClickTests {
+    @Test func theSpotUnderACellIsDrawnInThatCell() throws {
+        let plan = SurveyPlan(title: nil, beacons: [
+            SurveyPlan.Beacon(id: "a", name: "A", position: FloorPosition(x: 0, y: 0)),
+            SurveyPlan.Beacon(id: "b", name: "B", position: FloorPosition(x: 12, y: 6)),
+        ], walls: [])
+        let model = SurveyPlanModel(plan: plan, cursor: FloorPosition(x: 3, y: 3), samples: [], coverage: [])
+        let area = SurveyPlanView.Area(x: 0, y: 1, width: 60, height: 20)
+        #expect(SurveyPlanView.position(atColumn: 5, row: 0, model, area: area) == nil, "the title line is not the plan")
+        #expect(SurveyPlanView.position(atColumn: 60, row: 5, model, area: area) == nil)
+        // Cells inside the plan's box (a click outside it widens the box, and the plan rescales).
+        for (column, row) in [(10, 8), (30, 10), (45, 15)] {
+            let spot = try #require(SurveyPlanView.position(atColumn: column, row: row, model, area: area))
+            var moved = model
+            moved.cursor = spot
+            var screen = ScreenBuffer(width: 60, height: 21, charset: .unicode)
+            SurveyPlanView.draw(moved, into: &screen, area: area)
+            let plus = (0..<21).flatMap { y in (0..<60).compactMap { x in screen[x, y].character == "+" ? [x, y] : nil } }
+            #expect(plus == [[column, row]], "clicked \(column),\(row)")
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import BeaconFormats
+import Ranging
+import Survey
+
+/// The `survey` screen's app state: the survey taken so far, the cursor where the technician stands,
+/// and the sample being taken. Pure like `MonitorState`: keys and sightings in (time as data),
+/// finished samples out for the loop to save. Owned by the survey's one loop.
+public struct SurveyState: Sendable {
+    /// Metres one arrow press moves the cursor.
+    public static let step = 0.5
+    /// Seconds a sample lasts unless `--sample` says otherwise.
+    public static let defaultSampleSeconds = 5.0
+
+    public private(set) var session: SurveySession
+    public private(set) var cursor: FloorPosition
+    public let sampleSeconds: Double
+    public let catalog: ExhibitCatalog?
+    public let ranging: RangingConfiguration
+    /// The sample being taken, nil between samples.
+    public private(set) var collector: SampleCollector?
+    /// The last thing worth saying on the info line (a sample saved, cancelled, a write error).
+    public private(set) var message: String?
+    /// The newest capture time seen.
+    public private(set) var time: Double?
+
+    /// What a key asks of the loop.
+    public enum Outcome: Equatable, Sendable {
+        case none, redraw, quit
+    }
+
+    public init(session: SurveySession, catalog: ExhibitCatalog?, sampleSeconds: Double = Self.defaultSampleSeconds,
+                ranging: RangingConfiguration = RangingConfiguration()) {
+        self.session = session
+        self.catalog = catalog
+        self.sampleSeconds = sampleSeconds
+        self.ranging = ranging
+        // Start where the last sample was taken (resuming), else at the first placed beacon.
+        cursor = session.samples.last?.spot ?? session.plan.beacons.lazy.compactMap(\.position).first ?? FloorPosition(x: 0, y: 0)
+    }
+
+    /// Handles a key: arrows move, Enter or space samples, Esc cancels the sample, q quits.
+    public mutating func handle(_ key: Key) -> Outcome {
+        switch key {
+        case .character("q"): return .quit
+        case .up: move(dx: 0, dy: Self.step)
+        case .down: move(dx: 0, dy: -Self.step)
+        case .left: move(dx: -Self.step, dy: 0)
+        case .right: move(dx: Self.step, dy: 0)
+        case .enter, .character(" "):
+            guard collector == nil else { return .none }
+            guard let time else {
+                message = "no packet heard yet: a sample starts once the source delivers"
+                return .redraw
+            }
+            collector = SampleCollector(spot: cursor, start: time, catalog: catalog, ranging: ranging)
+            message = nil
+        case .escape:
+            guard collector != nil else { return .none }
+            collector = nil
+            message = "sample cancelled"
+        case .resize: return .redraw
+        default: return .none
+        }
+        return .redraw
+    }
+
+    /// Puts the cursor at a spot (a mouse click on the plan). Not while sampling: the sample is
+    /// taken where it started.
+    public mutating func place(at spot: FloorPosition) -> Outcome {
+        guard collector == nil, spot.x.isFinite, spot.y.isFinite else { return .none }
+        cursor = FloorPosition(x: (spot.x / Self.step).rounded() * Self.step, y: (spot.y / Self.step).rounded() * Self.step)
+        return .redraw
+    }
+
+    private mutating func move(dx: Double, dy: Double) {
+        guard collector == nil else {
+            message = "sampling: the spot is fixed until the sample ends (Esc cancels)"
+            return
+        }
+        cursor = FloorPosition(x: cursor.x + dx, y: cursor.y + dy)
+    }
+
+    /// One sighting (any source, the one decoder's output): counted in the sample being taken.
+    public mutating func observe(_ sighting: BeaconSighting) {
+        guard sighting.timestamp.isFinite else { return }
+        time = max(time ?? sighting.timestamp, sighting.timestamp)
+        guard collector != nil, sighting.isRangeable, let rssi = sighting.rssi else { return }
+        collector!.add(Sighting(time: sighting.timestamp, frame: sighting.frame, address: sighting.address, rssi: Int(rssi)))
+    }
+
+    /// Moves the capture clock on to `time` (between packets the loop runs it on at the replay
+    /// speed); returns the sample that ended by then, added to the session, for the loop to save.
+    public mutating func advance(to now: Double) -> SurveySample? {
+        if now.isFinite { time = max(time ?? now, now) }
+        guard let collector, let time, time >= collector.start + sampleSeconds else { return nil }
+        let sample = collector.finish(index: session.nextIndex, end: collector.start + sampleSeconds)
+        session.add(sample)
+        self.collector = nil
+        let heard = sample.readings.count
+        message = "sample \(sample.index) saved: \(heard) beacon\(heard == 1 ? "" : "s") heard"
+        return session.samples.last
+    }
+
+    /// Seconds into the sample being taken.
+    public var sampleElapsed: Double? {
+        guard let collector, let time else { return nil }
+        return min(sampleSeconds, max(0, time - collector.start))
+    }
+
+    /// Source news worth a line (a lost transport, a reconnect, a replay's end).
+    public mutating func note(_ text: String) {
+        message = text
+    }
+
+    /// A save failed: the sample stays on screen, the message says what to do.
+    public mutating func saveFailed(_ reason: String) {
+        message = "not saved: \(reason)"
+    }
+}

@@ -1,0 +1,77 @@
+import Monitor
+import Ranging
+import Survey
+
+/// The `survey` command's screen: a title bar, the floor plan (`SurveyPlanView`) with the cursor,
+/// the legend, an info line (cursor, the sample under way or the last one) and the keys. A pure
+/// function of the survey state, as every view.
+public enum SurveyScreen {
+    /// Where the plan is drawn on a screen of `size`: everything but the title and the three lines
+    /// under the plan.
+    public static func planArea(_ size: ScreenSize) -> SurveyPlanView.Area {
+        SurveyPlanView.Area(x: 0, y: 1, width: size.columns, height: max(0, size.lines - 4))
+    }
+
+    public static func model(_ state: SurveyState, rule: CoverageRule) -> SurveyPlanModel {
+        SurveyPlanModel(session: state.session, cursor: state.cursor, rule: rule)
+    }
+
+    public static func render(_ state: SurveyState, size: ScreenSize, rule: CoverageRule, charset: Charset = .unicode) -> ScreenBuffer {
+        var buffer = ScreenBuffer(width: size.columns, height: size.lines, charset: charset)
+        guard size.columns >= 20, size.lines >= 8 else {
+            buffer.write("Terminal too small for the plan. q quits.", x: 0, y: 0, role: .warning)
+            return buffer
+        }
+        let separator = charset.separator
+        buffer.fill(y: 0, role: .header)
+        let count = state.session.samples.count
+        let title = " beacontop survey" + (state.session.plan.title.map { separator + $0 } ?? "")
+        buffer.write(title, x: 0, y: 0, role: .header)
+        buffer.writeRight("\(count) sample\(count == 1 ? "" : "s") ", end: size.columns, y: 0, role: .header)
+
+        let model = model(state, rule: rule)
+        SurveyPlanView.draw(model, into: &buffer, area: planArea(size))
+
+        var x = 1
+        let legendLine = size.lines - 3
+        for entry in SurveyPlanView.legend(charset: charset) {
+            guard x < size.columns - 2 else { break }
+            buffer.put(entry.glyph, x: x, y: legendLine, role: entry.role)
+            x += 1 + buffer.write(" \(entry.meaning)  ", x: x + 1, y: legendLine, role: .muted)
+        }
+
+        var info = " cursor x \(metres(state.cursor.x)) m, y \(metres(state.cursor.y)) m"
+        var role = StyleRole.plain
+        if let elapsed = state.sampleElapsed {
+            info += separator + "sampling \(CellFormat.fixed(elapsed, decimals: 1)) of \(CellFormat.fixed(state.sampleSeconds, decimals: 0)) s"
+            let heard = state.collector?.beaconCount ?? 0
+            info += separator + "\(heard) beacon\(heard == 1 ? "" : "s") heard"
+            role = .recording
+        } else if let message = state.message {
+            info += separator + message
+            role = message.hasPrefix("not saved") ? .warning : .plain
+        } else if let last = state.session.samples.last, let coverage = model.coverage.last {
+            info += separator + "sample \(last.index): " + describe(coverage, plan: state.session.plan)
+        }
+        buffer.fill(y: size.lines - 2, role: .status)
+        buffer.write(info, x: 0, y: size.lines - 2, role: role == .plain ? .status : role)
+        let keys = " ←↑↓→ or click: move" + separator + "Enter: sample" + separator + "Esc: cancel" + separator + "q: quit"
+        buffer.write(charset == .unicode ? keys : keys.replacingOccurrences(of: "←↑↓→", with: "arrows"), x: 0, y: size.lines - 1, role: .muted)
+        return buffer
+    }
+
+    static func describe(_ coverage: SpotCoverage, plan: SurveyPlan) -> String {
+        let name = { (id: String) in plan.beacon(id: id)?.name ?? id }
+        switch coverage.status {
+        case .noCoverage:
+            return "no coverage"
+        case .ambiguous:
+            return "ambiguous: \(coverage.nearest.map(name) ?? "?") or \(coverage.runnerUp.map(name) ?? "?")"
+        case .covered:
+            guard let strongest = coverage.strongest else { return "covered" }
+            return "strongest \(name(strongest.id)) \(CellFormat.fixed(strongest.median, decimals: 0)) dBm"
+        }
+    }
+
+    static func metres(_ value: Double) -> String { CellFormat.fixed(value, decimals: 1) }
+}

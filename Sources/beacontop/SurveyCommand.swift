@@ -1,0 +1,139 @@
+import ArgumentParser
+import Foundation
+import HCI
+import Monitor
+import PacketSources
+import Ranging
+import Sessions
+import Survey
+import TerminalUI
+
+/// `beacontop survey SOURCE --catalog venue.yaml --out survey/` (the floor plan, a cursor, samples
+/// saved as NDJSON beside the raw capture; `--resume` continues one) and `beacontop survey --report
+/// survey/` (the SVG maps and the CSV). Parsing and wiring only: the state is `SurveyState`, the
+/// loop `SurveyLoop`, the files `SurveyLog` and `SurveyReport`.
+struct SurveyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "survey",
+        abstract: "Survey a venue's coverage on its floor plan: take samples where you stand, then draw the maps.",
+        discussion: """
+            Move the cursor with the arrow keys (or a mouse click) to where you stand and press Enter: \
+            every beacon's readings for --sample seconds are saved to DIR/survey.ndjson at once, the raw \
+            packets to DIR/capture-N.btsnoop. --report DIR writes overview.svg, one beacon-X.svg per \
+            beacon and samples.csv into DIR (docs/survey.md).
+            """
+    )
+
+    @Argument(help: "The source spec (as for monitor); not with --report.") var source: String?
+    @Option(help: "The venue catalog (YAML) with positions and walls; required for a new survey.") var catalog: String?
+    @Option(help: "The survey directory: survey.ndjson and the raw captures go there.") var out: String?
+    @Flag(help: "Continue the survey already in --out (without it an existing survey is refused).") var resume = false
+    @Option(help: "Write the maps (SVG) and samples.csv of the survey in this directory, then exit.") var report: String?
+    @Option(help: "Seconds each sample lasts (0.5 to 600).") var sample: Double = SurveyState.defaultSampleSeconds
+    @Option(help: "Replay speed: 0.25 to 100.") var speed: String = "1"
+    @Flag(help: "Active scanning (send scan requests).") var active = false
+
+    static let surveyFile = "survey.ndjson"
+
+    func validate() throws {
+        if report != nil {
+            guard source == nil, out == nil, !resume else { throw ValidationError("--report DIR takes no SOURCE, --out or --resume") }
+            return
+        }
+        guard let source else { throw ValidationError("a SOURCE is needed (a live adapter, a capture), or --report DIR") }
+        guard out != nil else { throw ValidationError("--out DIR is needed: the survey is saved there") }
+        guard sample.isFinite, sample >= 0.5, sample <= 600 else { throw ValidationError("--sample must be 0.5 to 600 seconds") }
+        do {
+            // A sample lasts seconds of capture time, which a replay at max never gives between packets.
+            if case .max = try ReplaySpeed(parsing: speed) { throw ValidationError("--speed max: a survey replays at 0.25 to 100") }
+        } catch let error as SourceSpecError { throw ValidationError(error.description) }
+        do { _ = try SourceSpec(parsing: source) } catch { throw ValidationError(error.description) }
+    }
+
+    func run() async throws {
+        if let report { return writeReport(directory: report) }
+        guard let source, let out else { return }
+        let directory = URL(fileURLWithPath: out)
+        let surveyPath = directory.appendingPathComponent(Self.surveyFile).path
+        let exists = FileManager.default.fileExists(atPath: surveyPath)
+        let catalogFile = catalog.map { path -> ExhibitCatalog in
+            do { return try SourceOpening.catalog(path) } catch { MonitorRunner.fail("\(error)") }
+        }
+        let session: SurveySession
+        let file: LineFileAppender
+        do {
+            if resume {
+                guard exists else { MonitorRunner.fail("--resume: \(surveyPath) does not exist; start a survey with --catalog") }
+                session = try SurveyLog.load(path: surveyPath)
+                file = try LineFileAppender(path: surveyPath, mode: .append)
+            } else {
+                if exists { MonitorRunner.fail("\(out) already holds a survey: add --resume to continue it, or choose another --out") }
+                guard let catalogFile else { MonitorRunner.fail("--catalog is needed for a new survey: its positions and walls are the plan") }
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                session = SurveySession(plan: SurveyPlan(catalog: catalogFile), created: Date().timeIntervalSince1970, catalogPath: catalog)
+                file = try LineFileAppender(path: surveyPath, mode: .create)
+                try file.write(SurveyLog.headerLine(session))
+            }
+        } catch {
+            MonitorRunner.fail("\(error)")
+        }
+        // Measured powers and exponents for the samples: the catalog given, else the one the survey names.
+        let samplingCatalog = catalogFile ?? session.catalogPath.flatMap { try? SourceOpening.catalog($0) }
+        let state = SurveyState(session: session, catalog: samplingCatalog, sampleSeconds: sample)
+
+        let replaySpeed = (try? ReplaySpeed(parsing: speed)) ?? .factor(1)
+        let spec: SourceSpec
+        do { spec = try SourceSpec(parsing: source) } catch { MonitorRunner.fail(error.description) }
+        let opening: SourceOpening
+        do { opening = try SourceOpening(spec: spec, replay: ReplayOptions(speed: replaySpeed)) } catch { MonitorRunner.fail("\(error)") }
+        var scanning: ScanOptions?
+        if opening.controller != nil {
+            var resetFirst = true
+            if case .kernel(_, .raw) = spec { resetFirst = false }
+            scanning = ScanOptions(type: active ? .active : .passive, timing: LEScanTiming.continuous, resetFirst: resetFirst)
+        }
+        var clockRate = 1.0
+        if opening.replayControl != nil, case .factor(let factor) = replaySpeed { clockRate = factor }
+        let rate = clockRate
+        let capture = Self.freeCaptureName(in: directory)
+        let inbox = MonitorRunner.inbox()
+        let exit = ExitBox()
+        await MonitorRunner.drive(opening: opening, record: capture, scanning: scanning, inbox: inbox) {
+            var loop = SurveyLoop(
+                state: state, inbox: inbox, file: file, rate: rate, noColorVariable: ProcessInfo.processInfo.environment["NO_COLOR"]
+            )
+            defer { exit.samples = loop.state.session.samples.count }
+            return try loop.run()
+        }
+        StandardError.report("\(exit.samples) samples in \(surveyPath), packets in \(capture); `beacontop survey --report \(out)` draws the maps")
+    }
+
+    /// `capture-1.btsnoop`, or the next number free (a resumed survey keeps every session's packets).
+    static func freeCaptureName(in directory: URL) -> String {
+        var number = 1
+        while FileManager.default.fileExists(atPath: directory.appendingPathComponent("capture-\(number).btsnoop").path) { number += 1 }
+        return directory.appendingPathComponent("capture-\(number).btsnoop").path
+    }
+
+    func writeReport(directory: String) {
+        let surveyPath = URL(fileURLWithPath: directory).appendingPathComponent(Self.surveyFile).path
+        let session: SurveySession
+        do { session = try SurveyLog.load(path: surveyPath) } catch { MonitorRunner.fail("\(error)") }
+        var output = StandardOutput()
+        for file in SurveyReport.files(session) {
+            let path = URL(fileURLWithPath: directory).appendingPathComponent(file.name).path
+            do {
+                try Data(file.contents.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                MonitorRunner.fail("cannot write \(path): \(error.localizedDescription)")
+            }
+            output.write(path + "\n")
+        }
+        output.flush()
+    }
+}
+
+/// The loop thread's last word for the closing line.
+private final class ExitBox: @unchecked Sendable {
+    var samples = 0
+}

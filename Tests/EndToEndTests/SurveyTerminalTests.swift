@@ -1,0 +1,183 @@
+import Foundation
+import Glibc
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import TestFixtures
+import Testing
+
+/// `beacontop survey` in a real terminal (tmux) on a replayed capture of real frames: the cursor
+/// moves, samples are taken and saved as they end, the plan redraws with them, the survey resumes,
+/// and `survey --report` writes maps that parse as XML and draw with librsvg.
+@Suite(.serialized)
+struct SurveyTerminalTests {
+    init() throws {
+        try TestPrerequisites.requireTmux()
+        try TestPrerequisites.requireExecutable(beacontopExecutable)
+    }
+
+    /// The health scenario's three identities placed in a 6 x 4 m room with a partition.
+    static let plan = """
+        title: Survey hall
+        exhibits:
+          - id: "\(HealthScenario.uidID)"
+            name: Eddystone bench beacon
+            position: [1, 1]
+          - id: "\(HealthScenario.duplicateID)"
+            name: Cloned thermometer
+            position: [5, 3]
+          - id: "\(HealthScenario.rotatingID)"
+            name: Rotating phone
+        walls:
+          - [[0, 0], [6, 0], [6, 4], [0, 4], [0, 0]]
+          - [[3, 0], [3, 2]]
+        """
+
+    static func lines(_ screen: String) -> [String] { screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+
+    /// The cursor's cell: the one `+` inside the plan (lines 1 to the legend).
+    static func cursor(_ screen: String) -> (x: Int, y: Int)? {
+        let lines = lines(screen)
+        for (y, line) in lines.enumerated() where y >= 1 && y < lines.count - 4 {
+            if let index = Array(line).firstIndex(of: "+") { return (index, y) }
+        }
+        return nil
+    }
+
+    static func surveyLines(_ directory: URL) throws -> [[String: Any]] {
+        let text = try String(contentsOf: directory.appendingPathComponent("s/survey.ndjson"), encoding: .utf8)
+        return try text.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+    }
+
+    @Test func samplesAreTakenSavedResumedAndDrawn() throws {
+        let directory = try HealthScenario.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.plan.write(to: directory.appendingPathComponent("plan.yaml"), atomically: true, encoding: .utf8)
+        let arguments = "survey health.btsnoop --catalog plan.yaml --out s --sample 2 --speed 2"
+        let session = try MonitorTerminalTests.start(arguments, in: directory.path, columns: 100, lines: 30)
+        defer { session.kill() }
+        let first = try session.waitFor(timeout: 15, "the plan") { $0.contains("beacontop survey · Survey hall") && $0.contains("cursor x 1.0 m, y 1.0 m") }
+        #expect(first.contains("0 samples"))
+        #expect(first.contains("A") && first.contains("B"), "the placed beacons by letter")
+        #expect(first.contains("┌") && first.contains("┴"), "the walls, joined")
+        // The cursor starts on beacon A (drawn over its letter); half a metre right it is a `+`.
+        try session.send("Right")
+        let stepped = try session.waitFor(timeout: 10, "the cursor moved") { $0.contains("cursor x 1.5 m, y 1.0 m") }
+        let start = try #require(Self.cursor(stepped), "\(stepped)")
+
+        // Further right: the cursor moves right on the screen, the info line says where.
+        for _ in 0..<2 { try session.send("Right") }
+        let moved = try session.waitFor(timeout: 10, "the cursor moved") { $0.contains("cursor x 2.5 m, y 1.0 m") }
+        let there = try #require(Self.cursor(moved))
+        #expect(there.x > start.x && there.y == start.y, "\(start) -> \(there)")
+
+        try session.send("Enter")
+        try session.waitFor(timeout: 15, "the first sample") { $0.contains("sample 1 saved") }
+        for _ in 0..<2 { try session.send("Up") }
+        try session.send("Enter")
+        let second = try session.waitFor(timeout: 15, "the second sample") { $0.contains("sample 2 saved") && $0.contains("2 samples") }
+        // Both spots are drawn, shaded by their strongest beacon (the cursor keeps the mark beneath it).
+        let shades: Set<Character> = ["█", "▓", "▒", "?", "×"]
+        let marks = Self.lines(second).dropFirst().prefix(24).flatMap { Array($0) }.filter(shades.contains)
+        #expect(marks.count == 2, "two sample spots: \(second)")
+        try session.send("q")
+        try MonitorTerminalTests.expectRestored(session)
+
+        var saved = try Self.surveyLines(directory)
+        #expect(saved.count == 3, "the header and two samples")
+        #expect(saved[0]["type"] as? String == "survey")
+        #expect(saved[1]["x"] as? Double == 2.5 && saved[1]["y"] as? Double == 1)
+        #expect(saved[2]["x"] as? Double == 2.5 && saved[2]["y"] as? Double == 2)
+        let readings = try #require(saved[1]["readings"] as? [[String: Any]])
+        #expect(!readings.isEmpty, "the beacons heard during the sample")
+        let span = (saved[1]["end"] as! Double) - (saved[1]["start"] as! Double)
+        #expect(abs(span - 2) < 0.001)
+
+        // Without --resume an existing survey is refused; with it, the survey goes on from sample 3.
+        let refused = try ExternalCommand.run(beacontopExecutable, arguments.split(separator: " ").map(String.init).map {
+            $0.hasSuffix(".btsnoop") || $0.hasSuffix(".yaml") || $0 == "s" ? directory.appendingPathComponent($0).path : $0
+        })
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("already holds a survey: add --resume"))
+        let resumed = try MonitorTerminalTests.start("survey health.btsnoop --out s --resume --sample 2 --speed 2", in: directory.path, columns: 100, lines: 30)
+        defer { resumed.kill() }
+        try resumed.waitFor(timeout: 15, "the resumed survey") { $0.contains("2 samples") && $0.contains("cursor x 2.5 m, y 2.0 m") }
+        try resumed.send("Left", "Left", "Enter")
+        try resumed.waitFor(timeout: 15, "the third sample") { $0.contains("sample 3 saved") && $0.contains("3 samples") }
+        try resumed.send("q")
+        try MonitorTerminalTests.expectRestored(resumed)
+        saved = try Self.surveyLines(directory)
+        #expect(saved.compactMap { $0["index"] as? Int } == [1, 2, 3])
+        for capture in ["capture-1.btsnoop", "capture-2.btsnoop"] {
+            let size = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("s/\(capture)").path)[.size] as? Int
+            #expect((size ?? 0) > 1000, "\(capture): the raw packets of each session")
+        }
+
+        // The report: maps that parse, one element per sample and per placed beacon, a legend; drawn to PNG.
+        let report = try ExternalCommand.run(beacontopExecutable, ["survey", "--report", directory.appendingPathComponent("s").path])
+        #expect(report.status == 0, "\(report.stderr)")
+        let written = report.stdout.split(separator: "\n").map { URL(fileURLWithPath: String($0)).lastPathComponent }
+        #expect(written.first == "overview.svg" && written.last == "samples.csv")
+        #expect(written.contains("beacon-A.svg") && written.contains("beacon-B.svg"))
+        let converter = try ExternalCommand.find("rsvg-convert")
+        for name in written where name.hasSuffix(".svg") {
+            let path = directory.appendingPathComponent("s/\(name)").path
+            let document = try XMLDocument(contentsOf: URL(fileURLWithPath: path), options: [])
+            let samples = try document.nodes(forXPath: "//*[contains(concat(' ', @class, ' '), ' sample ')]")
+            #expect(samples.count == 3, "\(name)")
+            #expect(try document.nodes(forXPath: "//*[contains(concat(' ', @class, ' '), ' beacon ')]").count == 2, "\(name): A and B are placed")
+            #expect(try document.nodes(forXPath: "//*[@id='legend']").count == 1, "\(name)")
+            let png = path + ".png"
+            let drawn = try ExternalCommand.run(converter, ["--format", "png", "--output", png, path])
+            #expect(drawn.status == 0, "\(name): \(drawn.stderr)")
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: png)))
+            #expect(bytes.prefix(4) == [0x89, 0x50, 0x4E, 0x47], "\(name) drew a PNG")
+        }
+        let csv = CSVTable.parse(try String(contentsOf: directory.appendingPathComponent("s/samples.csv"), encoding: .utf8))
+        #expect(csv.first?.first == "sample")
+        #expect(Set(csv.dropFirst().map { $0[0] }) == ["1", "2", "3"])
+    }
+
+    /// A signal ends the survey through the same clean-up as q: the terminal restored, the sample
+    /// under way not saved, the samples before it kept.
+    @Test(arguments: [SIGTERM, SIGHUP])
+    func aSignalRestoresTheTerminalAndKeepsTheSamples(signal: Int32) throws {
+        let directory = try HealthScenario.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.plan.write(to: directory.appendingPathComponent("plan.yaml"), atomically: true, encoding: .utf8)
+        let session = try MonitorTerminalTests.start("survey health.btsnoop --catalog plan.yaml --out s --sample 4 --speed 2", in: directory.path)
+        defer { session.kill() }
+        try session.waitFor(timeout: 15, "the plan") { $0.contains("beacontop survey") }
+        try session.send("Enter")
+        try session.waitFor(timeout: 15, "the first sample") { $0.contains("sample 1 saved") }
+        try session.send("Right", "Enter")
+        try session.waitFor(timeout: 10, "a sample under way, counting the beacons heard") { $0.contains("sampling") && $0.contains("beacons heard") }
+        let survey = try #require(try session.childProcessIDs().first)
+        #expect(Glibc.kill(survey, signal) == 0)
+        try MonitorTerminalTests.expectRestored(session)
+        #expect(try session.format("#{mouse_any_flag}") == "0")
+        let saved = try Self.surveyLines(directory)
+        #expect(saved.count == 2, "the header and the one finished sample")
+    }
+
+    @Test func startUpErrorsSayWhatToDo() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-survey-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let capture = SharedData.capture("govee-misc.btsnoop").path
+        let noCatalog = try ExternalCommand.run(beacontopExecutable, ["survey", capture, "--out", directory.path])
+        #expect(noCatalog.status == 1)
+        #expect(noCatalog.stderr.contains("--catalog is needed for a new survey"))
+        let noSurvey = try ExternalCommand.run(beacontopExecutable, ["survey", capture, "--out", directory.path, "--resume"])
+        #expect(noSurvey.status == 1)
+        #expect(noSurvey.stderr.contains("does not exist"))
+        let noOut = try ExternalCommand.run(beacontopExecutable, ["survey", capture])
+        #expect(noOut.status != 0)
+        #expect(noOut.stderr.contains("--out DIR is needed"))
+        let atMax = try ExternalCommand.run(beacontopExecutable, ["survey", capture, "--out", directory.path, "--speed", "max"])
+        #expect(atMax.status != 0)
+        #expect(atMax.stderr.contains("--speed max: a survey replays at 0.25 to 100"))
+        let noReport = try ExternalCommand.run(beacontopExecutable, ["survey", "--report", directory.path])
+        #expect(noReport.status == 1)
+        #expect(noReport.stderr.contains("survey.ndjson"))
+    }
+}

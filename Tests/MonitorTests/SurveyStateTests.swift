@@ -1,0 +1,64 @@
+import BeaconFormats
+import HCI
+import Monitor
+import Ranging
+import Survey
+import Testing
+
+/// The survey screen's state with time as data: the cursor, a sample's start and end, what it
+/// counts, cancelling, and the sample handed out once to be saved.
+@Suite struct SurveyStateTests {
+    static let plan = SurveyPlan(title: "Room", beacons: [
+        SurveyPlan.Beacon(id: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:0:1", name: "One", position: FloorPosition(x: 2, y: 3)),
+    ], walls: [])
+
+    static func sighting(minor: UInt16, rssi: Int8, at time: Double) -> BeaconSighting {
+        let frame = IBeaconFrame(uuid: MonitorFeedBoundTests.uuid, major: 0, minor: minor, measuredPower: -59)
+        return BeaconSighting(timestamp: time, address: BDAddress(rawValue: UInt64(minor)), addressType: .randomDevice,
+                              eventKind: .advNonconnInd, rssi: rssi, frame: .iBeacon(frame))
+    }
+
+    @Test func aSampleCountsWhatIsHeardForItsDurationAtTheCursor() throws {
+        var state = SurveyState(session: SurveySession(plan: Self.plan, created: 0), catalog: nil, sampleSeconds: 2)
+        #expect(state.cursor == FloorPosition(x: 2, y: 3), "starts on the first placed beacon")
+        #expect(state.handle(.enter) == .redraw)
+        #expect(state.collector == nil, "no packet yet: no capture time to start at")
+        #expect(state.message?.hasPrefix("no packet heard yet") == true)
+
+        state.observe(Self.sighting(minor: 1, rssi: -70, at: 100))
+        _ = state.handle(.right)
+        _ = state.handle(.up)
+        #expect(state.cursor == FloorPosition(x: 2.5, y: 3.5))
+        _ = state.handle(.enter)
+        _ = state.handle(.left)
+        #expect(state.cursor == FloorPosition(x: 2.5, y: 3.5), "the spot is fixed while sampling")
+        for step in 1...30 {
+            state.observe(Self.sighting(minor: 1, rssi: Int8(-60 - step % 5), at: 100 + Double(step) / 10))
+            state.observe(Self.sighting(minor: 2, rssi: -80, at: 100 + Double(step) / 10))
+            if step == 10 { #expect(abs((state.sampleElapsed ?? 0) - 1) < 1e-9) }
+            if let sample = state.advance(to: 100 + Double(step) / 10) {
+                #expect(step == 20, "ends 2 s after it started")
+                #expect(sample.index == 1 && sample.spot == FloorPosition(x: 2.5, y: 3.5))
+                #expect(sample.start == 100 && sample.end == 102)
+                let one = try #require(sample.reading(id: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:0:1"))
+                #expect(one.packets == 20)
+                #expect(sample.readings.count == 2)
+            }
+        }
+        #expect(state.session.samples.count == 1, "handed out once")
+        #expect(state.message == "sample 1 saved: 2 beacons heard")
+    }
+
+    @Test func escapeCancelsAndQuitQuits() {
+        var state = SurveyState(session: SurveySession(plan: Self.plan, created: 0), catalog: nil)
+        state.observe(Self.sighting(minor: 1, rssi: -70, at: 100))
+        _ = state.handle(.character(" "))
+        #expect(state.collector != nil)
+        #expect(state.handle(.escape) == .redraw)
+        #expect(state.collector == nil && state.message == "sample cancelled")
+        #expect(state.advance(to: 200) == nil)
+        #expect(state.place(at: FloorPosition(x: 4.26, y: -1.1)) == .redraw)
+        #expect(state.cursor == FloorPosition(x: 4.5, y: -1), "a click lands on the half-metre grid")
+        #expect(state.handle(.character("q")) == .quit)
+    }
+}
