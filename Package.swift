@@ -25,11 +25,11 @@ let package = Package(
         .target(name: "CRadioGuard"),
         .target(name: "PacketSources", dependencies: ["HCI", "BeaconFormats", "Captures", "CRadioGuard"]),
         .target(name: "Simulation", dependencies: ["HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging", "PacketSources"]),
-        .target(name: "Monitor", dependencies: ["HCI", "BeaconFormats", "Ranging", "PacketSources"]),
+        .target(name: "Monitor", dependencies: ["HCI", "BeaconFormats", "Ranging", "PacketSources", "Venue"]),
         .target(name: "Survey", dependencies: ["HCI", "BeaconFormats", "NDJSON", "PrintableText", "Ranging"]),
         .target(
             name: "Sessions",
-            dependencies: ["HCI", "BeaconFormats", "Captures", "NDJSON", "PrintableText", "Ranging", "PacketSources", "Simulation"]
+            dependencies: ["HCI", "BeaconFormats", "Captures", "NDJSON", "PrintableText", "Ranging", "PacketSources", "Simulation", "MQTT", "Venue"]
         ),
         .target(
             name: "CNcursesw",
@@ -47,7 +47,7 @@ let package = Package(
             name: "beacontop",
             dependencies: [
                 "HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging", "PacketSources", "Simulation", "Sessions", "Monitor", "TerminalUI",
-                "PrintableText",
+                "PrintableText", "MQTT", "Venue",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "MonitorTests", dependencies: ["Monitor", "Ranging", "BeaconFormats", "HCI", "Captures", "PacketSources", "TestFixtures"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Monitor", "Survey", "Ranging", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "SurveyTests", dependencies: ["Survey", "Ranging", "BeaconFormats", "HCI", "Captures", "TestFixtures"]),
-        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "PacketSources", "Ranging", "BeaconFormats", "HCI", "Captures", "TestFixtures"]),
+        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "PacketSources", "Ranging", "BeaconFormats", "HCI", "Captures", "MQTT", "Venue", "TestFixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Monitor", "TestFixtures"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "PacketSources", "Venue", "Ranging", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "VenueTests", dependencies: ["Venue", "VenueSimulation", "Ranging", "BeaconFormats", "HCI", "Simulation", "TestFixtures"]),

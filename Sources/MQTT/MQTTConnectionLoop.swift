@@ -16,7 +16,7 @@ final class MQTTConnectionLoop: Sendable {
     let options: MQTTClientOptions
     let broker: String
     private let handle: MosquittoHandle
-    private let continuation: AsyncStream<MQTTClientEvent>.Continuation
+    private let continuation: MQTTEventEmitter
     private let callbacks: MosquittoCallbacks
     private let outbox: Mutex<Outbox>
     private let control = Mutex(Control())
@@ -41,12 +41,12 @@ final class MQTTConnectionLoop: Sendable {
         var lastFailure: String?
     }
 
-    init(options: MQTTClientOptions, continuation: AsyncStream<MQTTClientEvent>.Continuation) throws(MQTTClientError) {
+    init(options: MQTTClientOptions, continuation: MQTTEventEmitter) throws(MQTTClientError) {
         self.options = options
         broker = options.endpoint.description
         self.continuation = continuation
         try Self.validate(options)
-        callbacks = MosquittoCallbacks(continuation: continuation)
+        callbacks = MosquittoCallbacks(emitter: continuation)
         outbox = Mutex(Outbox(buffer: MQTTOutgoingBuffer(messageLimit: options.bufferMessageLimit, byteLimit: options.bufferByteLimit)))
         MosquittoLibrary.retain()
         guard let pointer = mosquitto_new(options.clientID, options.cleanSession, Unmanaged.passUnretained(callbacks).toOpaque()) else {

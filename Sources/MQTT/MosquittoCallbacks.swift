@@ -6,7 +6,7 @@ import Synchronization
 /// each `mosquitto_loop`) and for statistics. Callbacks run inside `mosquitto_loop` on the network
 /// thread, with libmosquitto's callback mutex held: they only record and hand messages over.
 final class MosquittoCallbacks: Sendable {
-    private let continuation: AsyncStream<MQTTClientEvent>.Continuation
+    private let emitter: MQTTEventEmitter
     private let state = Mutex(State())
 
     struct Counts: Sendable {
@@ -24,8 +24,8 @@ final class MosquittoCallbacks: Sendable {
         var confirmedMids: Set<Int32> = []
     }
 
-    init(continuation: AsyncStream<MQTTClientEvent>.Continuation) {
-        self.continuation = continuation
+    init(emitter: MQTTEventEmitter) {
+        self.emitter = emitter
     }
 
     static func install(on mosq: OpaquePointer) {
@@ -62,10 +62,10 @@ final class MosquittoCallbacks: Sendable {
             topic: topic, payload: payload, qos: message.qos >= 1 ? .atLeastOnce : .atMostOnce,
             retained: message.retain, receivedAt: Date().timeIntervalSince1970
         )
-        let result = continuation.yield(.message(incoming))
+        let accepted = emitter.yield(.message(incoming))
         state.withLock { state in
             state.counts.received += 1
-            if case .dropped = result { state.counts.receivedDropped += 1 }
+            if !accepted { state.counts.receivedDropped += 1 }
         }
     }
 

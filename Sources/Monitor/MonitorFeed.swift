@@ -2,6 +2,7 @@ import BeaconFormats
 import HCI
 import Ranging
 import PacketSources
+import Venue
 
 /// The monitor's data side: HCI packets, sightings and source news in, `MonitorSnapshot`s out. The
 /// adapter between the ranging layer (`RangingEngine`, `RangingSnapshot`) and the monitor's input
@@ -24,13 +25,19 @@ public struct MonitorFeed: Sendable {
     public private(set) var events: [MonitorEvent] = []
     public private(set) var calibration: CalibrationRun?
     public private(set) var malformedPackets = 0
-    public private(set) var advertisements = 0
+    public internal(set) var advertisements = 0
     /// Packets the source's inbox dropped because the loop fell behind (set by the session).
     public var droppedPackets = 0
     /// Beacons the engine evicted to stay within its cap (more distinct beacons than it tracks).
     public private(set) var evictedBeacons = 0
     /// Capture time of the newest packet, nil before the first.
     public private(set) var lastPacketTime: Double?
+    /// A venue's broker (issue 11): its messages feed this view, whose beacons are the rows.
+    public internal(set) var venue: VenueView?
+    /// What the venue view decided to publish (visit events, occupancy), taken by the session.
+    var venueOutbox: [VenueOutgoing] = []
+    /// Each scanner's liveness as last shown, so a change is one event-log line.
+    var scannerAlive: [String: Bool] = [:]
 
     private var decoder = BeaconSightingDecoder()
     /// The sightings of the packet being fed, reused (one array per packet was an allocation per packet).
@@ -39,8 +46,8 @@ public struct MonitorFeed: Sendable {
     private var startTime: Double?
     private var lastNearest: BeaconIdentity?
     private var rateWindow: (time: Double, advertisements: Int)?
-    private var advertsPerSecond = 0.0
-    private var lastTickTime: Double?
+    var advertsPerSecond = 0.0
+    var lastTickTime: Double?
 
     public init(configuration: RangingConfiguration = RangingConfiguration(), catalog: ExhibitCatalog? = nil, status: SourceStatus) {
         self.configuration = configuration
@@ -185,6 +192,7 @@ public struct MonitorFeed: Sendable {
         }
         let time = max(requested, lastTickTime ?? requested)
         if startTime == nil { startTime = time }
+        if venue != nil { return venueSnapshot(at: time, source: source) }
         let ranging = engine.tick(at: time)
         lastTickTime = time
         updateRate(at: time)
@@ -239,13 +247,13 @@ public struct MonitorFeed: Sendable {
         )
     }
 
-    private mutating func note(time: Double) {
+    mutating func note(time: Double) {
         guard time.isFinite else { return }
         lastPacketTime = max(lastPacketTime ?? time, time)
     }
 
     /// Advertisements per second over at least one second of capture time.
-    private mutating func updateRate(at time: Double) {
+    mutating func updateRate(at time: Double) {
         guard let window = rateWindow else {
             rateWindow = (time, advertisements)
             return

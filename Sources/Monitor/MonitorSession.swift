@@ -2,6 +2,7 @@ import BeaconFormats
 import Foundation
 import PacketSources
 import Ranging
+import Venue
 
 /// The monitor's data side, owned by the one loop that also owns the terminal and the app state
 /// (htop, btmon): it takes the source's batches from the inbox, feeds them to `MonitorFeed`
@@ -26,6 +27,8 @@ public struct MonitorSession: Sendable {
     private var lost = false
     /// The source finished and everything it delivered has been fed.
     public private(set) var sourceEnded = false
+    /// Publishes what a venue view decided (visit events, occupancy) through its broker.
+    public var publish: (@Sendable (VenueOutgoing) -> Void)?
 
     public init(
         feed: MonitorFeed, inbox: SourceInbox, recording: RecordingSource? = nil, replay: ReplayControl? = nil,
@@ -55,6 +58,9 @@ public struct MonitorSession: Sendable {
                 case .sighting(let sighting, let scanner):
                     feed.feed(sighting, scanner: scanner)
                     if sighting.timestamp.isFinite { newest = max(newest ?? sighting.timestamp, sighting.timestamp) }
+                case .brokerMessage(let message):
+                    feed.feed(message)
+                    if message.receivedAt.isFinite { newest = max(newest ?? message.receivedAt, message.receivedAt) }
                 case .notice(let notice):
                     note(notice)
                 }
@@ -63,6 +69,13 @@ public struct MonitorSession: Sendable {
         }
         feed.droppedPackets = contents.droppedPackets
         if contents.ended { sourceEnded = true }
+        flushVenueOutbox()
+    }
+
+    private mutating func flushVenueOutbox() {
+        guard feed.venue != nil else { return }
+        let outgoing = feed.takeVenueOutbox()
+        if let publish { for message in outgoing { publish(message) } }
     }
 
     /// A connection's first `connected` says nothing the status line does not; one after a loss does.
@@ -96,7 +109,9 @@ public struct MonitorSession: Sendable {
                 }
             }
         }
-        return feed.snapshot(at: time)
+        let snapshot = feed.snapshot(at: time)
+        flushVenueOutbox()
+        return snapshot
     }
 
     // MARK: - The loop's commands

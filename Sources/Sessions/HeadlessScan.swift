@@ -4,6 +4,7 @@ import HCI
 import NDJSON
 import PacketSources
 import Ranging
+import Venue
 
 /// The consumer behind `scan`: takes the source's batches from its inbox until the source ends,
 /// and prints either ranging ticks (NDJSON, the same lines `replay --json` prints) or one line per
@@ -17,6 +18,9 @@ public struct HeadlessScan {
         case frames(json: Bool)
         /// Nothing on standard output, only the source's notices (`advertise`).
         case noticesOnly
+        /// A venue's broker messages into a venue view: one NDJSON venue line per second of
+        /// receive time (`VenueTickLine`), what the view publishes handed to `publish`.
+        case venue(VenueScan)
     }
 
     /// What the scan saw besides its output.
@@ -24,10 +28,14 @@ public struct HeadlessScan {
         public var packets = 0
         public var malformed = 0
         public var droppedPackets = 0
+        /// Broker messages taken in, and those the venue view refused (malformed, hostile).
+        public var messages = 0
+        public var refusedMessages = 0
     }
 
     /// Ranging ticks when set; frame lines otherwise.
     private var pipeline: BeaconPipeline?
+    private var venue: VenueScan?
     private let json: Bool
     private let printsPackets: Bool
     /// Flush standard output after every batch (a live source: whoever reads the pipe sees each
@@ -49,6 +57,9 @@ public struct HeadlessScan {
             self.json = json
         case .noticesOnly:
             json = false
+        case .venue(let venue):
+            self.venue = venue
+            json = true
         }
         if case .noticesOnly = mode { printsPackets = false } else { printsPackets = true }
         self.flushEachBatch = flushEachBatch
@@ -74,6 +85,7 @@ public struct HeadlessScan {
             }
             summary.droppedPackets = contents.droppedPackets
             if contents.ended { break }
+            if venue != nil { idleVenueTick(output: &output) }
             inbox.waitForEvents(timeout: 1)
         }
         finish(output: &output)
@@ -103,6 +115,9 @@ public struct HeadlessScan {
             } else {
                 Self.append(sighting, json: json, to: &writer)
             }
+        case .brokerMessage(let message):
+            summary.messages += 1
+            venue?.receive(message, lines: &writer)
         case .notice(let notice):
             switch notice {
             case .connected where !lost, .recordingStarted, .recordingStopped:
@@ -150,8 +165,22 @@ public struct HeadlessScan {
         }
     }
 
+    /// A live broker that went quiet still moves the venue's clock: readings expire, scanners
+    /// fall silent, and the lines go on once a second.
+    private mutating func idleVenueTick(output: inout StandardOutput) {
+        venue!.idle(lines: &writer)
+        output.write(writer.bytes)
+        writer.removeAll()
+        if flushEachBatch { output.flush() }
+    }
+
     private mutating func finish(output: inout StandardOutput) {
         if pipeline != nil { Self.finishTicks(pipeline: &pipeline!, lines: &writer) }
+        if venue != nil {
+            venue!.finish(lines: &writer)
+            summary.refusedMessages = venue!.view.decoder.refusedTotal
+            if let refused = venue!.refusedSummary { StandardError.report(refused) }
+        }
         output.write(writer.bytes)
         writer.removeAll()
         output.flush()

@@ -108,6 +108,9 @@ public struct RoomPresence: Sendable {
 
     public func room(of beacon: String) -> String? { beacons[beacon]?.holder }
 
+    /// Every beacon with a live reading or a room, sorted.
+    public var beaconKeys: [String] { beacons.keys.sorted() }
+
     /// Every beacon in a room, and the room.
     public var present: [String: String] {
         var result: [String: String] = [:]

@@ -4,6 +4,7 @@ import PacketSources
 import Ranging
 import Sessions
 import TerminalUI
+import Venue
 
 /// Wires the monitor over an opened source: recording started before the source (so it holds the
 /// first packet), scanning started on a live controller before the terminal is taken (so a failing
@@ -27,15 +28,18 @@ enum MonitorRunner {
     static func run(_ setup: Setup) async throws {
         let opening = setup.opening
         let source = opening.source
-        let feed = MonitorFeed(
+        var feed = MonitorFeed(
             configuration: setup.configuration, catalog: setup.catalog,
             status: SourceStatus(name: source.name, state: opening.replayControl == nil ? .scanning : .replaying(speed: 1))
         )
+        if let topics = opening.venueTopics { feed.startVenue(VenueView(catalog: setup.catalog, topics: topics)) }
         let inbox = inbox()
-        let session = MonitorSession(
+        var prepared = MonitorSession(
             feed: feed, inbox: inbox, recording: source, replay: opening.replayControl,
             speed: opening.replayControl == nil ? nil : setup.speed, catalogPath: setup.catalogPath
         )
+        if let broker = opening.broker { prepared.publish = { broker.publish($0.message) } }
+        let session = prepared
         if let record = setup.record {
             do { try source.startRecording(to: record) } catch { fail("--record \(record): \(error)") }
         }
@@ -65,6 +69,7 @@ enum MonitorRunner {
         }
         source.stop()
         inbox.close()
+        opening.broker?.close()
         if case .failure(let error) = outcome {
             if error is TerminalError {
                 fail("cannot start the terminal UI: stdin and stdout must be a terminal with a known TERM; for NDJSON without a terminal use `beacontop scan SOURCE --json`")

@@ -4,6 +4,7 @@ import HCI
 import PacketSources
 import Ranging
 import Sessions
+import Venue
 
 /// `beacontop scan SOURCE`: headless scanning: NDJSON ranging ticks with `--json` (the same lines as
 /// `replay --json`, docs/formats.md "NDJSON tick lines"), or one line per beacon frame (`--frames`, or text).
@@ -13,7 +14,7 @@ struct ScanCommand: AsyncParsableCommand {
         abstract: "Scan a source (hci0, serial:, tcp:, unix:, or a capture file) headless: NDJSON ranging ticks, or each beacon frame."
     )
 
-    @Argument(help: "The source spec: hci0[:raw|user|monitor], serial:PATH[@BAUD][,rtscts], tcp:HOST:PORT, unix:PATH, or a capture file.")
+    @Argument(help: "The source spec: hci0[:raw|user|monitor], serial:PATH[@BAUD][,rtscts], tcp:HOST:PORT, unix:PATH, mqtt://BROKER (a venue's scanners: NDJSON venue lines), or a capture file.")
     var source: String
 
     @Flag(help: "Print NDJSON: one ranging tick per second of capture time (with --frames: one object per beacon frame).") var json = false
@@ -28,6 +29,7 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(help: "Replay: start over at the end.") var loop = false
     @Option(help: "Replay: start this many seconds after the capture's first packet.") var from: Double?
     @Option(help: "Replay: stop this many seconds after the capture's first packet.") var to: Double?
+    @OptionGroup var broker: BrokerOptions
 
     /// Checks every option before anything opens, so a mistake prints this command's usage.
     func validate() throws {
@@ -52,7 +54,10 @@ struct ScanCommand: AsyncParsableCommand {
         let (spec, timing, replaySpeed) = try parsed()
         let opening: SourceOpening
         do {
-            opening = try SourceOpening(spec: spec, replay: ReplayOptions(speed: replaySpeed, loop: loop, from: from, to: to), record: record)
+            opening = try SourceOpening(
+                spec: spec, replay: ReplayOptions(speed: replaySpeed, loop: loop, from: from, to: to), record: record,
+                brokerSettings: broker.settings
+            )
         } catch {
             StandardError.report("\(error)")
             throw ExitCode(1)
@@ -83,7 +88,21 @@ struct ScanCommand: AsyncParsableCommand {
         }
         if let duration { stop.trigger(after: duration) }
 
-        let scanMode: HeadlessScan.Mode = json && !frames ? .ticks(try ranging.makePipeline()) : .frames(json: json)
+        let scanMode: HeadlessScan.Mode
+        if let broker = opening.broker, let topics = opening.venueTopics {
+            // A venue: the view's lines (always NDJSON), its events and occupancy published back.
+            let catalog = try ranging.exhibits.map { path in
+                do { return try SourceOpening.catalog(path) } catch {
+                    StandardError.report("\(error)")
+                    source.stop()
+                    throw ExitCode(1)
+                }
+            }
+            let view = VenueView(catalog: catalog, topics: topics)
+            scanMode = .venue(VenueScan(view: view, clock: { Date().timeIntervalSince1970 }, publish: { broker.publish($0.message) }))
+        } else {
+            scanMode = json && !frames ? .ticks(try ranging.makePipeline()) : .frames(json: json)
+        }
         let flushEachBatch = spec.isLive
         let consumed = StopSignal()
         let consumer = Thread {
@@ -91,7 +110,10 @@ struct ScanCommand: AsyncParsableCommand {
             var output = StandardOutput()
             // A closed stdout (`scan | head`) ends the scan cleanly: scanning disabled, exit 0.
             let summary = scan.run(inbox: inbox, output: &output, onOutputClosed: { stop.trigger(.outputClosed) })
-            if summary.droppedPackets > 0 || flushEachBatch {
+            if opening.broker != nil {
+                let dropped = summary.droppedPackets > 0 ? " (the output could not keep up)" : ""
+                StandardError.report("\(source.name): \(summary.messages) messages, \(summary.droppedPackets) dropped\(dropped)")
+            } else if summary.droppedPackets > 0 || flushEachBatch {
                 StandardError.report("\(source.name): \(summary.packets) packets, \(summary.droppedPackets) dropped (the output could not keep up)")
             }
             stop.trigger(.sourceEnded)
@@ -112,5 +134,7 @@ struct ScanCommand: AsyncParsableCommand {
         // and records everything up to the last packet, then says the source ended.
         source.stop()
         _ = await consumed.wait()
+        // A venue view published its last events while consuming; now the broker may go.
+        opening.broker?.close()
     }
 }
