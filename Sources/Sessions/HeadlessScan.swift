@@ -21,6 +21,8 @@ public struct HeadlessScan {
         /// A venue's broker messages into a venue view: one NDJSON venue line per second of
         /// receive time (`VenueTickLine`), what the view publishes handed to `publish`.
         case venue(VenueScan)
+        /// Ranging ticks published by a scanner agent (`--publish`), printed too when `printTicks`.
+        case agent(BeaconPipeline, AgentPublisher, printTicks: Bool)
     }
 
     /// What the scan saw besides its output.
@@ -36,6 +38,8 @@ public struct HeadlessScan {
     /// Ranging ticks when set; frame lines otherwise.
     private var pipeline: BeaconPipeline?
     private var venue: VenueScan?
+    private var agent: AgentPublisher?
+    private var printTicks = true
     private let json: Bool
     private let printsPackets: Bool
     /// Flush standard output after every batch (a live source: whoever reads the pipe sees each
@@ -59,6 +63,11 @@ public struct HeadlessScan {
             json = false
         case .venue(let venue):
             self.venue = venue
+            json = true
+        case .agent(let pipeline, let agent, let printTicks):
+            self.pipeline = pipeline
+            self.agent = agent
+            self.printTicks = printTicks
             json = true
         }
         if case .noticesOnly = mode { printsPackets = false } else { printsPackets = true }
@@ -98,7 +107,9 @@ public struct HeadlessScan {
             summary.packets += 1
             guard printsPackets else { return }
             do throws(DecodeError) {
-                if pipeline != nil {
+                if agent != nil {
+                    try Self.range(packet, pipeline: &pipeline!, decoder: &decoder, lines: &writer, agent: &agent!, printTicks: printTicks)
+                } else if pipeline != nil {
                     try Self.range(packet, pipeline: &pipeline!, decoder: &decoder, lines: &writer)
                 } else {
                     try Self.frames(packet, json: json, decoder: &decoder, lines: &writer)
@@ -110,7 +121,10 @@ public struct HeadlessScan {
             }
         case .sighting(let sighting, _):
             guard printsPackets else { return }
-            if pipeline != nil {
+            if agent != nil {
+                pipeline!.advance(to: sighting.timestamp) { Self.tick($0, lines: &writer, agent: &agent!, printTicks: printTicks) }
+                pipeline!.record(sighting)
+            } else if pipeline != nil {
                 Self.range(sighting, pipeline: &pipeline!, lines: &writer)
             } else {
                 Self.append(sighting, json: json, to: &writer)
@@ -140,6 +154,20 @@ public struct HeadlessScan {
     ) throws(DecodeError) {
         pipeline.advance(to: packet.timestamp) { TickLineEncoder.appendLine($0, to: &lines) }
         try decoder.decode(packet) { pipeline.record($0) }
+    }
+
+    /// The same for a scanner agent: each tick published, and printed when asked.
+    private static func range(
+        _ packet: HCIPacket, pipeline: inout BeaconPipeline, decoder: inout BeaconSightingDecoder, lines: inout JSONWriter,
+        agent: inout AgentPublisher, printTicks: Bool
+    ) throws(DecodeError) {
+        pipeline.advance(to: packet.timestamp) { tick($0, lines: &lines, agent: &agent, printTicks: printTicks) }
+        try decoder.decode(packet) { pipeline.record($0) }
+    }
+
+    private static func tick(_ snapshot: RangingSnapshot, lines: inout JSONWriter, agent: inout AgentPublisher, printTicks: Bool) {
+        agent.publish(snapshot)
+        if printTicks { TickLineEncoder.appendLine(snapshot, to: &lines) }
     }
 
     private static func range(_ sighting: BeaconSighting, pipeline: inout BeaconPipeline, lines: inout JSONWriter) {
@@ -174,8 +202,14 @@ public struct HeadlessScan {
         if flushEachBatch { output.flush() }
     }
 
+    /// The agent, with what it published so far (the command stops its client after the scan).
+    public var publisher: AgentPublisher? { agent }
+
     private mutating func finish(output: inout StandardOutput) {
-        if pipeline != nil { Self.finishTicks(pipeline: &pipeline!, lines: &writer) }
+        if agent != nil {
+            let printTicks = printTicks
+            pipeline!.finish { Self.tick($0, lines: &writer, agent: &agent!, printTicks: printTicks) }
+        } else if pipeline != nil { Self.finishTicks(pipeline: &pipeline!, lines: &writer) }
         if venue != nil {
             venue!.finish(lines: &writer)
             summary.refusedMessages = venue!.view.decoder.refusedTotal

@@ -57,7 +57,8 @@ struct RangingOptions: ParsableArguments {
         do { _ = try RSSIFilterKind(name: filter) } catch { throw ValidationError("--filter: \(error.reason)") }
     }
 
-    func makePipeline() throws -> BeaconPipeline {
+    /// - Parameter tickAtMost: a scanner agent's publish interval: ticks at least that often.
+    func makePipeline(tickAtMost: Double? = nil) throws -> BeaconPipeline {
         var configuration = RangingConfiguration()
         configuration.filter = try RSSIFilterKind(name: filter)
         var catalog: ExhibitCatalog?
@@ -69,6 +70,6 @@ struct RangingOptions: ParsableArguments {
                 throw ExitCode(1)
             }
         }
-        return BeaconPipeline(engine: RangingEngine(configuration: configuration, catalog: catalog), tickInterval: tick)
+        return BeaconPipeline(engine: RangingEngine(configuration: configuration, catalog: catalog), tickInterval: min(tick, tickAtMost ?? tick))
     }
 }

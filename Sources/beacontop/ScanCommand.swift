@@ -3,6 +3,7 @@ import Foundation
 import HCI
 import PacketSources
 import Ranging
+import MQTT
 import Sessions
 import Venue
 
@@ -29,6 +30,9 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(help: "Replay: start over at the end.") var loop = false
     @Option(help: "Replay: start this many seconds after the capture's first packet.") var from: Double?
     @Option(help: "Replay: stop this many seconds after the capture's first packet.") var to: Double?
+    @Option(help: "Scanner agent: publish this scan's readings to a venue's broker (mqtt://BROKER or mqtts://), with --scanner.") var publish: String?
+    @Option(help: "Scanner agent: this scanner's name (its room, for ESPresense consumers): topics espresense/devices/<id>/<NAME> and beacontop/scanners/<NAME>/...") var scanner: String?
+    @Option(help: "Scanner agent: publish each beacon at most every S seconds, sooner when its distance moves by 0.5 m (default 1).") var publishInterval: Double = 1
     @OptionGroup var broker: BrokerOptions
 
     /// Checks every option before anything opens, so a mistake prints this command's usage.
@@ -47,6 +51,18 @@ struct ScanCommand: AsyncParsableCommand {
         let replaySpeed: ReplaySpeed
         do { replaySpeed = try ReplaySpeed(parsing: speed) } catch { throw ValidationError(error.description) }
         if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
+        if let publish {
+            guard MQTTEndpoint.isEndpoint(publish) else { throw ValidationError("--publish takes mqtt://BROKER or mqtts://BROKER") }
+            do { _ = try MQTTEndpoint(parsing: publish) } catch { throw ValidationError(error.description) }
+            guard let scanner, !scanner.isEmpty else { throw ValidationError("--publish needs --scanner NAME (the scanner's room)") }
+            guard !scanner.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+                throw ValidationError("--scanner must not hold control characters")
+            }
+            if case .broker = spec { throw ValidationError("--publish needs a radio or a capture as SOURCE, not a broker") }
+        } else if scanner != nil {
+            throw ValidationError("--scanner names the scanner of --publish; give --publish mqtt://BROKER")
+        }
+        guard publishInterval >= 0.1, publishInterval.isFinite else { throw ValidationError("--publish-interval must be at least 0.1 s") }
         return (spec, timing, replaySpeed)
     }
 
@@ -88,8 +104,34 @@ struct ScanCommand: AsyncParsableCommand {
         }
         if let duration { stop.trigger(after: duration) }
 
+        var agentClient: AgentPublisher?
+        if let publish, let scanner {
+            let endpoint = try MQTTEndpoint(parsing: publish)
+            let agent = ScannerAgent(
+                scanner: scanner, topics: VenueTopics(prefix: endpoint.prefix), policy: PublishPolicy(interval: publishInterval),
+                startedAt: Date().timeIntervalSince1970
+            )
+            do {
+                let publisher = try AgentPublisher(agent: agent, endpoint: endpoint, settings: broker.settings)
+                if let failure = publisher.connect(timeout: broker.settings.connectTimeout) {
+                    _ = publisher.stop(drainTimeout: 0)
+                    throw MQTTClientError(failure.description)
+                }
+                agentClient = publisher
+            } catch {
+                StandardError.report("\(error)")
+                await stopRadio(opening: opening, mode: mode)
+                source.stop()
+                throw ExitCode(1)
+            }
+        }
+
         let scanMode: HeadlessScan.Mode
-        if let broker = opening.broker, let topics = opening.venueTopics {
+        if let agentClient {
+            // The agent ranges at least as often as it may publish.
+            let pipeline = try ranging.makePipeline(tickAtMost: publishInterval)
+            scanMode = .agent(pipeline, agentClient, printTicks: json && !frames)
+        } else if let broker = opening.broker, let topics = opening.venueTopics {
             // A venue: the view's lines (always NDJSON), its events and occupancy published back.
             let catalog = try ranging.exhibits.map { path in
                 do { return try SourceOpening.catalog(path) } catch {
@@ -122,19 +164,28 @@ struct ScanCommand: AsyncParsableCommand {
         consumer.name = "beacontop-scan"
         consumer.start()
         let reason = await stop.wait()
-        if let mode, let live = opening.controller, reason != .sourceEnded {
-            do {
-                try await ScanProcedure.stop(on: live, mode: mode)
-                live.setCrashStop(nil)
-            } catch {
-                StandardError.report("could not disable scanning: \(error)")
-            }
-        }
+        if reason != .sourceEnded { await stopRadio(opening: opening, mode: mode) }
         // Stopping ends the source (a live source within one poll interval): the consumer prints
         // and records everything up to the last packet, then says the source ended.
         source.stop()
         _ = await consumed.wait()
         // A venue view published its last events while consuming; now the broker may go.
         opening.broker?.close()
+        // The agent says it is offline on every exit that gets here (signals, --duration, the
+        // source's end, a closed output), after the radio stopped and the last tick went out.
+        if let agentClient {
+            StandardError.report(AgentPublisher.summary(agentClient.stop(), broker: agentClient.client.options.endpoint.description))
+        }
+    }
+
+    /// Disables scanning on a live controller (the radio stops on every exit).
+    private func stopRadio(opening: SourceOpening, mode: ScanMode?) async {
+        guard let mode, let live = opening.controller else { return }
+        do {
+            try await ScanProcedure.stop(on: live, mode: mode)
+            live.setCrashStop(nil)
+        } catch {
+            StandardError.report("could not disable scanning: \(error)")
+        }
     }
 }

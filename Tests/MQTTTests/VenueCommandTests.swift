@@ -21,12 +21,12 @@ struct VenueCommandTests {
         var stdout: String { (try? String(contentsOf: directory.appendingPathComponent("out"), encoding: .utf8)) ?? "" }
         var stderr: String { (try? String(contentsOf: directory.appendingPathComponent("err"), encoding: .utf8)) ?? "" }
 
-        init(_ arguments: [String]) throws {
+        init(_ arguments: [String], executable: String = VenueCommandTests.executable) throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-venue-cmd-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             FileManager.default.createFile(atPath: directory.appendingPathComponent("out").path, contents: nil)
             FileManager.default.createFile(atPath: directory.appendingPathComponent("err").path, contents: nil)
-            process.executableURL = URL(fileURLWithPath: VenueCommandTests.executable)
+            process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = try FileHandle(forWritingTo: directory.appendingPathComponent("out"))
