@@ -18,6 +18,7 @@ public enum MonitorAction: Hashable, Sendable {
     case toggleRecording
     case calibrate
     case toggleEventLog
+    case toggleScannerList
     case toggleHelp
     /// Leaves a secondary screen (detail, help, log, calibration) for the table.
     case back

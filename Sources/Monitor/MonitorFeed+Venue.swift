@@ -33,6 +33,7 @@ extension MonitorFeed {
             ScannerState(
                 name: scanner.name, room: scanner.room, alive: registry.isAlive(scanner.name, at: time), declaredOnline: scanner.online,
                 secondsSinceHeard: scanner.lastHeard.map { max(0, time - $0) }, messages: scanner.messages,
+                messagesPerSecond: scannerRates[scanner.name]?.rate, clockOffset: scanner.clockOffset,
                 offset: scanner.offset, offsetSource: scanner.offsetSource.rawValue
             )
         }
@@ -61,12 +62,23 @@ extension MonitorFeed {
             guard let identity = VenueBeaconKey.identity(beacon.id), let best = beacon.best else { continue }
             rows.append(Self.venueRow(beacon, best: best, identity: identity, exhibit: catalog?.exhibit(forID: beacon.id)?.name, at: time))
         }
+        for (name, scanner) in registry.scanners {
+            // Messages per second over at least a second of the view's clock.
+            if let window = scannerRates[name] {
+                if time - window.time >= 1 {
+                    scannerRates[name] = (time, scanner.messages, Double(scanner.messages - window.messages) / (time - window.time))
+                }
+            } else {
+                scannerRates[name] = (time, scanner.messages, nil)
+            }
+        }
         var source = status
         source.malformedCount = venue!.decoder.refusedTotal
         source.advertsPerSecond = advertsPerSecond
         return MonitorSnapshot(
             title: catalog?.title, rows: rows, source: source, events: events,
-            filterNames: RSSIFilterKind.allCases.map(\.rawValue), activeFilter: configuration.filter.rawValue
+            filterNames: RSSIFilterKind.allCases.map(\.rawValue), activeFilter: configuration.filter.rawValue,
+            scanners: venueScanners(at: time)
         )
     }
 
@@ -103,10 +115,17 @@ public struct ScannerState: Sendable, Equatable {
     public var declaredOnline: Bool?
     public var secondsSinceHeard: Double?
     public var messages: Int
+    /// Over the last second or more; nil before a second of history.
+    public var messagesPerSecond: Double?
+    /// Receive time minus the scanner's own time (beacontop agents): clock offset plus delay.
+    public var clockOffset: Double?
     public var offset: Double
     public var offsetSource: String
 
-    public init(name: String, room: String, alive: Bool, declaredOnline: Bool?, secondsSinceHeard: Double?, messages: Int, offset: Double, offsetSource: String) {
+    public init(name: String, room: String, alive: Bool, declaredOnline: Bool?, secondsSinceHeard: Double?, messages: Int,
+                messagesPerSecond: Double? = nil, clockOffset: Double? = nil, offset: Double, offsetSource: String) {
+        self.messagesPerSecond = messagesPerSecond
+        self.clockOffset = clockOffset
         self.name = name
         self.room = room
         self.alive = alive

@@ -38,6 +38,8 @@ public struct MonitorFeed: Sendable {
     var venueOutbox: [VenueOutgoing] = []
     /// Each scanner's liveness as last shown, so a change is one event-log line.
     var scannerAlive: [String: Bool] = [:]
+    /// Per scanner: the window start (time, messages) and the last rate, for the `n` list.
+    var scannerRates: [String: (time: Double, messages: Int, rate: Double?)] = [:]
 
     private var decoder = BeaconSightingDecoder()
     /// The sightings of the packet being fed, reused (one array per packet was an allocation per packet).

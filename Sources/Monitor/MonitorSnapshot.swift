@@ -14,12 +14,15 @@ public struct MonitorSnapshot: Sendable, Equatable {
     public var filterNames: [String]
     public var activeFilter: String?
     public var calibration: CalibrationProgress?
+    /// A venue's scanners (`monitor mqtt://BROKER`), for the `n` list; empty otherwise.
+    public var scanners: [ScannerState] = []
 
     public init(
         title: String? = nil, rows: [BeaconRowModel] = [], nearest: NearestExhibit? = nil,
         source: SourceStatus, events: [MonitorEvent] = [], filterNames: [String] = [],
-        activeFilter: String? = nil, calibration: CalibrationProgress? = nil
+        activeFilter: String? = nil, calibration: CalibrationProgress? = nil, scanners: [ScannerState] = []
     ) {
+        self.scanners = scanners
         self.title = title
         self.rows = rows
         self.nearest = nearest

@@ -3,6 +3,8 @@ import BeaconFormats
 /// Which screen the monitor shows.
 public enum MonitorScreen: String, Sendable {
     case table, detail, help, events, calibration
+    /// `n`: a venue's scanners (`monitor mqtt://BROKER`).
+    case scanners
 }
 
 /// The monitor's whole app state: the latest data snapshot plus what the user chose (screen, sort,
@@ -143,6 +145,10 @@ public struct MonitorState: Sendable {
             if screen == .calibration { _ = leaveCalibration() }
             screen = screen == .events ? .table : .events
             return (.redraw, nil)
+        case .toggleScannerList:
+            if screen == .calibration { _ = leaveCalibration() }
+            screen = screen == .scanners ? .table : .scanners
+            return (.redraw, nil)
         case .toggleHelp:
             if screen == .calibration { _ = leaveCalibration() }
             screen = screen == .help ? .table : .help
@@ -189,7 +195,7 @@ public struct MonitorState: Sendable {
             selectedIndex: selectedIndex(in: rows), nearest: snapshot.nearest, source: snapshot.source,
             screen: screen, sort: sort, filterText: filterText, isEditingFilter: isEditingFilter,
             activeFilter: snapshot.activeFilter, events: snapshot.events, calibration: snapshot.calibration,
-            keyBindings: keyMap.bindings
+            keyBindings: keyMap.bindings, scanners: snapshot.scanners
         )
     }
 }

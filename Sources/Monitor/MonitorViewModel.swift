@@ -18,14 +18,17 @@ public struct MonitorViewModel: Sendable, Equatable {
     public var calibration: CalibrationProgress?
     /// The key table, for the help screen.
     public var keyBindings: [KeyBinding]
+    /// A venue's scanners, for the `n` list.
+    public var scanners: [ScannerState]
 
     public init(
         title: String? = nil, rows: [BeaconRowModel], totalRowCount: Int? = nil, selectedIndex: Int? = nil,
         nearest: NearestExhibit? = nil, source: SourceStatus, screen: MonitorScreen = .table,
         sort: SortOrder = .distance, filterText: String = "", isEditingFilter: Bool = false,
         activeFilter: String? = nil, events: [MonitorEvent] = [], calibration: CalibrationProgress? = nil,
-        keyBindings: [KeyBinding] = KeyMap.standard.bindings
+        keyBindings: [KeyBinding] = KeyMap.standard.bindings, scanners: [ScannerState] = []
     ) {
+        self.scanners = scanners
         self.title = title
         self.rows = rows
         self.totalRowCount = totalRowCount ?? rows.count

@@ -25,6 +25,7 @@ public func render(_ model: MonitorViewModel, size: ScreenSize, charset: Charset
     case .help: HelpView.draw(model, into: &buffer)
     case .events: EventLogView.draw(model, into: &buffer)
     case .calibration: CalibrationView.draw(model, into: &buffer)
+    case .scanners: ScannerListView.draw(model, into: &buffer)
     }
     StatusLine.draw(model, into: &buffer)
     return buffer

@@ -44,7 +44,7 @@ enum TableColumn: CaseIterable {
         case .measuredPower: 5
         case .packets: 5
         case .age: 5
-        case .room: 16
+        case .room: 20
         case .runnerUp: 14
         }
     }

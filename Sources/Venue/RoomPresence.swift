@@ -80,6 +80,7 @@ public struct RoomPresence: Sendable {
 
     public mutating func ingest(_ reading: ScannerReading) -> PresenceChange? {
         scanners.heard(reading.scanner, at: reading.time)
+        if let sentAt = reading.sentAt { scanners.noteClock(reading.scanner, offset: reading.time - sentAt) }
         if scanners.isReference(reading.beacon) {
             scanners.learn(from: reading)
             return nil
