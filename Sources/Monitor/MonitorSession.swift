@@ -162,17 +162,17 @@ public struct MonitorSession: Sendable {
     private mutating func toggleRecording() {
         guard let recording else { return note("this source cannot be recorded") }
         if recording.stopRecording() != nil { return }
-        let path = Self.recordingName(at: Date())
+        let path = Self.recordingName(at: Date(), venue: feed.venue != nil)
         do { try recording.startRecording(to: path) } catch { note("cannot record: \(error)") }
     }
 
-    /// `beacontop-20261122-041512.btsnoop` in the current directory.
-    public static func recordingName(at date: Date) -> String {
+    /// `beacontop-20261122-041512.btsnoop` in the current directory (a venue's: `.venue.ndjson`).
+    public static func recordingName(at date: Date, venue: Bool = false) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
-        return "beacontop-\(formatter.string(from: date)).btsnoop"
+        return "beacontop-\(formatter.string(from: date))\(venue ? ".venue.ndjson" : ".btsnoop")"
     }
 
     private mutating func saveCalibration(_ identity: BeaconIdentity, power: Int) {

@@ -33,7 +33,17 @@ public struct SourceOpening: Sendable {
         brokerSettings: BrokerSettings = BrokerSettings()
     ) throws(SourceOpeningError) {
         let base: any PacketSource
+        var venueRecorder: (@Sendable (String) throws -> any PacketRecorder)?
         switch spec {
+        case .file(let path) where VenueRecording.looksLikeRecording(path: path):
+            let replaySource: VenueReplaySource
+            do { replaySource = try VenueReplaySource(path: path, speed: replay.speed) } catch {
+                throw SourceOpeningError(description: "\(error)")
+            }
+            base = replaySource
+            let prefix = replaySource.prefix
+            venueTopics = VenueTopics(prefix: prefix)
+            venueRecorder = { try VenueRecordingWriter(path: $0, prefix: prefix) }
         case .file(let path):
             let script = AdvertisementScriptReader.looksLikeScript(path: path)
             let replaySource = ReplaySource(name: path, options: replay) {
@@ -64,12 +74,13 @@ public struct SourceOpening: Sendable {
             base = broker
             self.broker = broker
             venueTopics = topics
+            venueRecorder = { try VenueRecordingWriter(path: $0, prefix: endpoint.prefix) }
         case .kernel, .serial, .tcp, .unix:
             let live = LiveSource(spec: spec)
             base = live
             controller = spec.acceptsCommands ? live : nil
         }
-        source = RecordingSource(base)
+        source = venueRecorder.map { RecordingSource(base, makeRecorder: $0) } ?? RecordingSource(base)
         if let record {
             do { try source.startRecording(to: record) } catch {
                 throw SourceOpeningError(description: "\(error)")

@@ -19,7 +19,7 @@ struct ReplayCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The capture file: btsnoop, pcap or pcapng.") var file: String
+    @Argument(help: "The capture file: btsnoop, pcap or pcapng, or a venue recording (NDJSON venue lines).") var file: String
     @Flag(help: "Write NDJSON ranging ticks to standard output (required: the interactive replay is the monitor's).") var json = false
     @OptionGroup var ranging: RangingOptions
     @Option(help: "Replay speed: only `max` (as fast as possible) is supported here.") var speed = "max"
@@ -30,6 +30,23 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
+        if VenueRecording.looksLikeRecording(path: file) {
+            // A venue recording: the venue view's NDJSON lines, as `scan mqtt://` printed them.
+            var output = StandardOutput()
+            let scan: VenueScan
+            do {
+                scan = try VenueReplay.run(path: file, catalog: try ranging.catalog()) { lines in
+                    output.write(lines.bytes)
+                    lines.removeAll()
+                }
+            } catch {
+                StandardError.report("\(error)")
+                throw ExitCode(1)
+            }
+            output.flush()
+            if let refused = scan.refusedSummary { StandardError.report(refused) }
+            return
+        }
         var pipeline = try ranging.makePipeline()
         var output = StandardOutput()
         var writer = JSONWriter(capacity: 1 << 16)
@@ -55,6 +72,15 @@ struct RangingOptions: ParsableArguments {
             throw ValidationError("--tick must be a number of seconds, at least \(BeaconPipeline.shortestTickInterval)")
         }
         do { _ = try RSSIFilterKind(name: filter) } catch { throw ValidationError("--filter: \(error.reason)") }
+    }
+
+    /// The `--exhibits` catalog, nil without one; an unreadable one is one line and exit 1.
+    func catalog() throws -> ExhibitCatalog? {
+        guard let exhibits else { return nil }
+        do { return try ExhibitCatalog(contentsOf: URL(fileURLWithPath: exhibits)) } catch {
+            StandardError.report("\(exhibits): \(error)")
+            throw ExitCode(1)
+        }
     }
 
     /// - Parameter tickAtMost: a scanner agent's publish interval: ticks at least that often.

@@ -131,7 +131,7 @@ struct ScanCommand: AsyncParsableCommand {
             // The agent ranges at least as often as it may publish.
             let pipeline = try ranging.makePipeline(tickAtMost: publishInterval)
             scanMode = .agent(pipeline, agentClient, printTicks: json && !frames)
-        } else if let broker = opening.broker, let topics = opening.venueTopics {
+        } else if let topics = opening.venueTopics {
             // A venue: the view's lines (always NDJSON), its events and occupancy published back.
             let catalog = try ranging.exhibits.map { path in
                 do { return try SourceOpening.catalog(path) } catch {
@@ -141,7 +141,13 @@ struct ScanCommand: AsyncParsableCommand {
                 }
             }
             let view = VenueView(catalog: catalog, topics: topics)
-            scanMode = .venue(VenueScan(view: view, clock: { Date().timeIntervalSince1970 }, publish: { broker.publish($0.message) }))
+            // Live: the view's clock runs on when the broker is quiet, and it publishes back. A
+            // recording replays on its own times and publishes nothing.
+            let broker = opening.broker
+            var clock: (@Sendable () -> Double)?
+            if broker != nil { clock = { @Sendable in Date().timeIntervalSince1970 } }
+            let publish: @Sendable (VenueOutgoing) -> Void = { outgoing in broker?.publish(outgoing.message) }
+            scanMode = .venue(VenueScan(view: view, clock: clock, publish: publish))
         } else {
             scanMode = json && !frames ? .ticks(try ranging.makePipeline()) : .frames(json: json)
         }
