@@ -35,18 +35,9 @@ public enum VenueReplay {
             [PrintableText.line(row.room), PrintableText.line(row.name), String(row.visits), seconds(row.totalDwell),
              seconds(row.meanDwell), seconds(row.longest), seconds(report.footTrafficPerHour(row))]
         }
-        var widths = header.map(\.count)
-        for row in rows { for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) } }
-        func format(_ cells: [String]) -> String {
-            cells.enumerated().map { column, cell in
-                let pad = String(repeating: " ", count: widths[column] - cell.count)
-                return column >= 2 ? pad + cell : cell + pad
-            }.joined(separator: "  ")
-        }
         var lines: [String] = []
         if let title = report.title { lines.append(PrintableText.line(title)) }
-        lines.append(format(header))
-        lines += rows.map(format)
+        lines += DwellReportRenderer.alignedLines(header: header, rows: rows, firstNumeric: 2)
         if rows.isEmpty { lines.append("(no visit)") }
         return lines.joined(separator: "\n") + "\n"
     }
