@@ -74,6 +74,12 @@ public final class BrokerSource: PacketSource {
             close(drainTimeout: 0)
             throw failure
         }
+        // Up means subscribed: a scanner's message published after the command says it runs
+        // (its first line, the monitor's screen) is never missed for a SUBACK still on its way.
+        guard client.waitForSubscriptions(timeout: connectTimeout) else {
+            close(drainTimeout: 0)
+            throw MQTTConnectionFailure(broker: name, reason: "the broker did not acknowledge the subscriptions within \(connectTimeout) s")
+        }
     }
 
     /// Ends delivery (the consumer's inbox finishes) but keeps the connection, so the consumer can

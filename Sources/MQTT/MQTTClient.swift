@@ -55,6 +55,10 @@ public final class MQTTClient: Sendable {
     /// password or an unreachable broker before it settles into reconnecting.
     public func waitForFirstConnection(timeout: Double) -> MQTTConnectionFailure? { loop.waitForFirstConnection(timeout: timeout) }
 
+    /// Waits until the broker has acknowledged the subscriptions made so far (true) or `timeout`
+    /// seconds passed (false): after it, nothing published is missed for want of a subscription.
+    public func waitForSubscriptions(timeout: Double) -> Bool { loop.waitForSubscriptions(timeout: timeout) }
+
     /// Publishes the will's payload itself (the `offline` status), waits up to `drainTimeout`
     /// seconds for it to be acknowledged (so QoS 1 messages before it are through), disconnects,
     /// ends the network thread and frees the library handle. Safe to call more than once.

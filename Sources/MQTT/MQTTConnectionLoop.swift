@@ -184,6 +184,18 @@ final class MQTTConnectionLoop: Sendable {
         }
     }
 
+    /// Waits until the broker has acknowledged as many subscriptions as were asked for (true), at
+    /// most `timeout` seconds (false).
+    func waitForSubscriptions(timeout: Double) -> Bool {
+        let deadline = Self.monotonic() + timeout
+        let wanted = outbox.withLock { $0.subscriptions.count }
+        while callbacks.counts.subscriptionsAcknowledged < wanted {
+            if Self.monotonic() >= deadline { return false }
+            usleep(5_000)
+        }
+        return true
+    }
+
     func stop(drainTimeout: Double) {
         let (started, alreadyClean) = control.withLock { state in
             state.stopRequested = true

@@ -13,6 +13,8 @@ final class MosquittoCallbacks: Sendable {
         var confirmed = 0
         var received = 0
         var receivedDropped = 0
+        /// SUBACKs received (every subscription of every connection).
+        var subscriptionsAcknowledged = 0
     }
 
     private struct State {
@@ -40,6 +42,10 @@ final class MosquittoCallbacks: Sendable {
                 if state.confirmedMids.count > 4096 { state.confirmedMids.removeAll(keepingCapacity: true) }
                 state.confirmedMids.insert(mid)
             }
+        }
+        mosquitto_subscribe_callback_set(mosq) { _, context, _, _, _ in
+            guard let context else { return }
+            Unmanaged<MosquittoCallbacks>.fromOpaque(context).takeUnretainedValue().state.withLock { $0.counts.subscriptionsAcknowledged += 1 }
         }
         mosquitto_message_callback_set(mosq) { _, context, message in
             guard let context, let message else { return }

@@ -3,6 +3,7 @@ import MQTT
 import TestFixtures
 import Testing
 
+extension VenueCommands {
 /// `beacontop scan CAPTURE --publish mqtt://BROKER --scanner NAME`, the built binary, against a real
 /// mosquitto: two agents replaying real captures feed a venue view process; every exit path
 /// publishes the retained `offline`; a killed agent is declared gone by its will.
@@ -46,8 +47,8 @@ struct ScannerAgentCommandTests {
         watcher.start()
         try await watched.waitConnected()
 
-        let view = try Command(["scan", broker.url(), "--exhibits", try Self.catalog(in: broker.directory), "--duration", "22"])
-        try await Task.sleep(nanoseconds: 1_000_000_000)
+        let view = try Command(["scan", broker.url(), "--exhibits", try Self.catalog(in: broker.directory)])
+        try await view.waitForOutput()
         let agentA = try Command(["scan", Self.capture("govee-h5105.pcapng"), "--speed", "2", "--publish", broker.url(), "--scanner", "pi-a", "--keep-alive", "5"])
         let agentB = try Command(["scan", Self.capture("horizon74.btsnoop"), "--speed", "2", "--from", "9", "--publish", broker.url(), "--scanner", "pi-b", "--keep-alive", "5"])
         try await watched.wait("both agents online") { collector in
@@ -60,12 +61,20 @@ struct ScannerAgentCommandTests {
         try await watched.wait("pi-b's will", timeout: 15) { collector in
             collector.messages(on: "beacontop/scanners/pi-b/status").last?.payload == Array("offline".utf8)
         }
+        // B's reading expires 4 s after its last message; give the view time to show it.
+        try await Task.sleep(nanoseconds: 8_000_000_000)
+        view.process.interrupt()
         #expect(try await view.finish() == 0)
         agentA.process.terminate()
         #expect(try await agentA.finish() == 0)
 
         // ESPresense's topic carries the agents' beacons in the firmware's id form.
-        #expect(!watched.messages(on: "espresense/devices/iBeacon:494e5445-4c4c-495f-524f-434b535f4857-20596-25984/pi-a").isEmpty)
+        let espresense = try #require(watched.messages(on: "espresense/devices/iBeacon:494e5445-4c4c-495f-524f-434b535f4857-20596-25984/pi-a").first)
+        // The fields ESPresense's firmware sends, so mqtt_room and ESPresense Companion read it.
+        let fields = try #require(try JSONSerialization.jsonObject(with: Data(espresense.payload)) as? [String: Any])
+        #expect(fields["id"] as? String == "iBeacon:494e5445-4c4c-495f-524f-434b535f4857-20596-25984")
+        for key in ["mac", "rssi@1m", "rssi", "raw", "distance"] { #expect(fields[key] != nil, "no \(key) in \(fields)") }
+        #expect((fields["rssi"] as? Double).map { (-110.0...0).contains($0) } == true)
 
         let lines = view.lines
         func beacon(_ id: String, in line: [String: Any]) -> [String: Any]? {
@@ -176,4 +185,5 @@ struct ScannerAgentCommandTests {
         #expect(try await unreachable.finish() == 1)
         #expect(unreachable.stderr.split(separator: "\n").count == 1 && unreachable.stderr.contains("refused"), "\(unreachable.stderr)")
     }
+}
 }

@@ -3,6 +3,11 @@ import MQTT
 import TestFixtures
 import Testing
 
+/// The suites that run the built `beacontop` against a broker, one after another: each starts
+/// processes and publishes on a schedule, and several at once on two cores starve each other.
+@Suite(.serialized) enum VenueCommands {}
+
+extension VenueCommands {
 /// The built `beacontop` as a venue view (`scan mqtt://BROKER`) against a real mosquitto: payloads
 /// in ESPresense's firmware shape from two nodes, hostile ones beside them, and a backend
 /// subscribed for visits; wrong credentials and an unreachable broker at start-up.
@@ -56,6 +61,18 @@ struct VenueCommandTests {
             }
         }
 
+        /// Waits for the first line on standard output: a venue view prints one a second once it
+        /// is connected and subscribed (its broker source waits for the SUBACKs before it runs).
+        func waitForOutput(timeout: Double = 60) async throws {
+            let deadline = Date().addingTimeInterval(timeout)
+            while !stdout.contains("\n") {
+                guard Date() < deadline, process.isRunning else {
+                    throw EventCollector.Timeout(description: "no output within \(timeout) s; stderr: \(stderr)")
+                }
+                try await Task.sleep(nanoseconds: 20_000_000)
+            }
+        }
+
         /// NDJSON lines of standard output as JSON objects.
         var lines: [[String: Any]] {
             stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
@@ -87,14 +104,13 @@ struct VenueCommandTests {
         backend.start()
         try await backendEvents.waitConnected()
 
-        let view = try Command(["scan", broker.url(), "--json", "--duration", "6"])
+        let view = try Command(["scan", broker.url(), "--json"])
         let nodes = try BrokerTests.client(broker.url(), id: BrokerTests.unique("nodes"))
         let nodeEvents = EventCollector(nodes)
         nodes.subscribe("espresense/rooms/+/status")
         nodes.start()
         try await nodeEvents.waitConnected()
-        // The view subscribes before its first connection counts as up; give it that first.
-        try await Task.sleep(nanoseconds: 1_000_000_000)
+        try await view.waitForOutput()
         try await Self.publishUntilSeen(nodes, nodeEvents, topic: "espresense/rooms/kitchen/status")
         for _ in 0..<12 {
             nodes.publish(MQTTOutgoingMessage(topic: "espresense/devices/\(Self.espID)/kitchen", payload: Self.espresense(rssi: -61, distance: 1.2)))
@@ -108,6 +124,8 @@ struct VenueCommandTests {
         // Valid JSON whose id decodes to an escape sequence: refused as a name, not printed.
         nodes.publish(MQTTOutgoingMessage(topic: "espresense/devices/w/kitchen", payload: Array(#"{"id":"\u001b[2Jx","rssi":-50}"#.utf8)))
 
+        try await Task.sleep(nanoseconds: 3_000_000_000)
+        view.process.interrupt()
         #expect(try await view.finish() == 0)
         let lines = view.lines
         #expect(!lines.isEmpty, "no NDJSON lines; stderr: \(view.stderr)")
@@ -166,4 +184,5 @@ struct VenueCommandTests {
         #expect(try await monitor.finish() == 1)
         #expect(monitor.stderr.split(separator: "\n").count == 1 && monitor.stderr.contains("not authorised"), "\(monitor.stderr)")
     }
+}
 }

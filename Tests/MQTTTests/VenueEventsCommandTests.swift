@@ -3,6 +3,7 @@ import MQTT
 import TestFixtures
 import Testing
 
+extension VenueCommands {
 /// The visit events of the built `beacontop scan mqtt://BROKER` view against a real mosquitto: a
 /// backend with a persistent session that was away gets every event the view decided (QoS 1), and
 /// so does one while the broker restarts in the middle of the run (the view's client buffers and
@@ -52,12 +53,15 @@ struct VenueEventsCommandTests {
         try await Task.sleep(nanoseconds: 300_000_000)
         first.stop()
 
-        let view = try Command(["scan", broker.url(), "--duration", "14"])
+        let view = try Command(["scan", broker.url()])
         let nodes = try BrokerTests.client(broker.url(), id: BrokerTests.unique("nodes"))
         nodes.start()
         #expect(nodes.waitForFirstConnection(timeout: 10) == nil)
-        try await Task.sleep(nanoseconds: 1_000_000_000)
+        try await view.waitForOutput()
         try await Self.walk(nodes, seconds: 9)
+        // The beacon has gone: let the view see its readings expire, then stop it (SIGINT).
+        try await Task.sleep(nanoseconds: 6_000_000_000)
+        view.process.interrupt()
         #expect(try await view.finish() == 0)
         let printed = view.lines.flatMap { $0["events"] as? [[String: Any]] ?? [] }.map(Self.key).sorted()
         #expect(printed.contains { $0.hasPrefix("enter") && $0.contains("kitchen") } && printed.contains { $0.hasPrefix("enter") && $0.contains("hall") },
@@ -95,17 +99,19 @@ struct VenueEventsCommandTests {
         backend.start()
         try await backendEvents.waitConnected()
 
-        let view = try Command(["scan", broker.url(), "--duration", "18"])
+        let view = try Command(["scan", broker.url()])
         let nodes = try BrokerTests.client(broker.url(), id: BrokerTests.unique("nodes"))
         nodes.start()
         #expect(nodes.waitForFirstConnection(timeout: 10) == nil)
-        try await Task.sleep(nanoseconds: 1_000_000_000)
+        try await view.waitForOutput()
         // Down for about two seconds while the beacon is in the hall: what the view decides then
         // (it ticks on its own clock) waits in its client's buffer.
         try await Self.walk(nodes, seconds: 12) { step in
             if step == 30 { broker.stop() }
             if step == 38 { try broker.start() }
         }
+        try await Task.sleep(nanoseconds: 6_000_000_000)
+        view.process.interrupt()
         #expect(try await view.finish() == 0)
         #expect(view.stderr.contains("lost"), "the view did not notice the broker going: \(view.stderr)")
         let printed = view.lines.flatMap { $0["events"] as? [[String: Any]] ?? [] }.map(Self.key).sorted()
@@ -116,4 +122,5 @@ struct VenueEventsCommandTests {
         backend.stop()
         nodes.stop()
     }
+}
 }

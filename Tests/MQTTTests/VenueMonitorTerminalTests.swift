@@ -3,6 +3,7 @@ import MQTT
 import TestFixtures
 import Testing
 
+extension VenueCommands {
 /// `beacontop monitor mqtt://BROKER` in a real terminal (tmux) on a real mosquitto: the table with
 /// rooms and runner-up, the scanner list (`n`), a scanner going offline as an event and its reading
 /// expiring, a hostile payload counted and never drawn, and the terminal restored on q.
@@ -41,7 +42,7 @@ struct VenueMonitorTerminalTests {
             }
         }
         defer { running.value = false }
-        let table = try session.waitFor(timeout: 20, "the beacon placed in the kitchen") { $0.contains("kitchen (kitchen)") }
+        let table = try session.waitFor(timeout: 60, "the beacon placed in the kitchen") { $0.contains("kitchen (kitchen)") }
         #expect(table.contains("ROOM (SCANNER)") && table.contains("RUNNER-UP"))
         let row = try #require(table.split(separator: "\n").first { $0.contains("kitchen (kitchen)") })
         #expect(row.contains("E2C56DB5") && row.contains("-61") && row.contains("1.20") && row.contains("hall 9.50"), "\(row)")
@@ -103,4 +104,5 @@ final class Running: @unchecked Sendable {
         get { lock.withLock { _hall } }
         set { lock.withLock { _hall = newValue } }
     }
+}
 }

@@ -3,6 +3,7 @@ import MQTT
 import TestFixtures
 import Testing
 
+extension VenueCommands {
 /// A venue recorded live (`scan mqtt://BROKER --record FILE`, the built binary, a real mosquitto)
 /// and taken back through `replay`, `report` and `scan FILE`: the same view over the recorded
 /// receive times, so the same rooms, visits and refusals, deterministically.
@@ -23,11 +24,11 @@ struct VenueRecordingCommandTests {
     func recordReplayReport() async throws {
         let broker = try LocalMosquittoBroker()
         let file = broker.directory.appendingPathComponent("venue.ndjson").path
-        let live = try Command(["scan", broker.url(), "--record", file, "--duration", "14"])
+        let live = try Command(["scan", broker.url(), "--record", file])
         let nodes = try BrokerTests.client(broker.url(), id: BrokerTests.unique("nodes"))
         nodes.start()
         #expect(nodes.waitForFirstConnection(timeout: 10) == nil)
-        try await Task.sleep(nanoseconds: 1_000_000_000)
+        try await live.waitForOutput()
         try await VenueEventsCommandTests.walk(nodes, seconds: 9) { step in
             if step == 3 {
                 // Not UTF-8 (kept as payloadHex) and a hostile name: refused live and on replay alike.
@@ -35,6 +36,8 @@ struct VenueRecordingCommandTests {
                 nodes.publish(MQTTOutgoingMessage(topic: "espresense/devices/y/kitchen", payload: Array(#"{"id":"\u001b[2J","rssi":-50}"#.utf8)))
             }
         }
+        try await Task.sleep(nanoseconds: 6_000_000_000)
+        live.process.interrupt()
         #expect(try await live.finish() == 0)
         let recorded = try String(contentsOfFile: file, encoding: .utf8)
         #expect(recorded.hasPrefix("{\"beacontopVenueRecording\":1,\"prefix\":\"\"}\n"))
@@ -85,4 +88,5 @@ struct VenueRecordingCommandTests {
         #expect(badReplay.stderr.contains("line 2 has no number \"t\""), "\(badReplay.stderr)")
         nodes.stop()
     }
+}
 }
