@@ -9,7 +9,7 @@ let package = Package(
     products: [
         .executable(name: "beacontop", targets: ["beacontop"]),
         // For the fuzz harnesses' own package (Fuzz/Package.swift, docs/fuzzing.md).
-        .library(name: "BeaconTopParsers", targets: ["HCI", "BeaconFormats", "NDJSON", "Captures", "Ranging", "PacketSources"]),
+        .library(name: "BeaconTopParsers", targets: ["HCI", "BeaconFormats", "NDJSON", "Captures", "Ranging", "PacketSources", "Venue"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -26,11 +26,11 @@ let package = Package(
         .target(name: "PacketSources", dependencies: ["HCI", "BeaconFormats", "Captures", "CRadioGuard"]),
         .target(name: "Simulation", dependencies: ["HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging", "PacketSources"]),
         .target(name: "RangingEvaluation", dependencies: ["HCI", "BeaconFormats", "Ranging", "Simulation"]),
-        .target(name: "Monitor", dependencies: ["HCI", "BeaconFormats", "Ranging", "PacketSources", "Survey"]),
+        .target(name: "Monitor", dependencies: ["HCI", "BeaconFormats", "Ranging", "PacketSources", "Survey", "Venue"]),
         .target(name: "Survey", dependencies: ["HCI", "BeaconFormats", "NDJSON", "PrintableText", "Ranging"]),
         .target(
             name: "Sessions",
-            dependencies: ["HCI", "BeaconFormats", "Captures", "NDJSON", "PrintableText", "Ranging", "PacketSources", "Simulation", "Survey"]
+            dependencies: ["HCI", "BeaconFormats", "Captures", "NDJSON", "PrintableText", "Ranging", "PacketSources", "Simulation", "Survey", "MQTT", "Venue"]
         ),
         .target(
             name: "CNcursesw",
@@ -48,7 +48,7 @@ let package = Package(
             name: "beacontop",
             dependencies: [
                 "HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging", "PacketSources", "Simulation", "Sessions", "Monitor", "TerminalUI",
-                "PrintableText", "Survey",
+                "PrintableText", "Survey", "MQTT", "Venue",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "MonitorTests", dependencies: ["Monitor", "Ranging", "BeaconFormats", "HCI", "Captures", "PacketSources", "Survey", "TestFixtures"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Monitor", "Survey", "Ranging", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "SurveyTests", dependencies: ["Survey", "Ranging", "BeaconFormats", "HCI", "Captures", "TestFixtures"]),
-        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "PacketSources", "Ranging", "BeaconFormats", "HCI", "Captures", "TestFixtures"]),
+        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "PacketSources", "Ranging", "BeaconFormats", "HCI", "Captures", "MQTT", "Venue", "TestFixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Monitor", "TestFixtures"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "PacketSources", "Venue", "Ranging", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "VenueTests", dependencies: ["Venue", "VenueSimulation", "Ranging", "BeaconFormats", "HCI", "Simulation", "TestFixtures"]),

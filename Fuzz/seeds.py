@@ -64,7 +64,7 @@ def pcap_records(pcapng):
 def main(out):
     captures = files(os.path.join(SHARED, "captures"), ".btsnoop", ".pcap", ".pcapng")
     captures += files(os.path.join(ROOT, "demo"), ".btsnoop") + files(HOSTILE, ".btsnoop", ".pcap", ".pcapng")
-    seeds = {name: {} for name in ["fuzz-h4", "fuzz-btsnoop", "fuzz-pcap", "fuzz-pcapng", "fuzz-catalog", "fuzz-script", "fuzz-source-spec"]}
+    seeds = {name: {} for name in ["fuzz-h4", "fuzz-btsnoop", "fuzz-pcap", "fuzz-pcapng", "fuzz-catalog", "fuzz-script", "fuzz-source-spec", "fuzz-venue"]}
     for path in captures:
         data, base = read(path), os.path.basename(path)
         # Whole files after a 0xFF (or, for pcapng, any byte but 0): the harness takes the rest as the file.
@@ -90,6 +90,18 @@ def main(out):
              "EDD1EBEAC04E5DEFA017:0BADC0FFEE01", "https://example.com/a", "2F234454-CF6D-4A0F-ADF2-F4911BA9FFA6:1:2"]
     for index, spec in enumerate(specs):
         seeds["fuzz-source-spec"][f"spec-{index}"] = bytes([index % 4]) + spec.encode()
+    # Venue payloads in the shapes ESPresense's firmware and beacontop's agents publish (the first
+    # byte picks the topic: 0 ESPresense device, 1 reading, 2 status, 3 telemetry, 4 room status).
+    venue = [
+        (0, b'{"id":"iBeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e4-100-1","mac":"c01122334455","rssi@1m":-59,"rssi":-61.5,"raw":1.2,"distance":1.2,"var":0.1,"int":100}'),
+        (0, b'{"id":"eddy:0102030405050607080910-000000000001","rssi":-70,"distance":3.5}'),
+        (1, b'{"scanner":"pi-a","t":1800000000.25,"beacon":{"id":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1","kind":"ibeacon","rssi":-63,"filteredRssi":-62.5,"accuracy":1.5,"measuredPower":-59}}'),
+        (2, b"online"), (2, b"offline"), (4, b"offline"),
+        (3, b'{"scanner":"pi-a","t":1800000000.0,"uptime":60.0,"advertsPerSecond":12.5,"beacons":3,"published":40,"buffered":0,"dropped":0,"droppedQoS1":0}'),
+        (0, b'{"id":"\\u001b[2J","rssi":-50}'), (0, b'{"id":'), (1, b'[' * 64),
+    ]
+    for index, (choice, payload) in enumerate(venue):
+        seeds["fuzz-venue"][f"venue-{index}"] = bytes([choice]) + payload
     for harness, entries in seeds.items():
         directory = os.path.join(out, harness)
         os.makedirs(directory, exist_ok=True)

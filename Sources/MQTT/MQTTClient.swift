@@ -25,7 +25,19 @@ public final class MQTTClient: Sendable {
         self.options = options
         let (events, continuation) = AsyncStream.makeStream(of: MQTTClientEvent.self, bufferingPolicy: .bufferingOldest(Self.inboxLimit))
         self.events = events
-        loop = try MQTTConnectionLoop(options: options, continuation: continuation)
+        loop = try MQTTConnectionLoop(options: options, continuation: .stream(continuation))
+    }
+
+    /// A client that hands every event to `handler` on its network thread instead of `events`
+    /// (which then stays empty): a source that delivers into an inbox of its own needs no second
+    /// queue in between. `handler` returns false when it dropped the event (counted in
+    /// `receivedDropped`); `onFinish` runs once after the last event.
+    public init(options: MQTTClientOptions, handler: @escaping @Sendable (MQTTClientEvent) -> Bool, onFinish: @escaping @Sendable () -> Void) throws(MQTTClientError) {
+        self.options = options
+        let (events, continuation) = AsyncStream.makeStream(of: MQTTClientEvent.self)
+        continuation.finish()
+        self.events = events
+        loop = try MQTTConnectionLoop(options: options, continuation: MQTTEventEmitter(deliver: handler, finish: onFinish))
     }
 
     /// Starts connecting on the network thread; returns at once.
@@ -43,6 +55,10 @@ public final class MQTTClient: Sendable {
     /// password or an unreachable broker before it settles into reconnecting.
     public func waitForFirstConnection(timeout: Double) -> MQTTConnectionFailure? { loop.waitForFirstConnection(timeout: timeout) }
 
+    /// Waits until the broker has acknowledged the subscriptions made so far (true) or `timeout`
+    /// seconds passed (false): after it, nothing published is missed for want of a subscription.
+    public func waitForSubscriptions(timeout: Double) -> Bool { loop.waitForSubscriptions(timeout: timeout) }
+
     /// Publishes the will's payload itself (the `offline` status), waits up to `drainTimeout`
     /// seconds for it to be acknowledged (so QoS 1 messages before it are through), disconnects,
     /// ends the network thread and frees the library handle. Safe to call more than once.
@@ -51,6 +67,23 @@ public final class MQTTClient: Sendable {
     public var statistics: MQTTClientStatistics { loop.statistics }
 
     deinit { loop.stop(drainTimeout: 1) }
+}
+
+/// Where the network thread hands its events: the client's `AsyncStream`, or a handler.
+struct MQTTEventEmitter: Sendable {
+    let deliver: @Sendable (MQTTClientEvent) -> Bool
+    let finish: @Sendable () -> Void
+
+    /// False when the consumer dropped the event.
+    @discardableResult
+    func yield(_ event: MQTTClientEvent) -> Bool { deliver(event) }
+
+    static func stream(_ continuation: AsyncStream<MQTTClientEvent>.Continuation) -> MQTTEventEmitter {
+        MQTTEventEmitter(deliver: { event in
+            if case .dropped = continuation.yield(event) { return false }
+            return true
+        }, finish: { continuation.finish() })
+    }
 }
 
 public enum MQTTClientEvent: Sendable, Equatable {

@@ -16,7 +16,7 @@ final class MQTTConnectionLoop: Sendable {
     let options: MQTTClientOptions
     let broker: String
     private let handle: MosquittoHandle
-    private let continuation: AsyncStream<MQTTClientEvent>.Continuation
+    private let continuation: MQTTEventEmitter
     private let callbacks: MosquittoCallbacks
     private let outbox: Mutex<Outbox>
     private let control = Mutex(Control())
@@ -41,12 +41,12 @@ final class MQTTConnectionLoop: Sendable {
         var lastFailure: String?
     }
 
-    init(options: MQTTClientOptions, continuation: AsyncStream<MQTTClientEvent>.Continuation) throws(MQTTClientError) {
+    init(options: MQTTClientOptions, continuation: MQTTEventEmitter) throws(MQTTClientError) {
         self.options = options
         broker = options.endpoint.description
         self.continuation = continuation
         try Self.validate(options)
-        callbacks = MosquittoCallbacks(continuation: continuation)
+        callbacks = MosquittoCallbacks(emitter: continuation)
         outbox = Mutex(Outbox(buffer: MQTTOutgoingBuffer(messageLimit: options.bufferMessageLimit, byteLimit: options.bufferByteLimit)))
         MosquittoLibrary.retain()
         guard let pointer = mosquitto_new(options.clientID, options.cleanSession, Unmanaged.passUnretained(callbacks).toOpaque()) else {
@@ -182,6 +182,18 @@ final class MQTTConnectionLoop: Sendable {
             }
             usleep(5_000)
         }
+    }
+
+    /// Waits until the broker has acknowledged as many subscriptions as were asked for (true), at
+    /// most `timeout` seconds (false).
+    func waitForSubscriptions(timeout: Double) -> Bool {
+        let deadline = Self.monotonic() + timeout
+        let wanted = outbox.withLock { $0.subscriptions.count }
+        while callbacks.counts.subscriptionsAcknowledged < wanted {
+            if Self.monotonic() >= deadline { return false }
+            usleep(5_000)
+        }
+        return true
     }
 
     func stop(drainTimeout: Double) {

@@ -6,13 +6,15 @@ import Synchronization
 /// each `mosquitto_loop`) and for statistics. Callbacks run inside `mosquitto_loop` on the network
 /// thread, with libmosquitto's callback mutex held: they only record and hand messages over.
 final class MosquittoCallbacks: Sendable {
-    private let continuation: AsyncStream<MQTTClientEvent>.Continuation
+    private let emitter: MQTTEventEmitter
     private let state = Mutex(State())
 
     struct Counts: Sendable {
         var confirmed = 0
         var received = 0
         var receivedDropped = 0
+        /// SUBACKs received (every subscription of every connection).
+        var subscriptionsAcknowledged = 0
     }
 
     private struct State {
@@ -24,8 +26,8 @@ final class MosquittoCallbacks: Sendable {
         var confirmedMids: Set<Int32> = []
     }
 
-    init(continuation: AsyncStream<MQTTClientEvent>.Continuation) {
-        self.continuation = continuation
+    init(emitter: MQTTEventEmitter) {
+        self.emitter = emitter
     }
 
     static func install(on mosq: OpaquePointer) {
@@ -40,6 +42,10 @@ final class MosquittoCallbacks: Sendable {
                 if state.confirmedMids.count > 4096 { state.confirmedMids.removeAll(keepingCapacity: true) }
                 state.confirmedMids.insert(mid)
             }
+        }
+        mosquitto_subscribe_callback_set(mosq) { _, context, _, _, _ in
+            guard let context else { return }
+            Unmanaged<MosquittoCallbacks>.fromOpaque(context).takeUnretainedValue().state.withLock { $0.counts.subscriptionsAcknowledged += 1 }
         }
         mosquitto_message_callback_set(mosq) { _, context, message in
             guard let context, let message else { return }
@@ -62,10 +68,10 @@ final class MosquittoCallbacks: Sendable {
             topic: topic, payload: payload, qos: message.qos >= 1 ? .atLeastOnce : .atMostOnce,
             retained: message.retain, receivedAt: Date().timeIntervalSince1970
         )
-        let result = continuation.yield(.message(incoming))
+        let accepted = emitter.yield(.message(incoming))
         state.withLock { state in
             state.counts.received += 1
-            if case .dropped = result { state.counts.receivedDropped += 1 }
+            if !accepted { state.counts.receivedDropped += 1 }
         }
     }
 

@@ -72,6 +72,8 @@ public struct BeaconRowModel: Sendable, Equatable {
     public var filterEstimates: [FilterEstimate]
     /// `identity.shortDescription`, made once per beacon (the table draws it in every frame).
     public var shortName: String
+    /// A venue's beacon (`monitor mqtt://BROKER`): its room and scanners; nil for a radio's.
+    public var venue: VenuePlacement?
 
     public init(
         identity: BeaconIdentity, exhibitName: String? = nil, rssi: Int? = nil, rssiHistory: [Int] = [],

@@ -22,6 +22,7 @@ public enum MonitorAction: Hashable, Sendable {
     case toggleEventLog
     /// The health view: every transmitter's battery, TLM, interval, loss and findings.
     case toggleHealth
+    case toggleScannerList
     case toggleHelp
     /// Leaves a secondary screen (detail, help, log, calibration) for the table.
     case back

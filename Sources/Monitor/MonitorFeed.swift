@@ -3,6 +3,7 @@ import HCI
 import Ranging
 import PacketSources
 import Survey
+import Venue
 
 /// The monitor's data side: HCI packets, sightings and source news in, `MonitorSnapshot`s out. The
 /// adapter between the ranging layer (`RangingEngine`, `RangingSnapshot`) and the monitor's input
@@ -25,7 +26,7 @@ public struct MonitorFeed: Sendable {
     public private(set) var events: [MonitorEvent] = []
     public private(set) var calibration: CalibrationRun?
     public private(set) var malformedPackets = 0
-    public private(set) var advertisements = 0
+    public internal(set) var advertisements = 0
     /// Packets the source's inbox dropped because the loop fell behind (set by the session).
     public var droppedPackets = 0
     /// Beacons the engine evicted to stay within its cap (more distinct beacons than it tracks).
@@ -34,6 +35,14 @@ public struct MonitorFeed: Sendable {
     public private(set) var lastPacketTime: Double?
     /// The ranging tick the last snapshot was built from (the session exports it, `--export`).
     public private(set) var lastRanging: RangingSnapshot?
+    /// A venue's broker (issue 11): its messages feed this view, whose beacons are the rows.
+    public internal(set) var venue: VenueView?
+    /// What the venue view decided to publish (visit events, occupancy), taken by the session.
+    var venueOutbox: [VenueOutgoing] = []
+    /// Each scanner's liveness as last shown, so a change is one event-log line.
+    var scannerAlive: [String: Bool] = [:]
+    /// Per scanner: the window start (time, messages) and the last rate, for the `n` list.
+    var scannerRates: [String: (time: Double, messages: Int, rate: Double?)] = [:]
 
     private var decoder = BeaconSightingDecoder()
     /// The sightings of the packet being fed, reused (one array per packet was an allocation per packet).
@@ -42,8 +51,8 @@ public struct MonitorFeed: Sendable {
     private var startTime: Double?
     private var lastNearest: BeaconIdentity?
     private var rateWindow: (time: Double, advertisements: Int)?
-    private var advertsPerSecond = 0.0
-    private var lastTickTime: Double?
+    var advertsPerSecond = 0.0
+    var lastTickTime: Double?
     /// Beacon health and duplicates (the health view, row marks, the detail pane's health lines).
     public private(set) var watch: BeaconWatch
     /// The watch's report, taken every `healthRefreshInterval` of capture time or when an address
@@ -213,6 +222,7 @@ public struct MonitorFeed: Sendable {
         }
         let time = max(requested, lastTickTime ?? requested)
         if startTime == nil { startTime = time }
+        if venue != nil { return venueSnapshot(at: time, source: source) }
         let ranging = engine.tick(at: time)
         lastRanging = ranging
         lastTickTime = time
@@ -272,13 +282,13 @@ public struct MonitorFeed: Sendable {
         )
     }
 
-    private mutating func note(time: Double) {
+    mutating func note(time: Double) {
         guard time.isFinite else { return }
         lastPacketTime = max(lastPacketTime ?? time, time)
     }
 
     /// Advertisements per second over at least one second of capture time.
-    private mutating func updateRate(at time: Double) {
+    mutating func updateRate(at time: Double) {
         guard let window = rateWindow else {
             rateWindow = (time, advertisements)
             return

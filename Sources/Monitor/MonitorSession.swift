@@ -3,6 +3,7 @@ import Foundation
 import PacketSources
 import Ranging
 import Survey
+import Venue
 
 /// The monitor's data side, owned by the one loop that also owns the terminal and the app state
 /// (htop, btmon): it takes the source's batches from the inbox, feeds them to `MonitorFeed`
@@ -31,6 +32,8 @@ public struct MonitorSession: Sendable {
     private var export: LineFileAppender?
     private var exportRows = CSVRows(capacity: 1 << 16)
     private var lastExported: Double?
+    /// Publishes what a venue view decided (visit events, occupancy) through its broker.
+    public var publish: (@Sendable (VenueOutgoing) -> Void)?
 
     public init(
         feed: MonitorFeed, inbox: SourceInbox, recording: RecordingSource? = nil, replay: ReplayControl? = nil,
@@ -60,6 +63,9 @@ public struct MonitorSession: Sendable {
                 case .sighting(let sighting, let scanner):
                     feed.feed(sighting, scanner: scanner)
                     if sighting.timestamp.isFinite { newest = max(newest ?? sighting.timestamp, sighting.timestamp) }
+                case .brokerMessage(let message):
+                    feed.feed(message)
+                    if message.receivedAt.isFinite { newest = max(newest ?? message.receivedAt, message.receivedAt) }
                 case .notice(let notice):
                     note(notice)
                 }
@@ -68,6 +74,13 @@ public struct MonitorSession: Sendable {
         }
         feed.droppedPackets = contents.droppedPackets
         if contents.ended { sourceEnded = true }
+        flushVenueOutbox()
+    }
+
+    private mutating func flushVenueOutbox() {
+        guard feed.venue != nil else { return }
+        let outgoing = feed.takeVenueOutbox()
+        if let publish { for message in outgoing { publish(message) } }
     }
 
     /// A connection's first `connected` says nothing the status line does not; one after a loss does.
@@ -103,6 +116,7 @@ public struct MonitorSession: Sendable {
         }
         let snapshot = feed.snapshot(at: time)
         exportTick()
+        flushVenueOutbox()
         return snapshot
     }
 
@@ -194,17 +208,17 @@ public struct MonitorSession: Sendable {
     private mutating func toggleRecording() {
         guard let recording else { return note("this source cannot be recorded") }
         if recording.stopRecording() != nil { return }
-        let path = Self.recordingName(at: Date())
+        let path = Self.recordingName(at: Date(), venue: feed.venue != nil)
         do { try recording.startRecording(to: path) } catch { note("cannot record: \(error)") }
     }
 
-    /// `beacontop-20261122-041512.btsnoop` in the current directory.
-    public static func recordingName(at date: Date) -> String {
+    /// `beacontop-20261122-041512.btsnoop` in the current directory (a venue's: `.venue.ndjson`).
+    public static func recordingName(at date: Date, venue: Bool = false) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
-        return "beacontop-\(formatter.string(from: date)).btsnoop"
+        return "beacontop-\(formatter.string(from: date))\(venue ? ".venue.ndjson" : ".btsnoop")"
     }
 
     /// `beacontop-20261122-041512.csv` in the current directory.

@@ -18,13 +18,17 @@ public struct MonitorSnapshot: Sendable, Equatable {
     /// Every transmitter's health and each identity's condition (the health view `H`, row marks,
     /// the detail pane), as of its `time`.
     public var health: BeaconConditions
+    /// A venue's scanners (`monitor mqtt://BROKER`), for the `n` list; empty otherwise.
+    public var scanners: [ScannerState] = []
 
     public init(
         title: String? = nil, rows: [BeaconRowModel] = [], nearest: NearestExhibit? = nil,
         source: SourceStatus, events: [MonitorEvent] = [], filterNames: [String] = [],
-        activeFilter: String? = nil, calibration: CalibrationProgress? = nil, health: BeaconConditions = BeaconConditions()
+        activeFilter: String? = nil, calibration: CalibrationProgress? = nil, health: BeaconConditions = BeaconConditions(),
+        scanners: [ScannerState] = []
     ) {
         self.health = health
+        self.scanners = scanners
         self.title = title
         self.rows = rows
         self.nearest = nearest

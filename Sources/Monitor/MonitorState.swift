@@ -5,6 +5,8 @@ public enum MonitorScreen: String, Sendable {
     case table, detail, help, events, calibration
     /// Every transmitter's health (`H`).
     case health
+    /// `n`: a venue's scanners (`monitor mqtt://BROKER`).
+    case scanners
 }
 
 /// The monitor's whole app state: the latest data snapshot plus what the user chose (screen, sort,
@@ -150,6 +152,10 @@ public struct MonitorState: Sendable {
             if screen == .calibration { _ = leaveCalibration() }
             screen = screen == .health ? .table : .health
             return (.redraw, nil)
+        case .toggleScannerList:
+            if screen == .calibration { _ = leaveCalibration() }
+            screen = screen == .scanners ? .table : .scanners
+            return (.redraw, nil)
         case .toggleHelp:
             if screen == .calibration { _ = leaveCalibration() }
             screen = screen == .help ? .table : .help
@@ -196,7 +202,7 @@ public struct MonitorState: Sendable {
             selectedIndex: selectedIndex(in: rows), nearest: snapshot.nearest, source: snapshot.source,
             screen: screen, sort: sort, filterText: filterText, isEditingFilter: isEditingFilter,
             activeFilter: snapshot.activeFilter, events: snapshot.events, calibration: snapshot.calibration,
-            keyBindings: keyMap.bindings, health: snapshot.health
+            keyBindings: keyMap.bindings, health: snapshot.health, scanners: snapshot.scanners
         )
     }
 }

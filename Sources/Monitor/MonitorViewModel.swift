@@ -22,15 +22,19 @@ public struct MonitorViewModel: Sendable, Equatable {
     public var keyBindings: [KeyBinding]
     /// Beacon health: the health view, row marks, the detail pane's health lines.
     public var health: BeaconConditions
+    /// A venue's scanners, for the `n` list.
+    public var scanners: [ScannerState]
 
     public init(
         title: String? = nil, rows: [BeaconRowModel], totalRowCount: Int? = nil, selectedIndex: Int? = nil,
         nearest: NearestExhibit? = nil, source: SourceStatus, screen: MonitorScreen = .table,
         sort: SortOrder = .distance, filterText: String = "", isEditingFilter: Bool = false,
         activeFilter: String? = nil, events: [MonitorEvent] = [], calibration: CalibrationProgress? = nil,
-        keyBindings: [KeyBinding] = KeyMap.standard.bindings, health: BeaconConditions = BeaconConditions()
+        keyBindings: [KeyBinding] = KeyMap.standard.bindings, health: BeaconConditions = BeaconConditions(),
+        scanners: [ScannerState] = []
     ) {
         self.health = health
+        self.scanners = scanners
         self.title = title
         self.rows = rows
         self.totalRowCount = totalRowCount ?? rows.count

@@ -6,6 +6,12 @@ import Synchronization
 /// process leaves every record before the kill readable).
 public protocol PacketRecorder: Sendable {
     mutating func write(_ packet: HCIPacket) throws
+    /// A venue's broker message (a venue recording; a packet capture has no place for one).
+    mutating func write(_ message: BrokerMessage) throws
+}
+
+extension PacketRecorder {
+    public mutating func write(_ message: BrokerMessage) throws {}
 }
 
 extension BTSnoopWriter: PacketRecorder {}
@@ -92,9 +98,12 @@ public final class RecordingSource: PacketSource, Sendable {
         state.withLock { state -> SourceEvent? in
             guard state.recorder != nil, let path = state.path else { return nil }
             for event in events {
-                guard case .packet(let packet) = event else { continue }
                 do {
-                    try state.recorder!.write(packet)
+                    switch event {
+                    case .packet(let packet): try state.recorder!.write(packet)
+                    case .brokerMessage(let message): try state.recorder!.write(message)
+                    case .sighting, .notice: continue
+                    }
                     state.packets += 1
                 } catch {
                     state.recorder = nil

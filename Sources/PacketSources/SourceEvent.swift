@@ -10,5 +10,8 @@ public enum SourceEvent: Sendable, Equatable {
     /// A beacon frame a remote scanner heard and decoded (a venue's scanners reporting through a
     /// broker): no packet to decode, ranged like any other sighting and attributed to `scanner`.
     case sighting(BeaconSighting, scanner: String)
+    /// A venue's scanner message (a reading, a status, telemetry) as the broker delivered it: the
+    /// consumer's `VenueView` decodes it (issue 11, docs/venue.md).
+    case brokerMessage(BrokerMessage)
     case notice(SourceNotice)
 }

@@ -5,6 +5,8 @@
 /// - `serial:/dev/ttyACM0[@1000000][,rtscts]`: H4 over a UART
 /// - `tcp:HOST:PORT`, `unix:PATH`: H4 over a socket
 /// - `sim:CATALOG`: the simulator, a visitor walking past the catalog's beacons
+/// - `mqtt://[user[:password]@]host[:port][/prefix]`, `mqtts://...`: a venue's scanners through
+///   an MQTT broker (`MQTTEndpoint`; docs/venue.md)
 /// - anything else: a capture file (or advertisement script) to replay
 public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     case kernel(adapter: Int, channel: KernelHCIChannel)
@@ -12,13 +14,15 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     case tcp(host: String, port: UInt16)
     case unix(path: String)
     case simulation(catalogPath: String)
+    /// Readings from a venue's scanners, through an MQTT broker.
+    case broker(MQTTEndpoint)
     case file(path: String)
 
     /// Default UART speed: what Zephyr's `hci_uart` sample and most dongles use.
     public static let defaultBaudRate = 1_000_000
 
     public init(parsing text: String) throws(SourceSpecError) {
-        guard !text.isEmpty else { throw SourceSpecError(spec: text, part: "", problem: "is empty; give hci0, serial:PATH, tcp:HOST:PORT, unix:PATH, sim:CATALOG or a capture file") }
+        guard !text.isEmpty else { throw SourceSpecError(spec: text, part: "", problem: "is empty; give hci0, serial:PATH, tcp:HOST:PORT, unix:PATH, sim:CATALOG, mqtt://BROKER or a capture file") }
         if text.hasPrefix("hci"), let spec = try Self.parseKernel(text) {
             self = spec
         } else if text.hasPrefix("serial:") {
@@ -29,6 +33,10 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             let path = String(text.dropFirst(5))
             guard !path.isEmpty else { throw SourceSpecError(spec: text, part: "PATH", problem: "is missing after unix:") }
             self = .unix(path: path)
+        } else if MQTTEndpoint.isEndpoint(text) {
+            do { self = .broker(try MQTTEndpoint(parsing: text)) } catch {
+                throw SourceSpecError(spec: error.spec, part: error.part, problem: error.problem)
+            }
         } else if text.hasPrefix("sim:") {
             let path = String(text.dropFirst(4))
             guard !path.isEmpty else { throw SourceSpecError(spec: text, part: "CATALOG", problem: "is missing after sim:") }
@@ -101,7 +109,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .kernel(_, let channel): channel != .monitor
         case .serial, .tcp, .unix: true
-        case .simulation, .file: false
+        case .simulation, .broker, .file: false
         }
     }
 
@@ -115,6 +123,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         case .tcp(let host, let port): host.contains(":") ? "tcp:[\(host)]:\(port)" : "tcp:\(host):\(port)"
         case .unix(let path): "unix:\(path)"
         case .simulation(let path): "sim:\(path)"
+        case .broker(let endpoint): endpoint.description
         case .file(let path): path
         }
     }

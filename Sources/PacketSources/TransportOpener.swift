@@ -52,7 +52,7 @@ public struct TransportOpener: Sendable {
         case .unix(let path):
             do { return OpenTransport(fd: try calls.connectUnix(path: path), framing: .h4) }
             catch { throw Self.streamError(error, spec: spec) }
-        case .file, .simulation:
+        case .file, .simulation, .broker:
             throw .commandsNotAccepted(spec: spec.description)
         }
     }

@@ -18,7 +18,16 @@ public enum DwellReportRenderer {
             header.remove(at: 1)
             rows = rows.map { row in var copy = row; copy.remove(at: 1); return copy }
         }
-        let firstNumeric = named ? 2 : 1
+        var lines: [String] = []
+        if let title = report.title { lines.append(PrintableText.line(title)) }
+        lines += alignedLines(header: header, rows: rows, firstNumeric: named ? 2 : 1)
+        if rows.isEmpty { lines.append("(no exhibit was nearest)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A text table's lines: columns padded to their widest cell, text left-aligned and columns
+    /// from `firstNumeric` on right-aligned, two spaces apart, no trailing blanks.
+    public static func alignedLines(header: [String], rows: [[String]], firstNumeric: Int) -> [String] {
         var widths = header.map(\.count)
         for row in rows {
             for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
@@ -29,12 +38,7 @@ public enum DwellReportRenderer {
                 return column >= firstNumeric ? pad + cell : cell + pad
             }.joined(separator: "  ").replacing(/\s+$/, with: "")
         }
-        var lines: [String] = []
-        if let title = report.title { lines.append(PrintableText.line(title)) }
-        lines.append(format(header))
-        lines.append(contentsOf: rows.map(format))
-        if rows.isEmpty { lines.append("(no exhibit was nearest)") }
-        return lines.joined(separator: "\n") + "\n"
+        return [format(header)] + rows.map(format)
     }
 
     /// RFC 4180 CSV with a header row; durations in seconds (one decimal).

@@ -5,6 +5,7 @@ import NDJSON
 import PacketSources
 import Ranging
 import Survey
+import Venue
 
 /// The consumer behind `scan`: takes the source's batches from its inbox until the source ends,
 /// and prints either ranging ticks (NDJSON, the same lines `replay --json` prints) or one line per
@@ -18,6 +19,11 @@ public struct HeadlessScan {
         case frames(json: Bool)
         /// Nothing on standard output, only the source's notices (`advertise`).
         case noticesOnly
+        /// A venue's broker messages into a venue view: one NDJSON venue line per second of
+        /// receive time (`VenueTickLine`), what the view publishes handed to `publish`.
+        case venue(VenueScan)
+        /// Ranging ticks published by a scanner agent (`--publish`), printed too when `printTicks`.
+        case agent(BeaconPipeline, AgentPublisher, printTicks: Bool)
     }
 
     /// What the scan saw besides its output.
@@ -25,12 +31,18 @@ public struct HeadlessScan {
         public var packets = 0
         public var malformed = 0
         public var droppedPackets = 0
+        /// Broker messages taken in, and those the venue view refused (malformed, hostile).
+        public var messages = 0
+        public var refusedMessages = 0
     }
 
     /// Ranging ticks when set; frame lines otherwise.
     private var pipeline: BeaconPipeline?
     /// Health fields and events in the ticks (`--health`).
     private var health: HealthTickLines?
+    private var venue: VenueScan?
+    private var agent: AgentPublisher?
+    private var printTicks = true
     private let json: Bool
     private let printsPackets: Bool
     /// Flush standard output after every batch (a live source: whoever reads the pipe sees each
@@ -54,6 +66,14 @@ public struct HeadlessScan {
             self.json = json
         case .noticesOnly:
             json = false
+        case .venue(let venue):
+            self.venue = venue
+            json = true
+        case .agent(let pipeline, let agent, let printTicks):
+            self.pipeline = pipeline
+            self.agent = agent
+            self.printTicks = printTicks
+            json = true
         }
         if case .noticesOnly = mode { printsPackets = false } else { printsPackets = true }
         self.flushEachBatch = flushEachBatch
@@ -79,6 +99,7 @@ public struct HeadlessScan {
             }
             summary.droppedPackets = contents.droppedPackets
             if contents.ended { break }
+            if venue != nil { idleVenueTick(output: &output) }
             inbox.waitForEvents(timeout: 1)
         }
         finish(output: &output)
@@ -91,7 +112,9 @@ public struct HeadlessScan {
             summary.packets += 1
             guard printsPackets else { return }
             do throws(DecodeError) {
-                if pipeline != nil {
+                if agent != nil {
+                    try Self.range(packet, pipeline: &pipeline!, decoder: &decoder, lines: &writer, agent: &agent!, printTicks: printTicks)
+                } else if pipeline != nil {
                     try Self.range(packet, pipeline: &pipeline!, health: &health, decoder: &decoder, lines: &writer)
                 } else {
                     try Self.frames(packet, json: json, decoder: &decoder, lines: &writer)
@@ -103,11 +126,17 @@ public struct HeadlessScan {
             }
         case .sighting(let sighting, _):
             guard printsPackets else { return }
-            if pipeline != nil {
+            if agent != nil {
+                pipeline!.advance(to: sighting.timestamp) { Self.tick($0, lines: &writer, agent: &agent!, printTicks: printTicks) }
+                pipeline!.record(sighting)
+            } else if pipeline != nil {
                 Self.range(sighting, pipeline: &pipeline!, health: &health, lines: &writer)
             } else {
                 Self.append(sighting, json: json, to: &writer)
             }
+        case .brokerMessage(let message):
+            summary.messages += 1
+            venue?.receive(message, lines: &writer)
         case .notice(let notice):
             switch notice {
             case .connected where !lost, .recordingStarted, .recordingStopped:
@@ -138,6 +167,20 @@ public struct HeadlessScan {
                 pipeline.record(sighting)
             }
         }
+    }
+
+    /// The same for a scanner agent: each tick published, and printed when asked.
+    private static func range(
+        _ packet: HCIPacket, pipeline: inout BeaconPipeline, decoder: inout BeaconSightingDecoder, lines: inout JSONWriter,
+        agent: inout AgentPublisher, printTicks: Bool
+    ) throws(DecodeError) {
+        pipeline.advance(to: packet.timestamp) { tick($0, lines: &lines, agent: &agent, printTicks: printTicks) }
+        try decoder.decode(packet) { pipeline.record($0) }
+    }
+
+    private static func tick(_ snapshot: RangingSnapshot, lines: inout JSONWriter, agent: inout AgentPublisher, printTicks: Bool) {
+        agent.publish(snapshot)
+        if printTicks { TickLineEncoder.appendLine(snapshot, to: &lines) }
     }
 
     private static func range(_ sighting: BeaconSighting, pipeline: inout BeaconPipeline, health: inout HealthTickLines?, lines: inout JSONWriter) {
@@ -172,8 +215,28 @@ public struct HeadlessScan {
         }
     }
 
+    /// A live broker that went quiet still moves the venue's clock: readings expire, scanners
+    /// fall silent, and the lines go on once a second.
+    private mutating func idleVenueTick(output: inout StandardOutput) {
+        venue!.idle(lines: &writer)
+        output.write(writer.bytes)
+        writer.removeAll()
+        if flushEachBatch { output.flush() }
+    }
+
+    /// The agent, with what it published so far (the command stops its client after the scan).
+    public var publisher: AgentPublisher? { agent }
+
     private mutating func finish(output: inout StandardOutput) {
-        if pipeline != nil { Self.finishTicks(pipeline: &pipeline!, health: &health, lines: &writer) }
+        if agent != nil {
+            let printTicks = printTicks
+            pipeline!.finish { Self.tick($0, lines: &writer, agent: &agent!, printTicks: printTicks) }
+        } else if pipeline != nil { Self.finishTicks(pipeline: &pipeline!, health: &health, lines: &writer) }
+        if venue != nil {
+            venue!.finish(lines: &writer)
+            summary.refusedMessages = venue!.view.decoder.refusedTotal
+            if let refused = venue!.refusedSummary { StandardError.report(refused) }
+        }
         output.write(writer.bytes)
         writer.removeAll()
         output.flush()

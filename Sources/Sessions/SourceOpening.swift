@@ -1,7 +1,9 @@
 import Foundation
+import MQTT
 import PacketSources
 import Ranging
 import Simulation
+import Venue
 
 /// What an opened source spec gives a command or the monitor: the source to start (always inside
 /// a `RecordingSource`, so recording can start at any time), the live controller to command (nil
@@ -13,6 +15,10 @@ public struct SourceOpening: Sendable {
     public var replayControl: ReplayControl?
     /// The catalog a `sim:` source walks (the monitor shows it unless `--exhibits` names another).
     public var simulatedCatalog: ExhibitCatalog?
+    /// A venue's broker (`mqtt://`): the consumer runs a venue view and publishes through it.
+    public var broker: BrokerSource?
+    /// The topics of that venue (the spec's prefix).
+    public var venueTopics: VenueTopics?
 
     /// Builds the source a spec names: a live transport, a capture replay or an advertisement
     /// script (chosen by the file's first bytes), or the simulator walking a catalog; recording to
@@ -21,9 +27,23 @@ public struct SourceOpening: Sendable {
     /// - Parameters:
     ///   - replay: speed, loop and window of a replay; a `sim:` source runs at its numeric speed.
     ///   - seed: the simulated walk's seed.
-    public init(spec: SourceSpec, replay: ReplayOptions = ReplayOptions(), record: String? = nil, seed: UInt64 = 1) throws(SourceOpeningError) {
+    ///   - brokerSettings: client id, keep-alive and TLS files for an `mqtt://` source.
+    public init(
+        spec: SourceSpec, replay: ReplayOptions = ReplayOptions(), record: String? = nil, seed: UInt64 = 1,
+        brokerSettings: BrokerSettings = BrokerSettings()
+    ) throws(SourceOpeningError) {
         let base: any PacketSource
+        var venueRecorder: (@Sendable (String) throws -> any PacketRecorder)?
         switch spec {
+        case .file(let path) where VenueRecording.looksLikeRecording(path: path):
+            let replaySource: VenueReplaySource
+            do { replaySource = try VenueReplaySource(path: path, speed: replay.speed) } catch {
+                throw SourceOpeningError(description: "\(error)")
+            }
+            base = replaySource
+            let prefix = replaySource.prefix
+            venueTopics = VenueTopics(prefix: prefix)
+            venueRecorder = { try VenueRecordingWriter(path: $0, prefix: prefix) }
         case .file(let path):
             let script = AdvertisementScriptReader.looksLikeScript(path: path)
             let replaySource = ReplaySource(name: path, options: replay) {
@@ -45,12 +65,22 @@ public struct SourceOpening: Sendable {
                 SimulationReader(scenario: scenario, seed: seed)
             }
             simulatedCatalog = catalog
+        case .broker(let endpoint):
+            let topics = VenueTopics(prefix: endpoint.prefix)
+            let broker = BrokerSource(
+                options: brokerSettings.options(for: endpoint, role: "view"), subscriptions: topics.viewSubscriptions,
+                connectTimeout: brokerSettings.connectTimeout
+            )
+            base = broker
+            self.broker = broker
+            venueTopics = topics
+            venueRecorder = { try VenueRecordingWriter(path: $0, prefix: endpoint.prefix) }
         case .kernel, .serial, .tcp, .unix:
             let live = LiveSource(spec: spec)
             base = live
             controller = spec.acceptsCommands ? live : nil
         }
-        source = RecordingSource(base)
+        source = venueRecorder.map { RecordingSource(base, makeRecorder: $0) } ?? RecordingSource(base)
         if let record {
             do { try source.startRecording(to: record) } catch {
                 throw SourceOpeningError(description: "\(error)")

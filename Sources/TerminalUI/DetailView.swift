@@ -9,6 +9,7 @@ enum DetailView {
             buffer.write("No beacon selected. Esc returns to the table.", x: 1, y: 2, role: .muted)
             return
         }
+        if let venue = row.venue { return VenueDetailView.draw(row, venue, into: &buffer) }
         let separator = buffer.charset.separator
         let width = buffer.width
         var y = 1

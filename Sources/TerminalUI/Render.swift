@@ -26,6 +26,7 @@ public func render(_ model: MonitorViewModel, size: ScreenSize, charset: Charset
     case .events: EventLogView.draw(model, into: &buffer)
     case .calibration: CalibrationView.draw(model, into: &buffer)
     case .health: HealthView.draw(model, into: &buffer)
+    case .scanners: ScannerListView.draw(model, into: &buffer)
     }
     StatusLine.draw(model, into: &buffer)
     return buffer

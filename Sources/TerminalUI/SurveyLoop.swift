@@ -96,6 +96,9 @@ public struct SurveyLoop {
                 case .sighting(let sighting, _):
                     state.observe(sighting)
                     if sighting.timestamp.isFinite { newest = max(newest ?? sighting.timestamp, sighting.timestamp) }
+                case .brokerMessage:
+                    // A venue's messages carry no beacon frames to sample (`survey` refuses mqtt://).
+                    continue
                 case .notice(let notice):
                     // A lost source is said on the info line, never a crash; a first connect is no news.
                     if case .connected = notice { continue }

@@ -5,6 +5,16 @@
 /// a visitor reads. At the 40-column minimum the table is name (10 columns), RSSI, accuracy, proximity and age.
 enum TableColumn: CaseIterable {
     case name, rssi, history, accuracy, range, proximity, measuredPower, packets, age
+    /// A venue's rows (`monitor mqtt://BROKER`): the room and the scanner placing the beacon there,
+    /// and the runner-up from another room. They take the places of range, TX@1m and PKT/s, which
+    /// a scanner's message does not carry.
+    case room, runnerUp
+
+    /// The columns of a radio's table, or of a venue's.
+    static func all(venue: Bool) -> [TableColumn] {
+        venue ? [.name, .room, .rssi, .history, .accuracy, .runnerUp, .proximity, .age]
+              : [.name, .rssi, .history, .accuracy, .range, .proximity, .measuredPower, .packets, .age]
+    }
 
     var heading: String {
         switch self {
@@ -17,6 +27,8 @@ enum TableColumn: CaseIterable {
         case .measuredPower: "TX@1m"
         case .packets: "PKT/s"
         case .age: "AGE"
+        case .room: "ROOM (SCANNER)"
+        case .runnerUp: "RUNNER-UP"
         }
     }
 
@@ -32,17 +44,19 @@ enum TableColumn: CaseIterable {
         case .measuredPower: 5
         case .packets: 5
         case .age: 5
+        case .room: 20
+        case .runnerUp: 14
         }
     }
 
     var rightAligned: Bool {
         switch self {
-        case .name, .history, .proximity, .range: false
+        case .name, .history, .proximity, .range, .room, .runnerUp: false
         default: true
         }
     }
 
-    static let dropOrder: [TableColumn] = [.measuredPower, .range, .packets, .history, .age]
+    static let dropOrder: [TableColumn] = [.measuredPower, .range, .packets, .runnerUp, .history, .age]
 }
 
 /// The columns that fit a width, with their positions.
@@ -60,8 +74,8 @@ struct TableLayout: Equatable {
 
     let columns: [Placed]
 
-    init(width: Int) {
-        var kept = TableColumn.allCases
+    init(width: Int, venue: Bool = false) {
+        var kept = TableColumn.all(venue: venue)
         func needed(_ columns: [TableColumn]) -> Int {
             Self.markerWidth + columns.reduce(0) { $0 + $1.width } + (columns.count - 1)
         }

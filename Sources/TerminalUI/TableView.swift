@@ -5,7 +5,7 @@ enum TableView {
     static func draw(_ model: MonitorViewModel, into buffer: inout ScreenBuffer) {
         let showsPanel = model.nearest?.showsPanel ?? false
         let geometry = TableGeometry(lines: buffer.height, showsPanel: showsPanel)
-        let layout = TableLayout(width: buffer.width)
+        let layout = TableLayout(width: buffer.width, venue: model.rows.contains { $0.venue != nil })
         let headerLine = geometry.firstRowLine - 1
         buffer.fill(y: headerLine, role: .columnHeader)
         for placed in layout.columns {
@@ -72,6 +72,10 @@ enum TableView {
                 text = row.packetsPerSecond.map { CellFormat.fixed($0, decimals: 1) } ?? "-"
             case .age:
                 text = CellFormat.age(row.secondsSinceSeen)
+            case .room:
+                text = row.venue.map { venue in "\(venue.room ?? "?") (\(venue.scanner ?? "-"))" } ?? ""
+            case .runnerUp:
+                text = row.venue?.runnerUp.map { "\($0.room) \($0.distance.map(CellFormat.metres) ?? "?")" } ?? ""
             }
             cell(text, placed, y: y, role: role, buffer: &buffer)
         }

@@ -12,6 +12,7 @@ enum TitleBar {
         case .detail: screen = separator + "detail"
         case .help: screen = separator + "help"
         case .events: screen = separator + "events"
+        case .scanners: screen = separator + "scanners"
         case .calibration: screen = separator + "calibration"
         case .health: screen = separator + "health"
         }

@@ -80,6 +80,7 @@ public struct RoomPresence: Sendable {
 
     public mutating func ingest(_ reading: ScannerReading) -> PresenceChange? {
         scanners.heard(reading.scanner, at: reading.time)
+        if let sentAt = reading.sentAt { scanners.noteClock(reading.scanner, offset: reading.time - sentAt) }
         if scanners.isReference(reading.beacon) {
             scanners.learn(from: reading)
             return nil
@@ -107,6 +108,9 @@ public struct RoomPresence: Sendable {
     }
 
     public func room(of beacon: String) -> String? { beacons[beacon]?.holder }
+
+    /// Every beacon with a live reading or a room, sorted.
+    public var beaconKeys: [String] { beacons.keys.sorted() }
 
     /// Every beacon in a room, and the room.
     public var present: [String: String] {

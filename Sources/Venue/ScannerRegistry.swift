@@ -20,6 +20,9 @@ public struct ScannerRegistry: Sendable {
         public var offsetSource: OffsetSource
         public var referenceBeacon: String?
         public var messages = 0
+        /// The view's receive time minus the scanner's own time on its last message that carried
+        /// one (beacontop's readings): its clock's offset plus the delivery delay, seconds.
+        public var clockOffset: Double?
         fileprivate var configuredOffset: Double?
         fileprivate var referenceLevels: [Double] = []
         fileprivate var nextSample = 0
@@ -43,8 +46,15 @@ public struct ScannerRegistry: Sendable {
     /// Notes any message from `name` at `time`; a scanner not in the catalog covers a room of its
     /// own name (an ESPresense node is named after its room).
     public mutating func heard(_ name: String, at time: Double) {
-        scanners[name, default: Scanner(name: name, room: name, offset: 0, offsetSource: .none)].lastHeard = time
+        // A message's time never moves the last-heard time back (telemetry carries the scanner's
+        // own clock, which may be behind the view's).
+        let previous = scanners[name]?.lastHeard ?? time
+        scanners[name, default: Scanner(name: name, room: name, offset: 0, offsetSource: .none)].lastHeard = max(previous, time)
         scanners[name]!.messages += 1
+    }
+
+    public mutating func noteClock(_ name: String, offset: Double) {
+        if offset.isFinite { scanners[name]?.clockOffset = offset }
     }
 
     public mutating func setStatus(_ name: String, online: Bool, at time: Double) {

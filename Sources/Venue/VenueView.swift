@@ -11,6 +11,10 @@ public struct VenueView: Sendable {
     public private(set) var visits = VisitTracker()
     public private(set) var firstTime: Double?
     public private(set) var lastTime: Double?
+    /// Visit events decided since the last `takeEvents()` (the NDJSON tick line's `events`, the
+    /// monitor's event log); bounded by `pendingEventLimit`, the oldest dropped first.
+    public private(set) var pendingEvents: [VisitEvent] = []
+    public static let pendingEventLimit = 10_000
     private let catalog: ExhibitCatalog?
 
     public init(catalog: ExhibitCatalog? = nil, topics: VenueTopics = VenueTopics(), settings: PresenceSettings = PresenceSettings()) {
@@ -36,7 +40,21 @@ public struct VenueView: Sendable {
     /// Ends every open visit (the end of a session or a replay).
     public mutating func finish(at time: Double) -> [VenueOutgoing] {
         note(time)
-        return outgoing(visits.closeAll(at: time), at: time)
+        let events = visits.closeAll(at: time)
+        remember(events)
+        return outgoing(events, at: time)
+    }
+
+    /// The visit events decided since the last call.
+    public mutating func takeEvents() -> [VisitEvent] {
+        defer { pendingEvents.removeAll(keepingCapacity: true) }
+        return pendingEvents
+    }
+
+    private mutating func remember(_ events: [VisitEvent]) {
+        guard !events.isEmpty else { return }
+        pendingEvents += events
+        if pendingEvents.count > Self.pendingEventLimit { pendingEvents.removeFirst(pendingEvents.count - Self.pendingEventLimit) }
     }
 
     /// Per-room visits, dwell and foot traffic from the first message to the last.
@@ -52,6 +70,7 @@ public struct VenueView: Sendable {
     private mutating func publish(_ changes: [PresenceChange], at time: Double) -> [VenueOutgoing] {
         var events: [VisitEvent] = []
         for change in changes { events += visits.apply(change) }
+        remember(events)
         return outgoing(events, at: time)
     }
 

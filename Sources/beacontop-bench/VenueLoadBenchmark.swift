@@ -18,6 +18,9 @@ enum VenueLoadBenchmark {
     static func run(_ arguments: [String]) throws {
         if arguments == ["--logic"] { return logicAlone(scanners: 20, beacons: 100) }
         var seconds = 20.0, scanners = 20, beacons = 100, rate = 10.0
+        var arguments = arguments
+        let product = arguments.first == "--product"
+        if product { arguments.removeFirst() }
         var index = 0
         while index + 1 < arguments.count {
             let value = arguments[index + 1]
@@ -30,6 +33,7 @@ enum VenueLoadBenchmark {
             }
             index += 2
         }
+        if product { return try VenueProductBenchmark.run(seconds: seconds, scanners: scanners, beacons: beacons, rate: rate) }
         logicAlone(scanners: scanners, beacons: beacons)
         let broker = try LocalMosquittoBroker()
         let url = broker.url()
@@ -42,6 +46,21 @@ enum VenueLoadBenchmark {
         let lines = output.fileHandleForReading
         guard readLine(lines) == "ready" else { throw VenuePresenceBenchmark.Usage(description: "the subscriber did not start") }
 
+        let brokerStart = cpuSeconds(of: broker.processID)
+        let (sent, refused, publishWall) = try publish(url: url, seconds: seconds, scanners: scanners, beacons: beacons, rate: rate)
+        let brokerCPU = cpuSeconds(of: broker.processID) - brokerStart
+        subscriber.waitUntilExit()
+        let result = lines.readDataToEndOfFile()
+        print("venue: \(scanners) scanners x \(beacons) beacons at \(rate) Hz for \(format(publishWall)) s through mosquitto on 127.0.0.1")
+        print("  published: \(sent) (\(format(Double(sent) / publishWall))/s), refused by the client: \(refused)")
+        print("  broker CPU: \(format(100 * brokerCPU / publishWall))% of one core")
+        print(String(decoding: result, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            .replacingOccurrences(of: "SENT", with: String(sent)))
+    }
+
+    /// N scanners' agents, through 4 client connections, publishing M beacons' readings at HZ
+    /// (paced in 10 ms slots); returns what was sent, refused and the wall seconds it took.
+    static func publish(url: String, seconds: Double, scanners: Int, beacons: Int, rate: Double) throws -> (sent: Int, refused: Int, wall: Double) {
         let publishers = try (0..<4).map { number in
             try MQTTClient(options: MQTTClientOptions(endpoint: try MQTTEndpoint(parsing: url), clientID: "bench-agents-\(number)-\(getpid())"))
         }
@@ -50,7 +69,6 @@ enum VenueLoadBenchmark {
         let template = SyntheticReading()
         let topics = VenueTopics()
         let scannerNames = (0..<scanners).map { "scanner-\($0 + 1)" }
-        let brokerStart = cpuSeconds(of: broker.processID)
         var sent = 0, refused = 0
         let slot = 0.01
         let perSlot = Double(scanners * beacons) * rate * slot
@@ -74,16 +92,9 @@ enum VenueLoadBenchmark {
             let wait = next - now()
             if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
         }
-        let publishWall = now() - start
+        let wall = now() - start
         for client in publishers { client.stop(drainTimeout: 5) }
-        let brokerCPU = cpuSeconds(of: broker.processID) - brokerStart
-        subscriber.waitUntilExit()
-        let result = lines.readDataToEndOfFile()
-        print("venue: \(scanners) scanners x \(beacons) beacons at \(rate) Hz for \(format(publishWall)) s through mosquitto on 127.0.0.1")
-        print("  published: \(sent) (\(format(Double(sent) / publishWall))/s), refused by the client: \(refused)")
-        print("  broker CPU: \(format(100 * brokerCPU / publishWall))% of one core")
-        print(String(decoding: result, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            .replacingOccurrences(of: "SENT", with: String(sent)))
+        return (sent, refused, wall)
     }
 
     /// The view: subscribes, says "ready", then decodes and ingests every reading until the

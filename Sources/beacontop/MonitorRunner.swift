@@ -4,6 +4,7 @@ import PacketSources
 import Ranging
 import Sessions
 import TerminalUI
+import Venue
 
 /// Wires the monitor over an opened source: recording started before the source (so it holds the
 /// first packet), scanning started on a live controller before the terminal is taken (so a failing
@@ -29,10 +30,11 @@ enum MonitorRunner {
     static func run(_ setup: Setup) async throws {
         let opening = setup.opening
         let source = opening.source
-        let feed = MonitorFeed(
+        var feed = MonitorFeed(
             configuration: setup.configuration, catalog: setup.catalog,
             status: SourceStatus(name: source.name, state: opening.replayControl == nil ? .scanning : .replaying(speed: 1))
         )
+        if let topics = opening.venueTopics { feed.startVenue(VenueView(catalog: setup.catalog, topics: topics)) }
         let inbox = inbox()
         var configured = MonitorSession(
             feed: feed, inbox: inbox, recording: source, replay: opening.replayControl,
@@ -41,6 +43,7 @@ enum MonitorRunner {
         if let export = setup.export {
             do { try configured.startExport(to: export) } catch { fail("--export \(export): \(error.reason)") }
         }
+        if let broker = opening.broker { configured.publish = { broker.publish($0.message) } }
         let session = configured
         await drive(opening: opening, record: setup.record, scanning: setup.scanning, inbox: inbox) {
             var loop = MonitorLoop(session: session, noColorVariable: ProcessInfo.processInfo.environment["NO_COLOR"])
@@ -84,6 +87,7 @@ enum MonitorRunner {
         }
         source.stop()
         inbox.close()
+        opening.broker?.close()
         if case .failure(let error) = outcome {
             if error is TerminalError {
                 fail("cannot start the terminal UI: stdin and stdout must be a terminal with a known TERM; for NDJSON without a terminal use `beacontop scan SOURCE --json`")

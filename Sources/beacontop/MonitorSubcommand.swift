@@ -13,8 +13,9 @@ struct MonitorSubcommand: AsyncParsableCommand {
         abstract: "The live ranging monitor (the default command): a table of beacons, nearest exhibit highlighted.",
         discussion: """
             SOURCE is a source spec (hci0[:raw|user|monitor], serial:PATH[@BAUD][,rtscts], tcp:HOST:PORT, \
-            unix:PATH, a capture file or advertisement script) or sim:CATALOG (a simulated visitor walking \
-            past the catalog's beacons). Keys: press ? in the monitor (docs/screen.md "Keys").
+            unix:PATH, a capture file or advertisement script), sim:CATALOG (a simulated visitor walking \
+            past the catalog's beacons) or mqtt://BROKER (a venue's scanners: each beacon once, with its room; \
+            docs/venue.md). Keys: press ? in the monitor (docs/screen.md "Keys").
             """
     )
 
@@ -31,6 +32,7 @@ struct MonitorSubcommand: AsyncParsableCommand {
     @Option(help: "Scan interval in milliseconds (2.5 to 10240).") var interval: Double = 100
     @Option(help: "Scan window in milliseconds (2.5 to the interval).") var window: Double?
     @Option(help: "sim: the seed of the simulated walk.") var seed: UInt64 = 1
+    @OptionGroup var broker: BrokerOptions
 
     func validate() throws {
         do { _ = try RSSIFilterKind(name: filter) } catch { throw ValidationError(error.description) }
@@ -50,7 +52,9 @@ struct MonitorSubcommand: AsyncParsableCommand {
         do { spec = try SourceSpec(parsing: source) } catch { MonitorRunner.fail(error.description) }
         let opening: SourceOpening
         do {
-            opening = try SourceOpening(spec: spec, replay: ReplayOptions(speed: replaySpeed, loop: loop, from: from, to: to), seed: seed)
+            opening = try SourceOpening(
+                spec: spec, replay: ReplayOptions(speed: replaySpeed, loop: loop, from: from, to: to), seed: seed, brokerSettings: broker.settings
+            )
         } catch {
             MonitorRunner.fail("\(error)")
         }

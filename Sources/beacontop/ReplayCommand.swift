@@ -20,7 +20,7 @@ struct ReplayCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The capture file: btsnoop, pcap or pcapng.") var file: String
+    @Argument(help: "The capture file: btsnoop, pcap or pcapng, or a venue recording (NDJSON venue lines).") var file: String
     @Flag(help: "Write NDJSON ranging ticks to standard output (required: the interactive replay is the monitor's).") var json = false
     @OptionGroup var ranging: RangingOptions
     @Flag(help: "Add each beacon's health (TLM, interval, loss, findings, duplicates) and duplicate and address-rotated events to the ticks.") var health = false
@@ -32,6 +32,23 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
+        if VenueRecording.looksLikeRecording(path: file) {
+            // A venue recording: the venue view's NDJSON lines, as `scan mqtt://` printed them.
+            var output = StandardOutput()
+            let scan: VenueScan
+            do {
+                scan = try VenueReplay.run(path: file, catalog: try ranging.catalog()) { lines in
+                    output.write(lines.bytes)
+                    lines.removeAll()
+                }
+            } catch {
+                StandardError.report("\(error)")
+                throw ExitCode(1)
+            }
+            output.flush()
+            if let refused = scan.refusedSummary { StandardError.report(refused) }
+            return
+        }
         var pipeline = try ranging.makePipeline()
         var output = StandardOutput()
         var writer = JSONWriter(capacity: 1 << 16)
@@ -64,7 +81,17 @@ struct RangingOptions: ParsableArguments {
         do { _ = try RSSIFilterKind(name: filter) } catch { throw ValidationError("--filter: \(error.reason)") }
     }
 
-    func makePipeline() throws -> BeaconPipeline {
+    /// The `--exhibits` catalog, nil without one; an unreadable one is one line and exit 1.
+    func catalog() throws -> ExhibitCatalog? {
+        guard let exhibits else { return nil }
+        do { return try ExhibitCatalog(contentsOf: URL(fileURLWithPath: exhibits)) } catch {
+            StandardError.report("\(exhibits): \(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// - Parameter tickAtMost: a scanner agent's publish interval: ticks at least that often.
+    func makePipeline(tickAtMost: Double? = nil) throws -> BeaconPipeline {
         var configuration = RangingConfiguration()
         configuration.filter = try RSSIFilterKind(name: filter)
         var catalog: ExhibitCatalog?
@@ -76,6 +103,6 @@ struct RangingOptions: ParsableArguments {
                 throw ExitCode(1)
             }
         }
-        return BeaconPipeline(engine: RangingEngine(configuration: configuration, catalog: catalog), tickInterval: tick)
+        return BeaconPipeline(engine: RangingEngine(configuration: configuration, catalog: catalog), tickInterval: min(tick, tickAtMost ?? tick))
     }
 }

@@ -15,7 +15,7 @@ struct ReportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The capture file: btsnoop, pcap or pcapng.") var file: String
+    @Argument(help: "The capture file (btsnoop, pcap, pcapng), or a venue recording: visits per room.") var file: String
     @Flag(help: "CSV (RFC 4180, durations in seconds).") var csv = false
     @Flag(help: "JSON (durations in seconds).") var json = false
     @OptionGroup var ranging: RangingOptions
@@ -25,6 +25,26 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
+        if VenueRecording.looksLikeRecording(path: file) {
+            // A venue recording: per room (booth) visits, total and mean dwell, foot traffic per hour.
+            let scan: VenueScan
+            do { scan = try VenueReplay.run(path: file, catalog: try ranging.catalog()) { $0.removeAll() } } catch {
+                StandardError.report("\(error)")
+                throw ExitCode(1)
+            }
+            let report = scan.view.report
+            var output = StandardOutput()
+            if csv {
+                output.write(VenueReplay.csv(report))
+            } else if json {
+                output.write(report.json() + [0x0A])
+            } else {
+                output.write(VenueReplay.text(report))
+            }
+            output.flush()
+            if let refused = scan.refusedSummary { StandardError.report(refused) }
+            return
+        }
         var pipeline = try ranging.makePipeline()
         let outcome = CaptureReplay.run(path: file, pipeline: &pipeline) { _ in }
         if outcome.cannotRead == nil {

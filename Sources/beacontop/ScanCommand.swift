@@ -3,8 +3,10 @@ import Foundation
 import HCI
 import PacketSources
 import Ranging
+import MQTT
 import Sessions
 import Survey
+import Venue
 
 /// `beacontop scan SOURCE`: headless scanning: NDJSON ranging ticks with `--json` (the same lines as
 /// `replay --json`, docs/formats.md "NDJSON tick lines"), or one line per beacon frame (`--frames`, or text).
@@ -14,7 +16,7 @@ struct ScanCommand: AsyncParsableCommand {
         abstract: "Scan a source (hci0, serial:, tcp:, unix:, or a capture file) headless: NDJSON ranging ticks, or each beacon frame."
     )
 
-    @Argument(help: "The source spec: hci0[:raw|user|monitor], serial:PATH[@BAUD][,rtscts], tcp:HOST:PORT, unix:PATH, or a capture file.")
+    @Argument(help: "The source spec: hci0[:raw|user|monitor], serial:PATH[@BAUD][,rtscts], tcp:HOST:PORT, unix:PATH, mqtt://BROKER (a venue's scanners: NDJSON venue lines), or a capture file.")
     var source: String
 
     @Flag(help: "Print NDJSON: one ranging tick per second of capture time (with --frames: one object per beacon frame).") var json = false
@@ -30,6 +32,10 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(help: "Replay: start over at the end.") var loop = false
     @Option(help: "Replay: start this many seconds after the capture's first packet.") var from: Double?
     @Option(help: "Replay: stop this many seconds after the capture's first packet.") var to: Double?
+    @Option(help: "Scanner agent: publish this scan's readings to a venue's broker (mqtt://BROKER or mqtts://), with --scanner.") var publish: String?
+    @Option(help: "Scanner agent: this scanner's name (its room, for ESPresense consumers): topics espresense/devices/<id>/<NAME> and beacontop/scanners/<NAME>/...") var scanner: String?
+    @Option(help: "Scanner agent: publish each beacon at most every S seconds, sooner when its distance moves by 0.5 m (default 1).") var publishInterval: Double = 1
+    @OptionGroup var broker: BrokerOptions
 
     /// Checks every option before anything opens, so a mistake prints this command's usage.
     func validate() throws {
@@ -48,6 +54,18 @@ struct ScanCommand: AsyncParsableCommand {
         do { replaySpeed = try ReplaySpeed(parsing: speed) } catch { throw ValidationError(error.description) }
         if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
         if health && (!json || frames) { throw ValidationError("--health adds to the ranging ticks: use it with --json, without --frames") }
+        if let publish {
+            guard MQTTEndpoint.isEndpoint(publish) else { throw ValidationError("--publish takes mqtt://BROKER or mqtts://BROKER") }
+            do { _ = try MQTTEndpoint(parsing: publish) } catch { throw ValidationError(error.description) }
+            guard let scanner, !scanner.isEmpty else { throw ValidationError("--publish needs --scanner NAME (the scanner's room)") }
+            guard !scanner.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+                throw ValidationError("--scanner must not hold control characters")
+            }
+            if case .broker = spec { throw ValidationError("--publish needs a radio or a capture as SOURCE, not a broker") }
+        } else if scanner != nil {
+            throw ValidationError("--scanner names the scanner of --publish; give --publish mqtt://BROKER")
+        }
+        guard publishInterval >= 0.1, publishInterval.isFinite else { throw ValidationError("--publish-interval must be at least 0.1 s") }
         return (spec, timing, replaySpeed)
     }
 
@@ -55,7 +73,10 @@ struct ScanCommand: AsyncParsableCommand {
         let (spec, timing, replaySpeed) = try parsed()
         let opening: SourceOpening
         do {
-            opening = try SourceOpening(spec: spec, replay: ReplayOptions(speed: replaySpeed, loop: loop, from: from, to: to), record: record)
+            opening = try SourceOpening(
+                spec: spec, replay: ReplayOptions(speed: replaySpeed, loop: loop, from: from, to: to), record: record,
+                brokerSettings: broker.settings
+            )
         } catch {
             StandardError.report("\(error)")
             throw ExitCode(1)
@@ -86,9 +107,59 @@ struct ScanCommand: AsyncParsableCommand {
         }
         if let duration { stop.trigger(after: duration) }
 
-        let pipeline = json && !frames ? try ranging.makePipeline() : nil
-        let scanMode: HeadlessScan.Mode = pipeline.map { .ticks($0) } ?? .frames(json: json)
-        let healthLines = health ? HealthTickLines(catalog: pipeline?.engine.catalog) : nil
+        var agentClient: AgentPublisher?
+        if let publish, let scanner {
+            let endpoint = try MQTTEndpoint(parsing: publish)
+            let agent = ScannerAgent(
+                scanner: scanner, topics: VenueTopics(prefix: endpoint.prefix), policy: PublishPolicy(interval: publishInterval),
+                startedAt: Date().timeIntervalSince1970
+            )
+            do {
+                let publisher = try AgentPublisher(agent: agent, endpoint: endpoint, settings: broker.settings)
+                if let failure = publisher.connect(timeout: broker.settings.connectTimeout) {
+                    _ = publisher.stop(drainTimeout: 0)
+                    throw MQTTClientError(failure.description)
+                }
+                agentClient = publisher
+            } catch {
+                StandardError.report("\(error)")
+                await stopRadio(opening: opening, mode: mode)
+                source.stop()
+                throw ExitCode(1)
+            }
+        }
+
+        let scanMode: HeadlessScan.Mode
+        if let agentClient {
+            // The agent ranges at least as often as it may publish.
+            let pipeline = try ranging.makePipeline(tickAtMost: publishInterval)
+            scanMode = .agent(pipeline, agentClient, printTicks: json && !frames)
+        } else if let topics = opening.venueTopics {
+            // A venue: the view's lines (always NDJSON), its events and occupancy published back.
+            let catalog = try ranging.exhibits.map { path in
+                do { return try SourceOpening.catalog(path) } catch {
+                    StandardError.report("\(error)")
+                    source.stop()
+                    throw ExitCode(1)
+                }
+            }
+            let view = VenueView(catalog: catalog, topics: topics)
+            // Live: the view's clock runs on when the broker is quiet, and it publishes back. A
+            // recording replays on its own times and publishes nothing.
+            let broker = opening.broker
+            var clock: (@Sendable () -> Double)?
+            if broker != nil { clock = { @Sendable in Date().timeIntervalSince1970 } }
+            let publish: @Sendable (VenueOutgoing) -> Void = { outgoing in broker?.publish(outgoing.message) }
+            scanMode = .venue(VenueScan(view: view, clock: clock, publish: publish))
+        } else {
+            scanMode = json && !frames ? .ticks(try ranging.makePipeline()) : .frames(json: json)
+        }
+        let healthLines: HealthTickLines?
+        if health, case .ticks(let pipeline) = scanMode {
+            healthLines = HealthTickLines(catalog: pipeline.engine.catalog)
+        } else {
+            healthLines = nil
+        }
         let flushEachBatch = spec.isLive
         let consumed = StopSignal()
         let consumer = Thread {
@@ -96,7 +167,10 @@ struct ScanCommand: AsyncParsableCommand {
             var output = StandardOutput()
             // A closed stdout (`scan | head`) ends the scan cleanly: scanning disabled, exit 0.
             let summary = scan.run(inbox: inbox, output: &output, onOutputClosed: { stop.trigger(.outputClosed) })
-            if summary.droppedPackets > 0 || flushEachBatch {
+            if opening.broker != nil {
+                let dropped = summary.droppedPackets > 0 ? " (the output could not keep up)" : ""
+                StandardError.report("\(source.name): \(summary.messages) messages, \(summary.droppedPackets) dropped\(dropped)")
+            } else if summary.droppedPackets > 0 || flushEachBatch {
                 StandardError.report("\(source.name): \(summary.packets) packets, \(summary.droppedPackets) dropped (the output could not keep up)")
             }
             stop.trigger(.sourceEnded)
@@ -105,17 +179,28 @@ struct ScanCommand: AsyncParsableCommand {
         consumer.name = "beacontop-scan"
         consumer.start()
         let reason = await stop.wait()
-        if let mode, let live = opening.controller, reason != .sourceEnded {
-            do {
-                try await ScanProcedure.stop(on: live, mode: mode)
-                live.setCrashStop(nil)
-            } catch {
-                StandardError.report("could not disable scanning: \(error)")
-            }
-        }
+        if reason != .sourceEnded { await stopRadio(opening: opening, mode: mode) }
         // Stopping ends the source (a live source within one poll interval): the consumer prints
         // and records everything up to the last packet, then says the source ended.
         source.stop()
         _ = await consumed.wait()
+        // A venue view published its last events while consuming; now the broker may go.
+        opening.broker?.close()
+        // The agent says it is offline on every exit that gets here (signals, --duration, the
+        // source's end, a closed output), after the radio stopped and the last tick went out.
+        if let agentClient {
+            StandardError.report(AgentPublisher.summary(agentClient.stop(), broker: agentClient.client.options.endpoint.description))
+        }
+    }
+
+    /// Disables scanning on a live controller (the radio stops on every exit).
+    private func stopRadio(opening: SourceOpening, mode: ScanMode?) async {
+        guard let mode, let live = opening.controller else { return }
+        do {
+            try await ScanProcedure.stop(on: live, mode: mode)
+            live.setCrashStop(nil)
+        } catch {
+            StandardError.report("could not disable scanning: \(error)")
+        }
     }
 }

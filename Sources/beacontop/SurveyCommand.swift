@@ -47,7 +47,11 @@ struct SurveyCommand: AsyncParsableCommand {
             // A sample lasts seconds of capture time, which a replay at max never gives between packets.
             if case .max = try ReplaySpeed(parsing: speed) { throw ValidationError("--speed max: a survey replays at 0.25 to 100") }
         } catch let error as SourceSpecError { throw ValidationError(error.description) }
-        do { _ = try SourceSpec(parsing: source) } catch { throw ValidationError(error.description) }
+        let spec: SourceSpec
+        do { spec = try SourceSpec(parsing: source) } catch { throw ValidationError(error.description) }
+        // A survey samples the beacon frames one radio hears where the technician stands; a venue's
+        // broker relays other scanners' readings, not frames heard here.
+        if case .broker = spec { throw ValidationError("a survey samples a radio or a capture, not a broker (mqtt://)") }
     }
 
     func run() async throws {

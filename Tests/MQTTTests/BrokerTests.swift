@@ -13,7 +13,12 @@ struct BrokerTests {
             endpoint: try MQTTEndpoint(parsing: url), clientID: id, keepAlive: 5, cleanSession: cleanSession, tls: tls, will: will, birth: birth,
             backoff: ReconnectBackoff(initial: 0.1, maximum: 0.5, factor: 2), bufferMessageLimit: bufferLimit
         )
-        return try MQTTClient(options: options)
+        // The client's network thread records every event itself (EventCollector.Store), so what
+        // the tests assert never waits for a task on the cooperative pool (see EventCollector).
+        let store = EventCollector.Store()
+        let client = try MQTTClient(options: options, handler: { store.record($0) }, onFinish: {})
+        EventCollector.register(store, for: client)
+        return client
     }
 
     static func unique(_ name: String) -> String { "\(name)-\(getpid())-\(UInt16.random(in: 0...UInt16.max))" }

@@ -2,20 +2,42 @@ import Foundation
 import MQTT
 import Synchronization
 
-/// Collects a client's events on a task of its own, so a test can wait for what it expects.
+/// A client's events as the test sees them, recorded on the client's own network thread (the
+/// client is made with a handler by `BrokerTests.client`), so a test can wait for what it expects.
+///
+/// Why not a task reading `client.events`: the `BrokerTests.roundTrip` flake ("statuses:
+/// connected; 0 messages" after a long wait, in a full run under heavy load, never alone). The
+/// connect/subscribe sequence of `MQTTConnectionLoop` subscribes on the network thread right after
+/// the CONNACK, under the same lock as `subscribe()`, before the `connected` status goes out; a
+/// retained message can only follow. What the symptom fits is the test's own collector: a task
+/// on the cooperative pool (as wide as the cores, 2 here), starved while other suites block pool
+/// threads (`Process.waitUntilExit`, `usleep` loops, synchronous waits), so the messages sat in the
+/// stream unread while the deadline passed. Recorded on the network thread, a message that
+/// arrived is seen whenever the waiting task gets to look; a message that never arrived still fails.
 /// Waiting polls every 10 ms up to a timeout: synchronisation with a broker, not a speed check.
 final class EventCollector: Sendable {
-    private final class Store: Sendable {
+    final class Store: Sendable {
         let events = Mutex<[MQTTClientEvent]>([])
+
+        func record(_ event: MQTTClientEvent) -> Bool {
+            events.withLock { $0.append(event) }
+            return true
+        }
     }
 
-    private let store = Store()
+    private static let stores = Mutex<[ObjectIdentifier: Store]>([:])
+    private let store: Store
 
+    static func register(_ store: Store, for client: MQTTClient) {
+        stores.withLock { $0[ObjectIdentifier(client)] = store }
+    }
+
+    /// The events of a client made by `BrokerTests.client`, from its start.
     init(_ client: MQTTClient) {
-        let stream = client.events
-        Task { [store] in
-            for await event in stream { store.events.withLock { $0.append(event) } }
+        guard let store = Self.stores.withLock({ $0[ObjectIdentifier(client)] }) else {
+            preconditionFailure("EventCollector needs a client made by BrokerTests.client")
         }
+        self.store = store
     }
 
     var events: [MQTTClientEvent] { store.events.withLock { $0 } }
@@ -30,7 +52,9 @@ final class EventCollector: Sendable {
 
     func messages(on topic: String) -> [MQTTIncomingMessage] { messages.filter { $0.topic == topic } }
 
-    /// Waits until `condition` holds; throws with what arrived when `timeout` seconds pass.
+    /// Waits until `condition` holds; throws with what arrived when `timeout` seconds pass. The
+    /// condition is checked before the deadline, so a waiter that was itself starved still sees
+    /// everything that arrived meanwhile.
     func wait(_ what: String, timeout: Double = 10, until condition: (EventCollector) -> Bool) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while !condition(self) {

@@ -17,6 +17,9 @@ struct SourceSpecTests {
         ("unix:/tmp/h4.sock", .unix(path: "/tmp/h4.sock")),
         ("session.btsnoop", .file(path: "session.btsnoop")),
         ("hci.log", .file(path: "hci.log")),
+        ("mqtt://broker.local", .broker(MQTTEndpoint(host: "broker.local"))),
+        ("mqtts://agent@10.0.0.5:8884/hall-b", .broker(MQTTEndpoint(host: "10.0.0.5", port: 8884, tls: true, username: "agent", prefix: "hall-b"))),
+        ("mqtt://[::1]:1884", .broker(MQTTEndpoint(host: "::1", port: 1884))),
         ("../shared/data/captures/govee-h5105.pcapng", .file(path: "../shared/data/captures/govee-h5105.pcapng")),
     ])
     func parses(text: String, expected: SourceSpec) throws {
@@ -37,6 +40,9 @@ struct SourceSpecTests {
         ("tcp:localhost:70000", "PORT", "'70000' is not a port number 1-65535"),
         ("tcp::9000", "HOST", "is empty"),
         ("unix:", "PATH", "is missing after unix:"),
+        ("mqtt://broker:99999", "port", "'99999' is not a port number 1-65535"),
+        ("mqtts://", "host", "is missing"),
+        ("mqtt://broker/hall/#", "prefix", "'hall/#' holds a wildcard"),
     ])
     func errors(text: String, part: String, problem: String) {
         do {
@@ -57,6 +63,21 @@ struct SourceSpecTests {
         #expect(try SourceSpec(parsing: "tcp:h:1").acceptsCommands)
         #expect(try !SourceSpec(parsing: "x.pcap").acceptsCommands)
         #expect(try !SourceSpec(parsing: "x.pcap").isLive)
+    }
+
+    @Test("a broker's password never shows in the spec's description or its errors")
+    func brokerPasswordHidden() throws {
+        let spec = try SourceSpec(parsing: "mqtt://agent:s3cret@broker:1884")
+        #expect(spec == .broker(MQTTEndpoint(host: "broker", port: 1884, username: "agent", password: "s3cret")))
+        #expect(!spec.description.contains("s3cret") && spec.description.contains("agent:***@"))
+        #expect(!spec.acceptsCommands && spec.isLive)
+        do {
+            _ = try SourceSpec(parsing: "mqtt://agent:s3cret@broker:0")
+            Issue.record("port 0 parsed")
+        } catch {
+            #expect(!error.description.contains("s3cret"))
+            #expect(error.part == "port")
+        }
     }
 
     @Test("an empty spec says what is expected")

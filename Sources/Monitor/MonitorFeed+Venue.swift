@@ -1,0 +1,138 @@
+import BeaconFormats
+import PacketSources
+import Ranging
+import Venue
+
+/// The monitor on a venue's broker (`monitor mqtt://BROKER`): broker messages go to the venue view
+/// (`VenueView`, pure, time as data) instead of the ranging engine, and its beacons become the
+/// table's rows, each once, with the room it is in, the scanner that places it there and the
+/// runner-up. Same loop, same inbox, same snapshot: only the rows' source differs.
+extension MonitorFeed {
+    /// Makes this feed a venue's (before the first message).
+    public mutating func startVenue(_ view: VenueView) { venue = view }
+
+    /// One broker message, at the time it was received.
+    public mutating func feed(_ message: BrokerMessage) {
+        guard venue != nil, message.receivedAt.isFinite else { return }
+        note(time: message.receivedAt)
+        advertisements += 1
+        venueOutbox += venue!.receive(topic: message.topic, payload: message.payload, at: message.receivedAt)
+    }
+
+    /// What the view decided to publish since the last call.
+    public mutating func takeVenueOutbox() -> [VenueOutgoing] {
+        defer { venueOutbox.removeAll(keepingCapacity: true) }
+        return venueOutbox
+    }
+
+    /// The scanners as the venue view knows them (the `n` list), sorted by name.
+    public func venueScanners(at time: Double) -> [ScannerState] {
+        guard let venue else { return [] }
+        let registry = venue.presence.scanners
+        return registry.scanners.values.sorted { $0.name < $1.name }.map { scanner in
+            ScannerState(
+                name: scanner.name, room: scanner.room, alive: registry.isAlive(scanner.name, at: time), declaredOnline: scanner.online,
+                secondsSinceHeard: scanner.lastHeard.map { max(0, time - $0) }, messages: scanner.messages,
+                messagesPerSecond: scannerRates[scanner.name]?.rate, clockOffset: scanner.clockOffset,
+                offset: scanner.offset, offsetSource: scanner.offsetSource.rawValue
+            )
+        }
+    }
+
+    mutating func venueSnapshot(at time: Double, source status: SourceStatus) -> MonitorSnapshot {
+        venueOutbox += venue!.tick(at: time)
+        lastTickTime = time
+        updateRate(at: time)
+        for event in venue!.takeEvents() where event.kind != .visit {
+            log(event.kind == .enter ? .enter : .exit, "\(event.beacon) \(event.kind == .enter ? "in" : "left") \(event.room)")
+        }
+        let registry = venue!.presence.scanners
+        for name in registry.scanners.keys.sorted() {
+            let alive = registry.isAlive(name, at: time)
+            if scannerAlive[name] != alive {
+                if alive || scannerAlive[name] != nil {
+                    let why = registry.scanners[name]?.online == false ? "offline" : "silent"
+                    log(alive ? .info : .warning, alive ? "scanner \(name) online" : "scanner \(name) \(why): its readings expire")
+                }
+                scannerAlive[name] = alive
+            }
+        }
+        var rows: [BeaconRowModel] = []
+        for beacon in venue!.beacons {
+            guard let identity = VenueBeaconKey.identity(beacon.id), let best = beacon.best else { continue }
+            rows.append(Self.venueRow(beacon, best: best, identity: identity, exhibit: catalog?.exhibit(forID: beacon.id)?.name, at: time))
+        }
+        for (name, scanner) in registry.scanners {
+            // Messages per second over at least a second of the view's clock.
+            if let window = scannerRates[name] {
+                if time - window.time >= 1 {
+                    scannerRates[name] = (time, scanner.messages, Double(scanner.messages - window.messages) / (time - window.time))
+                }
+            } else {
+                scannerRates[name] = (time, scanner.messages, nil)
+            }
+        }
+        var source = status
+        source.malformedCount = venue!.decoder.refusedTotal
+        source.advertsPerSecond = advertsPerSecond
+        return MonitorSnapshot(
+            title: catalog?.title, rows: rows, source: source, events: events,
+            filterNames: RSSIFilterKind.allCases.map(\.rawValue), activeFilter: configuration.filter.rawValue,
+            scanners: venueScanners(at: time)
+        )
+    }
+
+    static func venueRow(_ beacon: VenueBeacon, best: RoomPresence.ScannerLevel, identity: BeaconIdentity, exhibit: String?, at time: Double) -> BeaconRowModel {
+        func cell(_ level: RoomPresence.ScannerLevel) -> VenuePlacement.ScannerCell {
+            VenuePlacement.ScannerCell(
+                scanner: level.scanner, room: level.room, rssi: level.rssi, level: level.level, distance: level.distance, age: max(0, time - level.time)
+            )
+        }
+        var row = BeaconRowModel(
+            identity: identity, exhibitName: exhibit, rssi: Int(best.rssi.rounded()), accuracy: best.distance,
+            proximity: best.distance.map(Self.proximity) ?? .unknown, packetsPerSecond: nil,
+            secondsSinceSeen: max(0, time - best.time), isStale: beacon.room == nil
+        )
+        row.venue = VenuePlacement(
+            room: beacon.room, scanner: best.scanner, runnerUp: beacon.runnerUp.map(cell), scanners: beacon.readings.map(cell)
+        )
+        return row
+    }
+
+    /// CoreLocation's classes by distance alone (a scanner's message carries no class).
+    static func proximity(_ distance: Double) -> ProximityClass {
+        distance < 0.5 ? .immediate : distance < 3 ? .near : .far
+    }
+}
+
+/// One scanner in the monitor's scanner list (key `n`).
+public struct ScannerState: Sendable, Equatable {
+    public var name: String
+    public var room: String
+    /// Heard within its silence limit and not declared offline.
+    public var alive: Bool
+    /// Its last status message (nil: it never sent one, as some ESPresense nodes do not).
+    public var declaredOnline: Bool?
+    public var secondsSinceHeard: Double?
+    public var messages: Int
+    /// Over the last second or more; nil before a second of history.
+    public var messagesPerSecond: Double?
+    /// Receive time minus the scanner's own time (beacontop agents): clock offset plus delay.
+    public var clockOffset: Double?
+    public var offset: Double
+    public var offsetSource: String
+
+    public init(name: String, room: String, alive: Bool, declaredOnline: Bool?, secondsSinceHeard: Double?, messages: Int,
+                messagesPerSecond: Double? = nil, clockOffset: Double? = nil, offset: Double, offsetSource: String) {
+        self.messagesPerSecond = messagesPerSecond
+        self.clockOffset = clockOffset
+        self.name = name
+        self.room = room
+        self.alive = alive
+        self.declaredOnline = declaredOnline
+        self.secondsSinceHeard = secondsSinceHeard
+        self.messages = messages
+        self.offset = offset
+        self.offsetSource = offsetSource
+    }
+}

@@ -1,0 +1,66 @@
+import MQTT
+import Ranging
+import Venue
+
+/// The scanner agent behind `scan SOURCE --publish mqtt://BROKER --scanner NAME`: each ranging tick
+/// of the scan goes through `ScannerAgent` (which beacons are due, ESPresense's and beacontop's
+/// messages, telemetry) and out through the MQTT client, whose bounded buffer holds them while the
+/// broker is away. The client's birth and will are the agent's retained `online` and `offline`;
+/// `stop()` publishes `offline` itself (a clean disconnect suppresses the will), so every exit of
+/// `scan` that reaches its clean-up says the scanner is gone, and a killed one leaves it to the broker.
+public struct AgentPublisher: Sendable {
+    public private(set) var agent: ScannerAgent
+    public let client: MQTTClient
+    private var lastTickTime: Double?
+
+    /// Makes the client (not yet connected); the birth and will are the agent's.
+    public init(agent: ScannerAgent, endpoint: MQTTEndpoint, settings: BrokerSettings) throws(MQTTClientError) {
+        self.agent = agent
+        let options = settings.options(
+            for: endpoint, role: "agent", will: agent.will.message, birth: agent.birth.message
+        )
+        client = try MQTTClient(options: options)
+    }
+
+    /// Connects; nil when up, else the first attempt's reason (one clear line, exit status 1).
+    public func connect(timeout: Double) -> MQTTConnectionFailure? {
+        client.start()
+        return client.waitForFirstConnection(timeout: timeout)
+    }
+
+    /// Publishes what one ranging tick made due, and telemetry when it is due.
+    public mutating func publish(_ snapshot: RangingSnapshot) {
+        if lastTickTime == nil {
+            // The agent's clock is the scan's (capture time for a replay): uptime and the telemetry
+            // schedule start at the first tick.
+            agent = ScannerAgent(
+                scanner: agent.scanner, topics: agent.topics, policy: agent.policy, telemetryInterval: agent.telemetryInterval, startedAt: snapshot.time
+            )
+        }
+        for message in agent.messages(for: snapshot) { client.publish(message.message) }
+        let elapsed = lastTickTime.map { snapshot.time - $0 } ?? 0
+        lastTickTime = snapshot.time
+        let packets = snapshot.beacons.reduce(0) { $0 + $1.packets }
+        let statistics = client.statistics
+        if let telemetry = agent.telemetry(
+            at: snapshot.time, advertsPerSecond: elapsed > 0 ? Double(packets) / elapsed : 0, beacons: snapshot.beacons.count,
+            published: statistics.published, buffered: statistics.buffered, dropped: statistics.dropped, droppedQoS1: statistics.droppedQoS1
+        ) {
+            client.publish(telemetry.message)
+        }
+    }
+
+    /// Publishes `offline`, waits for it (and the QoS 1 messages before it) to be acknowledged, up
+    /// to `drainTimeout` s, and disconnects. Returns the client's totals for the closing line.
+    public func stop(drainTimeout: Double = 3) -> MQTTClientStatistics {
+        client.stop(drainTimeout: drainTimeout)
+        return client.statistics
+    }
+
+    /// `beacontop: BROKER: N published, N dropped (buffer full), N still buffered`.
+    public static func summary(_ statistics: MQTTClientStatistics, broker: String) -> String {
+        var text = "\(broker): \(statistics.published) published, \(statistics.dropped) dropped (buffer full)"
+        if statistics.buffered > 0 { text += ", \(statistics.buffered) still buffered (the broker was away at the end)" }
+        return text
+    }
+}

@@ -1,0 +1,180 @@
+import BeaconFormats
+import Foundation
+import HCI
+import NDJSON
+import PacketSources
+import Venue
+
+/// A venue recording (docs/formats.md "Venue recordings"): what a venue view received, as NDJSON,
+/// one line per broker message with its receive time, after a header line naming the format and
+/// the topics' prefix:
+///
+/// ```json
+/// {"beacontopVenueRecording":1,"prefix":""}
+/// {"t":1795411724.123456,"topic":"espresense/devices/iBeacon:…/kitchen","payload":"{\"id\":…}"}
+/// {"t":1795411725.000001,"topic":"beacontop/scanners/pi-a/status","payload":"offline","retained":true}
+/// ```
+///
+/// A payload that is not UTF-8 is kept byte for byte as `payloadHex`. Each line goes out in one
+/// write(2), so a recording killed with `kill -9` reads up to its last whole line.
+public enum VenueRecording {
+    /// The header's key; its value is the format's version.
+    public static let marker = "beacontopVenueRecording"
+    public static let version = 1
+
+    /// True when the file starts with a venue recording's header.
+    public static func looksLikeRecording(path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let start = (try? handle.read(upToCount: 64)) ?? Data()
+        return String(decoding: start, as: UTF8.self).hasPrefix("{\"\(marker)\"")
+    }
+}
+
+/// Writes a venue recording (`--record FILE` and `r` on a broker source).
+public struct VenueRecordingWriter: PacketRecorder {
+    private let file: FileDescriptorBox
+    private var line = JSONWriter(capacity: 4096)
+    public let path: String
+
+    public init(path: String, prefix: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw VenueRecordingError(path: path, line: 0, problem: String(cString: strerror(errno))) }
+        self.path = path
+        file = FileDescriptorBox(descriptor)
+        line.raw("{\"beacontopVenueRecording\":")
+        line.integer(VenueRecording.version)
+        line.raw(",\"prefix\":")
+        line.string(prefix)
+        line.raw("}\n")
+        try flush()
+    }
+
+    /// A broker source delivers no packets; nothing to write.
+    public mutating func write(_ packet: HCIPacket) throws {}
+
+    public mutating func write(_ message: BrokerMessage) throws {
+        line.raw("{\"t\":")
+        line.fixed(message.receivedAt, decimals: 6)
+        line.raw(",\"topic\":")
+        line.string(message.topic)
+        if let text = String(validating: message.payload, as: UTF8.self) {
+            line.raw(",\"payload\":")
+            line.string(text)
+        } else {
+            line.raw(",\"payloadHex\":\"")
+            for byte in message.payload {
+                line.byte(Self.hexDigits[Int(byte >> 4)])
+                line.byte(Self.hexDigits[Int(byte & 0xF)])
+            }
+            line.raw("\"")
+        }
+        if message.retained { line.raw(",\"retained\":true") }
+        line.raw("}\n")
+        try flush()
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private mutating func flush() throws {
+        defer { line.removeAll() }
+        let bytes = Array(line.bytes)
+        var done = 0
+        while done < bytes.count {
+            let written = bytes.withUnsafeBytes { raw in Glibc.write(file.value, raw.baseAddress! + done, raw.count - done) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw VenueRecordingError(path: path, line: 0, problem: String(cString: strerror(errno)))
+            }
+            done += written
+        }
+    }
+}
+
+/// Reads a venue recording line by line, in 1 MiB blocks (a long recording is never held whole);
+/// a line that cannot be read is an error naming it.
+public struct VenueRecordingReader: Sendable {
+    public let path: String
+    public private(set) var prefix = ""
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+    private var position = 0
+    private var atEnd = false
+    private var lineNumber = 0
+
+    /// The longest line read (a broker message is at most 256 KiB; its escaped form fits).
+    public static let maximumLine = 2 << 20
+
+    public init(path: String) throws(VenueRecordingError) {
+        self.path = path
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw VenueRecordingError(path: path, line: 0, problem: "cannot be read")
+        }
+        self.handle = handle
+        guard let header = try nextLine(), let value = try? JSONValue(parsing: header),
+              value[VenueRecording.marker]?.number == Double(VenueRecording.version) else {
+            throw VenueRecordingError(path: path, line: 1, problem: "is not a venue recording (no {\"\(VenueRecording.marker)\":1} header)")
+        }
+        prefix = value["prefix"]?.string ?? ""
+    }
+
+    /// The next message; nil at the end.
+    public mutating func next() throws(VenueRecordingError) -> BrokerMessage? {
+        guard let text = try nextLine() else { return nil }
+        let number = lineNumber
+        func fail(_ problem: String) -> VenueRecordingError { VenueRecordingError(path: path, line: number, problem: problem) }
+        let value: JSONValue
+        do { value = try JSONValue(parsing: text) } catch { throw fail("\(error)") }
+        guard let time = value["t"]?.number, time.isFinite else { throw fail("has no number \"t\"") }
+        guard let topic = value["topic"]?.string else { throw fail("has no string \"topic\"") }
+        let payload: [UInt8]
+        if let text = value["payload"]?.string {
+            payload = Array(text.utf8)
+        } else if let hex = value["payloadHex"]?.string, let bytes = UUIDBytes.hexBytes(Substring(hex)) {
+            payload = bytes
+        } else {
+            throw fail("has neither \"payload\" nor hex \"payloadHex\"")
+        }
+        return BrokerMessage(topic: topic, payload: payload, receivedAt: time, retained: value["retained"]?.bool ?? false)
+    }
+
+    /// The next line's bytes without its newline; a last line without one (a recording cut
+    /// mid-write) is left out, as btsnoop's torn record is.
+    private mutating func nextLine() throws(VenueRecordingError) -> ArraySlice<UInt8>? {
+        while true {
+            if let newline = buffer[position...].firstIndex(of: 0x0A) {
+                let line = buffer[position..<newline]
+                position = newline + 1
+                lineNumber += 1
+                return line
+            }
+            guard buffer.count - position <= Self.maximumLine else {
+                throw VenueRecordingError(path: path, line: lineNumber + 1, problem: "is over \(Self.maximumLine) bytes")
+            }
+            if atEnd { return nil }
+            buffer.removeSubrange(0..<position)
+            position = 0
+            let block = (try? handle.read(upToCount: 1 << 20)) ?? nil
+            guard let block, !block.isEmpty else {
+                atEnd = true
+                continue
+            }
+            buffer.append(contentsOf: block)
+        }
+    }
+}
+
+public struct VenueRecordingError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var line: Int
+    public var problem: String
+
+    public var description: String { line > 0 ? "\(path): line \(line) \(problem)" : "\(path): \(problem)" }
+}
+
+/// Closes its descriptor when the last writer copy goes.
+final class FileDescriptorBox: Sendable {
+    let value: Int32
+    init(_ value: Int32) { self.value = value }
+    deinit { close(value) }
+}

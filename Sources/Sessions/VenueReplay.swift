@@ -1,0 +1,63 @@
+import NDJSON
+import PacketSources
+import PrintableText
+import Ranging
+import Venue
+
+/// `replay` and `report` on a venue recording: every recorded message through one `VenueScan`
+/// on this thread, as fast as it decodes, at its recorded receive time (the same view a live
+/// `scan mqtt://` ran, so the same presence and visits), publishing nothing.
+public enum VenueReplay {
+    /// Runs the recording; `emit` gets the NDJSON venue lines as they fill the writer.
+    public static func run(path: String, catalog: ExhibitCatalog?, emit: (inout JSONWriter) -> Void) throws(VenueRecordingError) -> VenueScan {
+        var reader = try VenueRecordingReader(path: path)
+        var scan = VenueScan(view: VenueView(catalog: catalog, topics: VenueTopics(prefix: reader.prefix)), clock: nil, publish: { _ in })
+        var lines = JSONWriter(capacity: 1 << 16)
+        var failure: VenueRecordingError?
+        do {
+            while let message = try reader.next() {
+                scan.receive(message, lines: &lines)
+                if lines.bytes.count >= 1 << 15 { emit(&lines) }
+            }
+        } catch {
+            failure = error
+        }
+        scan.finish(lines: &lines)
+        emit(&lines)
+        if let failure { StandardError.report("\(failure); replayed up to there") }
+        return scan
+    }
+
+    /// Per room: visits, total, mean and longest dwell (s), visits per hour of the session.
+    public static func text(_ report: VenueReport) -> String {
+        let header = ["room", "name", "visits", "total_s", "mean_s", "longest_s", "visits/h"]
+        let rows = report.rows.map { row in
+            [PrintableText.line(row.room), PrintableText.line(row.name), String(row.visits), seconds(row.totalDwell),
+             seconds(row.meanDwell), seconds(row.longest), seconds(report.footTrafficPerHour(row))]
+        }
+        var lines: [String] = []
+        if let title = report.title { lines.append(PrintableText.line(title)) }
+        lines += DwellReportRenderer.alignedLines(header: header, rows: rows, firstNumeric: 2)
+        if rows.isEmpty { lines.append("(no visit)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// RFC 4180, a header row, seconds with one decimal.
+    public static func csv(_ report: VenueReport) -> String {
+        var lines = ["room,name,visits,total_s,mean_s,longest_s,visits_per_hour"]
+        for row in report.rows {
+            lines.append([
+                PrintableText.csvField(row.room), PrintableText.csvField(row.name), String(row.visits), seconds(row.totalDwell),
+                seconds(row.meanDwell), seconds(row.longest), seconds(report.footTrafficPerHour(row)),
+            ].joined(separator: ","))
+        }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    static func seconds(_ value: Double) -> String {
+        guard value.isFinite else { return "-" }
+        var w = JSONWriter(capacity: 32)
+        w.number(value, decimals: 1)
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+}

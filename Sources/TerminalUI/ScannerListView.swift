@@ -1,0 +1,41 @@
+import Monitor
+
+/// `n`: a venue's scanners (`monitor mqtt://BROKER`), one line each: its room, whether it is alive
+/// (online and heard within its silence limit; `offline` when it said so or its will did, `silent`
+/// when it just stopped), the last message's age, messages a second, its clock offset (receive
+/// time minus its own time, delivery delay included) and its RSSI offset with where it came from.
+enum ScannerListView {
+    static let columns: [(heading: String, x: Int, right: Bool)] = [
+        ("SCANNER", 1, false), ("ROOM", 18, false), ("STATE", 35, false), ("LAST", 48, true), ("MSG/s", 55, true),
+        ("CLOCK s", 64, true), ("OFFSET dB", 75, true),
+    ]
+
+    static func draw(_ model: MonitorViewModel, into buffer: inout ScreenBuffer) {
+        buffer.fill(y: 1, role: .columnHeader)
+        for column in columns {
+            if column.right {
+                buffer.writeRight(column.heading, end: column.x, y: 1, role: .columnHeader)
+            } else {
+                buffer.write(column.heading, x: column.x, y: 1, role: .columnHeader)
+            }
+        }
+        if model.scanners.isEmpty {
+            buffer.write("  No scanners heard yet (the scanner list is a venue's: monitor mqtt://BROKER).", x: 0, y: 2, role: .muted)
+            return
+        }
+        let capacity = max(0, buffer.height - 3)
+        for (offset, scanner) in model.scanners.prefix(capacity).enumerated() {
+            let y = 2 + offset
+            let state = scanner.alive ? "online" : scanner.declaredOnline == false ? "offline" : "silent"
+            let role: StyleRole = scanner.alive ? .plain : .warning
+            buffer.write(scanner.name, x: 1, y: y, role: role, limit: 16)
+            buffer.write(scanner.room, x: 18, y: y, role: .plain, limit: 16)
+            buffer.write(state, x: 35, y: y, role: scanner.alive ? .immediate : .warning)
+            buffer.writeRight(scanner.secondsSinceHeard.map(CellFormat.age) ?? "-", end: 48, y: y, role: .plain)
+            buffer.writeRight(scanner.messagesPerSecond.map { CellFormat.fixed($0, decimals: 1) } ?? "-", end: 55, y: y, role: .plain)
+            buffer.writeRight(scanner.clockOffset.map { CellFormat.fixed($0, decimals: 2) } ?? "-", end: 64, y: y, role: .plain)
+            let source = scanner.offsetSource == "none" ? "" : " (\(scanner.offsetSource))"
+            buffer.writeRight(CellFormat.fixed(scanner.offset, decimals: 1) + source, end: 75 + source.count, y: y, role: .plain)
+        }
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import MQTT
+import TestFixtures
+import Testing
+
+extension VenueCommands {
+/// `beacontop scan CAPTURE --publish mqtt://BROKER --scanner NAME`, the built binary, against a real
+/// mosquitto: two agents replaying real captures feed a venue view process; every exit path
+/// publishes the retained `offline`; a killed agent is declared gone by its will.
+@Suite("Scanner agents (scan --publish) against a real mosquitto", .serialized)
+struct ScannerAgentCommandTests {
+    typealias Command = VenueCommandTests.Command
+
+    init() throws {
+        try TestPrerequisites.requireExecutable(VenueCommandTests.executable)
+    }
+
+    static func capture(_ name: String) -> String { SharedData.capture(name).path }
+
+    static func catalog(in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent("venue.yaml")
+        try """
+            exhibits: []
+            rooms:
+              - id: room-a
+              - id: room-b
+            scanners:
+              - id: pi-a
+                room: room-a
+              - id: pi-b
+                room: room-b
+            """.write(to: path, atomically: true, encoding: .utf8)
+        return path.path
+    }
+
+    static let shared = "494E5445-4C4C-495F-524F-434B535F4857:20597:62207"  // in both captures
+    static let onlyA = "494E5445-4C4C-495F-524F-434B535F4857:20596:25984"   // govee-h5105 only
+    static let onlyB = "494E5445-4C4C-495F-524F-434B535F4857:20594:62207"   // horizon74 only
+
+    @Test("Two agents replaying real captures feed a view: each beacon in its scanner's room, the shared one with a runner-up; a killed agent's will says offline and its beacon leaves")
+    func agentsIntoView() async throws {
+        let broker = try LocalMosquittoBroker()
+        let watcher = try BrokerTests.client(broker.url(), id: BrokerTests.unique("watcher"))
+        let watched = EventCollector(watcher)
+        watcher.subscribe("beacontop/scanners/+/status")
+        watcher.subscribe("espresense/devices/+/+")
+        watcher.start()
+        try await watched.waitConnected()
+
+        let view = try Command(["scan", broker.url(), "--exhibits", try Self.catalog(in: broker.directory)])
+        try await view.waitForOutput()
+        let agentA = try Command(["scan", Self.capture("govee-h5105.pcapng"), "--speed", "2", "--publish", broker.url(), "--scanner", "pi-a", "--keep-alive", "5"])
+        let agentB = try Command(["scan", Self.capture("horizon74.btsnoop"), "--speed", "2", "--from", "9", "--publish", broker.url(), "--scanner", "pi-b", "--keep-alive", "5"])
+        try await watched.wait("both agents online") { collector in
+            ["pi-a", "pi-b"].allSatisfy { name in collector.messages(on: "beacontop/scanners/\(name)/status").contains { $0.payload == Array("online".utf8) } }
+        }
+        // Let presence decide, then kill agent B without a chance to say goodbye.
+        try await Task.sleep(nanoseconds: 8_000_000_000)
+        let killedAt = Date().timeIntervalSince1970
+        kill(agentB.process.processIdentifier, SIGKILL)
+        try await watched.wait("pi-b's will", timeout: 15) { collector in
+            collector.messages(on: "beacontop/scanners/pi-b/status").last?.payload == Array("offline".utf8)
+        }
+        // B's reading expires 4 s after its last message; give the view time to show it.
+        try await Task.sleep(nanoseconds: 8_000_000_000)
+        view.process.interrupt()
+        #expect(try await view.finish() == 0)
+        agentA.process.terminate()
+        #expect(try await agentA.finish() == 0)
+
+        // ESPresense's topic carries the agents' beacons in the firmware's id form.
+        let espresense = try #require(watched.messages(on: "espresense/devices/iBeacon:494e5445-4c4c-495f-524f-434b535f4857-20596-25984/pi-a").first)
+        // The fields ESPresense's firmware sends, so mqtt_room and ESPresense Companion read it.
+        let fields = try #require(try JSONSerialization.jsonObject(with: Data(espresense.payload)) as? [String: Any])
+        #expect(fields["id"] as? String == "iBeacon:494e5445-4c4c-495f-524f-434b535f4857-20596-25984")
+        for key in ["mac", "rssi@1m", "rssi", "raw", "distance"] { #expect(fields[key] != nil, "no \(key) in \(fields)") }
+        #expect((fields["rssi"] as? Double).map { (-110.0...0).contains($0) } == true)
+
+        let lines = view.lines
+        func beacon(_ id: String, in line: [String: Any]) -> [String: Any]? {
+            (line["beacons"] as? [[String: Any]])?.first { $0["id"] as? String == id }
+        }
+        let whileBothRan = lines.filter { ($0["t"] as? Double ?? 0) < killedAt }
+        let a = try #require(whileBothRan.compactMap { beacon(Self.onlyA, in: $0) }.last, "view output: \(view.stdout.prefix(2000))")
+        #expect(a["room"] as? String == "room-a")
+        #expect(a["scanner"] as? String == "pi-a")
+        #expect(a["runnerUp"] is NSNull)
+        let b = try #require(whileBothRan.compactMap { beacon(Self.onlyB, in: $0) }.last)
+        #expect(b["room"] as? String == "room-b")
+        #expect(b["scanner"] as? String == "pi-b")
+        // Heard by both scanners: placed in one room with the other as runner-up (whenever both
+        // captures have it at once; each has silences of its own).
+        let both = whileBothRan.compactMap { beacon(Self.shared, in: $0) }.filter { $0["runnerUp"] is [String: Any] }
+        let shared = try #require(both.last, "the shared beacon never had a runner-up: \(whileBothRan.compactMap { beacon(Self.shared, in: $0) })")
+        let runnerUp = try #require(shared["runnerUp"] as? [String: Any])
+        #expect(Set([shared["room"] as? String, runnerUp["room"] as? String]) == Set(["room-a", "room-b"]))
+
+        // After the kill, B's beacon leaves room-b (its readings expire with the dead scanner: 4 s)
+        // and is heard nowhere; A's beacons go on being placed in room-a. (Real captures have
+        // silences of several seconds, in which a beacon leaves and comes back: A's are not
+        // asserted at every line.)
+        let events = lines.dropLast().flatMap { $0["events"] as? [[String: Any]] ?? [] }
+        if let atKill = whileBothRan.last, beacon(Self.onlyB, in: atKill)?["room"] as? String == "room-b" {
+            #expect(events.contains { $0["type"] as? String == "exit" && $0["beacon"] as? String == Self.onlyB && ($0["t"] as? Double ?? 0) > killedAt },
+                    "no exit of B's beacon after the kill: \(events)")
+        }
+        let afterExpiry = lines.dropLast().filter { ($0["t"] as? Double ?? 0) > killedAt + 5 }
+        #expect(!afterExpiry.isEmpty)
+        #expect(afterExpiry.allSatisfy { beacon(Self.onlyB, in: $0) == nil })
+        #expect(afterExpiry.contains { line in
+            (line["beacons"] as? [[String: Any]] ?? []).contains { $0["room"] as? String == "room-a" && $0["scanner"] as? String == "pi-a" }
+        })
+        watcher.stop()
+    }
+
+    @Test("Every exit path publishes the retained offline after online: --duration, SIGINT, SIGTERM, SIGHUP, the source's end, a closed output", arguments: [
+        "duration", "SIGINT", "SIGTERM", "SIGHUP", "end", "closed output",
+    ])
+    func offlineOnEveryExit(path: String) async throws {
+        let broker = try LocalMosquittoBroker()
+        let name = "pi-\(path.replacingOccurrences(of: " ", with: "-"))"
+        var arguments = ["scan", Self.capture("govee-h5100.btsnoop"), "--publish", broker.url(), "--scanner", name]
+        switch path {
+        case "duration": arguments += ["--speed", "1", "--duration", "2"]
+        case "end": arguments += ["--speed", "max"]
+        case "closed output": arguments += ["--speed", "4", "--json"]
+        default: arguments += ["--speed", "1"]
+        }
+        let watcher = try BrokerTests.client(broker.url(), id: BrokerTests.unique("watcher"))
+        let watched = EventCollector(watcher)
+        watcher.subscribe("beacontop/scanners/\(name)/+")
+        watcher.start()
+        try await watched.waitConnected()
+        let agent: Command
+        if path == "closed output" {
+            // `scan ... --json | head -c 1`: the reader goes away after the first byte.
+            let script = "'\(VenueCommandTests.executable)' \(arguments.map { "'\($0)'" }.joined(separator: " ")) | head -c 1 >/dev/null; exit ${PIPESTATUS[0]}"
+            agent = try Command(["-c", script], executable: "/bin/bash")
+        } else {
+            agent = try Command(arguments)
+        }
+        try await watched.wait("online") { $0.messages(on: "beacontop/scanners/\(name)/status").contains { $0.payload == Array("online".utf8) } }
+        if path.hasPrefix("SIG") {
+            try await watched.wait("a reading") { !$0.messages(on: "beacontop/scanners/\(name)/readings").isEmpty }
+        }
+        switch path {
+        case "SIGINT": kill(agent.process.processIdentifier, SIGINT)
+        case "SIGTERM": kill(agent.process.processIdentifier, SIGTERM)
+        case "SIGHUP": kill(agent.process.processIdentifier, SIGHUP)
+        default: break
+        }
+        #expect(try await agent.finish() == 0, "stderr: \(agent.stderr)")
+        try await watched.wait("offline") { $0.messages(on: "beacontop/scanners/\(name)/status").last?.payload == Array("offline".utf8) }
+        #expect(agent.stderr.contains("published, 0 dropped (buffer full)"), "stderr: \(agent.stderr)")
+        if path == "end" {
+            // The whole capture went out before the goodbye: readings on both topics, telemetry.
+            #expect(!watched.messages(on: "beacontop/scanners/\(name)/readings").isEmpty)
+            #expect(!watched.messages(on: "beacontop/scanners/\(name)/telemetry").isEmpty)
+        }
+        // A late subscriber is told the scanner is offline (retained).
+        let late = try BrokerTests.client(broker.url(), id: BrokerTests.unique("late"))
+        let lateEvents = EventCollector(late)
+        late.subscribe("beacontop/scanners/\(name)/status")
+        late.start()
+        try await lateEvents.wait("the retained status") { !$0.messages.isEmpty }
+        #expect(lateEvents.messages.first?.payload == Array("offline".utf8))
+        #expect(lateEvents.messages.first?.retained == true)
+        late.stop()
+        watcher.stop()
+    }
+
+    @Test("--publish needs --scanner, a broker spec, and a source that is not a broker: usage errors before anything opens")
+    func usageErrors() async throws {
+        for (arguments, text) in [
+            (["scan", Self.capture("govee-h5100.btsnoop"), "--publish", "mqtt://127.0.0.1:1"], "--publish needs --scanner"),
+            (["scan", Self.capture("govee-h5100.btsnoop"), "--publish", "tcp:127.0.0.1:1", "--scanner", "x"], "--publish takes mqtt://"),
+            (["scan", "mqtt://127.0.0.1:1", "--publish", "mqtt://127.0.0.1:1", "--scanner", "x"], "not a broker"),
+            (["scan", Self.capture("govee-h5100.btsnoop"), "--scanner", "x"], "give --publish"),
+        ] {
+            let command = try Command(arguments)
+            #expect(try await command.finish() != 0)
+            #expect(command.stderr.contains(text), "\(arguments): \(command.stderr)")
+        }
+        let unreachable = try Command(["scan", Self.capture("govee-h5100.btsnoop"), "--publish", "mqtt://127.0.0.1:\(try LocalMosquittoBroker.freePort())", "--scanner", "x"])
+        #expect(try await unreachable.finish() == 1)
+        #expect(unreachable.stderr.split(separator: "\n").count == 1 && unreachable.stderr.contains("refused"), "\(unreachable.stderr)")
+    }
+}
+}

@@ -1,0 +1,108 @@
+import Foundation
+import MQTT
+import TestFixtures
+import Testing
+
+extension VenueCommands {
+/// `beacontop monitor mqtt://BROKER` in a real terminal (tmux) on a real mosquitto: the table with
+/// rooms and runner-up, the scanner list (`n`), a scanner going offline as an event and its reading
+/// expiring, a hostile payload counted and never drawn, and the terminal restored on q.
+@Suite("The venue monitor in tmux against a real mosquitto", .serialized)
+struct VenueMonitorTerminalTests {
+    init() throws {
+        try TestPrerequisites.requireTmux()
+        try TestPrerequisites.requireExecutable(VenueCommandTests.executable)
+    }
+
+    @Test("Table with rooms, the n list, an offline scanner's event and expiry, a hostile payload counted")
+    func venueMonitor() async throws {
+        let broker = try LocalMosquittoBroker()
+        let session = try TmuxSession(
+            command: "sh -c '\(VenueCommandTests.executable) monitor \(broker.url()); echo EXIT=$?; exec sh'",
+            columns: 120, lines: 30, environment: ["LANG": "C.UTF-8", "TERM": "screen-256color"]
+        )
+        defer { session.kill() }
+        try session.waitFor("No beacons heard yet")
+        let nodes = try BrokerTests.client(broker.url(), id: BrokerTests.unique("nodes"))
+        nodes.start()
+        #expect(nodes.waitForFirstConnection(timeout: 10) == nil)
+        nodes.publish(MQTTOutgoingMessage(topic: "espresense/rooms/kitchen/status", text: "online", retain: true))
+        nodes.publish(MQTTOutgoingMessage(topic: "espresense/rooms/hall/status", text: "online", retain: true))
+
+        // Publish on a task of its own until told to stop: the kitchen node hears the beacon close,
+        // the hall node far, four times a second, as ESPresense's firmware does.
+        let running = Running()
+        let feeder = Task {
+            while running.value {
+                nodes.publish(MQTTOutgoingMessage(topic: "espresense/devices/\(VenueCommandTests.espID)/kitchen", payload: VenueCommandTests.espresense(rssi: -61, distance: 1.2)))
+                if running.hallToo {
+                    nodes.publish(MQTTOutgoingMessage(topic: "espresense/devices/\(VenueCommandTests.espID)/hall", payload: VenueCommandTests.espresense(rssi: -82, distance: 9.5)))
+                }
+                try? await Task.sleep(nanoseconds: 250_000_000)
+            }
+        }
+        defer { running.value = false }
+        let table = try session.waitFor(timeout: 60, "the beacon placed in the kitchen") { $0.contains("kitchen (kitchen)") }
+        #expect(table.contains("ROOM (SCANNER)") && table.contains("RUNNER-UP"))
+        let row = try #require(table.split(separator: "\n").first { $0.contains("kitchen (kitchen)") })
+        #expect(row.contains("E2C56DB5") && row.contains("-61") && row.contains("1.20") && row.contains("hall 9.50"), "\(row)")
+
+        // Enter: every scanner's reading side by side, the placing one marked.
+        try session.send("Enter")
+        let detail = try session.waitFor(timeout: 10, "the scanners side by side") { $0.contains("LEVEL dB") && $0.contains("in kitchen") }
+        let detailLines = detail.split(separator: "\n")
+        #expect(detailLines.contains { $0.hasPrefix(">kitchen") && $0.contains("-61") && $0.contains("1.20") }, "\(detail)")
+        #expect(detailLines.contains { $0.hasPrefix(" hall") && $0.contains("-82") && $0.contains("9.50") }, "\(detail)")
+        try session.send("Escape")
+
+        try session.send("n")
+        let list = try session.waitFor(timeout: 10, "the scanner list") { $0.contains("SCANNER") && $0.contains("MSG/s") && $0.contains("hall") }
+        let lines = list.split(separator: "\n")
+        let kitchen = try #require(lines.first { $0.hasPrefix(" kitchen") })
+        #expect(kitchen.contains("online"))
+        #expect(lines.contains { $0.hasPrefix(" hall") && $0.contains("online") })
+
+        // The hall node says it is going (its will) and stops: an event, and its reading expires.
+        running.hallToo = false
+        nodes.publish(MQTTOutgoingMessage(topic: "espresense/rooms/hall/status", text: "offline", retain: true))
+        _ = try session.waitFor(timeout: 10, "hall offline in the list") { screen in
+            screen.split(separator: "\n").contains { $0.hasPrefix(" hall") && $0.contains("offline") }
+        }
+        try session.send("e")
+        _ = try session.waitFor(timeout: 10, "the offline event") { $0.contains("scanner hall offline") }
+        try session.send("Escape")
+        let after = try session.waitFor(timeout: 10, "the runner-up gone") { screen in
+            screen.split(separator: "\n").contains { $0.contains("kitchen (kitchen)") && !$0.contains("hall 9.50") }
+        }
+        #expect(!after.contains("hall 9.50"))
+
+        // A hostile name: counted on the status line, never drawn (no clear-screen, no title change).
+        nodes.publish(MQTTOutgoingMessage(topic: "espresense/devices/x/kitchen", payload: Array(#"{"id":"\u001b[2J\u001b]0;pwned\u0007","rssi":-50}"#.utf8)))
+        let counted = try session.waitFor(timeout: 10, "the malformed count") { $0.contains("1 malformed") }
+        #expect(!counted.contains("pwned"))
+        #expect(try session.format("#{pane_title}") != "pwned")
+
+        running.value = false
+        _ = await feeder.value
+        try session.send("q")
+        try session.waitFor("EXIT=0")
+        #expect(try session.format("#{alternate_on}") == "0")
+        nodes.stop()
+    }
+}
+
+/// Flags the feeder task reads.
+final class Running: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _value = true
+    private var _hall = true
+    var value: Bool {
+        get { lock.withLock { _value } }
+        set { lock.withLock { _value = newValue } }
+    }
+    var hallToo: Bool {
+        get { lock.withLock { _hall } }
+        set { lock.withLock { _hall = newValue } }
+    }
+}
+}
