@@ -169,6 +169,33 @@ struct ScannerAgentCommandTests {
         watcher.stop()
     }
 
+    @Test("The broker restarted under a running agent: it reconnects, publishes again, drops nothing and still says offline at the end")
+    func agentSurvivesBrokerRestart() async throws {
+        let broker = try LocalMosquittoBroker()
+        let name = "pi-restart"
+        let readings = "beacontop/scanners/\(name)/readings"
+        let watcher = try BrokerTests.client(broker.url(), id: BrokerTests.unique("watcher"), cleanSession: false)
+        let watched = EventCollector(watcher)
+        watcher.subscribe("beacontop/scanners/\(name)/+", qos: .atLeastOnce)
+        watcher.start()
+        try await watched.waitConnected()
+        let agent = try Command([
+            "scan", Self.capture("govee-h5100.btsnoop"), "--speed", "1", "--loop", "--duration", "25",
+            "--publish", broker.url(), "--scanner", name, "--keep-alive", "5",
+        ])
+        try await watched.wait("a reading before the restart") { !$0.messages(on: readings).isEmpty }
+        broker.stop()
+        try await Task.sleep(nanoseconds: 3_000_000_000)  // the agent goes on ranging, its client buffering
+        let before = watched.messages(on: readings).count
+        try broker.restart()
+        try await watched.wait("readings after the restart", timeout: 30) { $0.messages(on: readings).count > before + 2 }
+        #expect(try await agent.finish() == 0, "stderr: \(agent.stderr)")
+        #expect(agent.stderr.contains("published, 0 dropped (buffer full)"), "stderr: \(agent.stderr)")
+        try await watched.wait("offline after the restart") { $0.messages(on: "beacontop/scanners/\(name)/status").last?.payload == Array("offline".utf8) }
+        #expect(watcher.statistics.connects >= 2)
+        watcher.stop()
+    }
+
     @Test("--publish needs --scanner, a broker spec, and a source that is not a broker: usage errors before anything opens")
     func usageErrors() async throws {
         for (arguments, text) in [
