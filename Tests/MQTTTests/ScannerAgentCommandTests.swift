@@ -49,7 +49,10 @@ struct ScannerAgentCommandTests {
 
         let view = try Command(["scan", broker.url(), "--exhibits", try Self.catalog(in: broker.directory)])
         try await view.waitForOutput()
-        let agentA = try Command(["scan", Self.capture("govee-h5105.pcapng"), "--speed", "2", "--publish", broker.url(), "--scanner", "pi-a", "--keep-alive", "5"])
+        // govee-h5105 holds 35 frames over 90 s, 64 s of it silent: at speed 2 agent A would fall
+        // silent (or end) right when the kill is judged. Looped at speed 8 its beacons come back
+        // every 11 s, so room-a is seen both before and after the kill on any machine.
+        let agentA = try Command(["scan", Self.capture("govee-h5105.pcapng"), "--speed", "8", "--loop", "--publish", broker.url(), "--scanner", "pi-a", "--keep-alive", "5"])
         let agentB = try Command(["scan", Self.capture("horizon74.btsnoop"), "--speed", "2", "--from", "9", "--publish", broker.url(), "--scanner", "pi-b", "--keep-alive", "5"])
         try await watched.wait("both agents online") { collector in
             ["pi-a", "pi-b"].allSatisfy { name in collector.messages(on: "beacontop/scanners/\(name)/status").contains { $0.payload == Array("online".utf8) } }
