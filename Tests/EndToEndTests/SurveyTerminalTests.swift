@@ -176,6 +176,10 @@ struct SurveyTerminalTests {
         let atMax = try ExternalCommand.run(beacontopExecutable, ["survey", capture, "--out", directory.path, "--speed", "max"])
         #expect(atMax.status != 0)
         #expect(atMax.stderr.contains("--speed max: a survey replays at 0.25 to 100"))
+        // A broker relays other scanners' readings, not frames heard where the technician stands.
+        let broker = try ExternalCommand.run(beacontopExecutable, ["survey", "mqtt://127.0.0.1:1", "--out", directory.path])
+        #expect(broker.status != 0)
+        #expect(broker.stderr.contains("a survey samples a radio or a capture, not a broker (mqtt://)"), "\(broker.stderr)")
         let noReport = try ExternalCommand.run(beacontopExecutable, ["survey", "--report", directory.path])
         #expect(noReport.status == 1)
         #expect(noReport.stderr.contains("survey.ndjson"))
