@@ -42,6 +42,16 @@ enum CellFormat {
         return seconds < 1e7 * 86400 ? String(Int(seconds / 86400)) + "d" : "long"
     }
 
+    /// A scanner's clock offset in the 8 cells of its column: `-0.42`, `+12.30` within 100 s; past
+    /// that in the units of an age (`+4h`, `+2121d`): an agent replaying an old capture stamps its
+    /// readings with capture time, years away from the view's clock.
+    static func offset(_ seconds: Double) -> String {
+        guard !seconds.isNaN else { return "?" }
+        let sign = seconds < 0 ? "-" : "+"
+        if seconds.magnitude < 100 { return sign + fixed(seconds.magnitude, decimals: 2) }
+        return sign + age(seconds.magnitude)
+    }
+
     /// Longest replay position or length the clock spells out: the span `TimestampPolicy` allows.
     static let longestClock = 100_000.0 * 86_400
 

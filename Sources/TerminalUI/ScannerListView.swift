@@ -33,7 +33,7 @@ enum ScannerListView {
             buffer.write(state, x: 35, y: y, role: scanner.alive ? .immediate : .warning)
             buffer.writeRight(scanner.secondsSinceHeard.map(CellFormat.age) ?? "-", end: 48, y: y, role: .plain)
             buffer.writeRight(scanner.messagesPerSecond.map { CellFormat.fixed($0, decimals: 1) } ?? "-", end: 55, y: y, role: .plain)
-            buffer.writeRight(scanner.clockOffset.map { CellFormat.fixed($0, decimals: 2) } ?? "-", end: 64, y: y, role: .plain)
+            buffer.writeRight(scanner.clockOffset.map(CellFormat.offset) ?? "-", end: 64, y: y, role: .plain)
             let source = scanner.offsetSource == "none" ? "" : " (\(scanner.offsetSource))"
             buffer.writeRight(CellFormat.fixed(scanner.offset, decimals: 1) + source, end: 75 + source.count, y: y, role: .plain)
         }

@@ -17,6 +17,17 @@ import Testing
         #expect(CellFormat.clock(-5) == "00:00")
     }
 
+    @Test("a scanner's clock offset fits its column however far the scanner's clock is (an agent replaying a 2023 capture)")
+    func offsets() {
+        #expect(CellFormat.offset(-0.421) == "-0.42")
+        #expect(CellFormat.offset(12.3) == "+12.30")
+        #expect(CellFormat.offset(4 * 3600) == "+4h")
+        #expect(CellFormat.offset(183_269_012.64) == "+2121d")
+        for value in [-1e300, 1e300, .infinity, 183_269_012.64, -99.99, -7.3e9 /* 1970 against 2200, the timestamp policy's span */] {
+            #expect(CellFormat.offset(value).count <= 8, "\(value)")
+        }
+    }
+
     @Test("ages of any size format without trapping")
     func ages() {
         #expect(CellFormat.age(0.25) == "0.3s")
