@@ -63,7 +63,12 @@ struct KernelVMTests {
             return "\(parts[0]) \(parts[1]) \(parts[3])"
         }))
         let rates = try rateFields(run.text("monitor-channel.out"))
-        #expect(!rates.isEmpty && rates.allSatisfy { (8.0...11.0).contains($0) }, "packetsPerSecond: \(rates)")
+        // Under TCG the guest hears the world in bursts: one tick's rate reached 12.6 in a CI run
+        // while the run's median stayed at 10.7. Each tick within 7-13, the median within 9-11.5:
+        // a doubled (scan responses counted) or halved rate still fails.
+        let sorted = rates.sorted()
+        #expect(!rates.isEmpty && rates.allSatisfy { (7.0...13.0).contains($0) }, "packetsPerSecond: \(rates)")
+        #expect(sorted.isEmpty || (9.0...11.5).contains(sorted[sorted.count / 2]), "packetsPerSecond: \(rates)")
     }
 
     /// `packetsPerSecond` of every beacon in every tick after the first (the first covers a part second).
