@@ -14,7 +14,8 @@ import Synchronization
 /// threads (`Process.waitUntilExit`, `usleep` loops, synchronous waits), so the messages sat in the
 /// stream unread while the deadline passed. Recorded on the network thread, a message that
 /// arrived is seen whenever the waiting task gets to look; a message that never arrived still fails.
-/// Waiting polls every 10 ms up to a timeout: synchronisation with a broker, not a speed check.
+/// Waiting polls every 10 ms up to a timeout (30 s by default): synchronisation with a broker, not a
+/// speed check; CI runs these beside the TCG VM suite on two cores, where 10 s was once too short.
 final class EventCollector: Sendable {
     final class Store: Sendable {
         let events = Mutex<[MQTTClientEvent]>([])
@@ -55,7 +56,7 @@ final class EventCollector: Sendable {
     /// Waits until `condition` holds; throws with what arrived when `timeout` seconds pass. The
     /// condition is checked before the deadline, so a waiter that was itself starved still sees
     /// everything that arrived meanwhile.
-    func wait(_ what: String, timeout: Double = 10, until condition: (EventCollector) -> Bool) async throws {
+    func wait(_ what: String, timeout: Double = 30, until condition: (EventCollector) -> Bool) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while !condition(self) {
             guard Date() < deadline else {
@@ -65,7 +66,7 @@ final class EventCollector: Sendable {
         }
     }
 
-    func waitConnected(count: Int = 1, timeout: Double = 10) async throws {
+    func waitConnected(count: Int = 1, timeout: Double = 30) async throws {
         try await wait("\(count) connection(s)", timeout: timeout) { collector in
             collector.statuses.filter { if case .connected = $0 { true } else { false } }.count >= count
         }

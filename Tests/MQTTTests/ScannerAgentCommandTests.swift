@@ -53,17 +53,26 @@ struct ScannerAgentCommandTests {
         // silent (or end) right when the kill is judged. Looped at speed 8 its beacons come back
         // every 11 s, so room-a is seen both before and after the kill on any machine.
         let agentA = try Command(["scan", Self.capture("govee-h5105.pcapng"), "--speed", "8", "--loop", "--publish", broker.url(), "--scanner", "pi-a", "--keep-alive", "5"])
-        let agentB = try Command(["scan", Self.capture("horizon74.btsnoop"), "--speed", "2", "--from", "9", "--publish", broker.url(), "--scanner", "pi-b", "--keep-alive", "5"])
+        // horizon74 holds 11 frames over 12 s (the shared beacon once, at 9 s): played once it
+        // ends, and its agent says offline on its own, before the kill. Looped at speed 4 it is
+        // alive when killed (so the will is what says offline) and its beacons never fall silent.
+        // horizon74's 11 beacon frames are in its first 12 s (the shared beacon once, at 9 s), then
+        // 135 s of other traffic: looped over those 13 s at speed 4, B's beacons never fall silent,
+        // so B is in room-b right up to the kill and its will is what ends it.
+        let agentB = try Command(["scan", Self.capture("horizon74.btsnoop"), "--speed", "4", "--to", "13", "--loop", "--publish", broker.url(), "--scanner", "pi-b", "--keep-alive", "5"])
         try await watched.wait("both agents online") { collector in
             ["pi-a", "pi-b"].allSatisfy { name in collector.messages(on: "beacontop/scanners/\(name)/status").contains { $0.payload == Array("online".utf8) } }
         }
         // Let presence decide, then kill agent B without a chance to say goodbye.
         try await Task.sleep(nanoseconds: 8_000_000_000)
         let killedAt = Date().timeIntervalSince1970
+        #expect(agentB.process.isRunning, "agent B ended before the kill: the will would not be what says offline; stderr: \(agentB.stderr)")
         kill(agentB.process.processIdentifier, SIGKILL)
         try await watched.wait("pi-b's will", timeout: 15) { collector in
             collector.messages(on: "beacontop/scanners/pi-b/status").last?.payload == Array("offline".utf8)
         }
+        _ = try await agentB.finish()
+        #expect(agentB.process.terminationReason == .uncaughtSignal && agentB.process.terminationStatus == SIGKILL)
         // B's reading expires 4 s after its last message; give the view time to show it.
         try await Task.sleep(nanoseconds: 8_000_000_000)
         view.process.interrupt()
@@ -103,10 +112,10 @@ struct ScannerAgentCommandTests {
         // silences of several seconds, in which a beacon leaves and comes back: A's are not
         // asserted at every line.)
         let events = lines.dropLast().flatMap { $0["events"] as? [[String: Any]] ?? [] }
-        if let atKill = whileBothRan.last, beacon(Self.onlyB, in: atKill)?["room"] as? String == "room-b" {
-            #expect(events.contains { $0["type"] as? String == "exit" && $0["beacon"] as? String == Self.onlyB && ($0["t"] as? Double ?? 0) > killedAt },
-                    "no exit of B's beacon after the kill: \(events)")
-        }
+        let atKill = try #require(whileBothRan.last)
+        #expect(beacon(Self.onlyB, in: atKill)?["room"] as? String == "room-b", "B's beacon was not in room-b at the kill: \(atKill)")
+        #expect(events.contains { $0["type"] as? String == "exit" && $0["beacon"] as? String == Self.onlyB && ($0["t"] as? Double ?? 0) > killedAt },
+                "no exit of B's beacon after the kill: \(events)")
         let afterExpiry = lines.dropLast().filter { ($0["t"] as? Double ?? 0) > killedAt + 5 }
         #expect(!afterExpiry.isEmpty)
         #expect(afterExpiry.allSatisfy { beacon(Self.onlyB, in: $0) == nil })
