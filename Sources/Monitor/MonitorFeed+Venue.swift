@@ -19,6 +19,25 @@ extension MonitorFeed {
         venueOutbox += venue!.receive(topic: message.topic, payload: message.payload, at: message.receivedAt)
     }
 
+    /// Ends the venue session at `time`: every open visit closed (each exit at the last time its
+    /// room heard the beacon: `VenueView.finish`), the exits in the event log, what to publish in
+    /// the outbox. Returns how many visits it closed; nothing after it opens one again.
+    public mutating func finishVenue(at time: Double) -> Int {
+        guard venue != nil, !venue!.isFinished, time.isFinite else { return 0 }
+        venueOutbox += venue!.tick(at: time)
+        logVenueEvents()
+        venueOutbox += venue!.finish(at: time)
+        let closed = venue!.pendingEvents.filter { $0.kind == .visit }.count
+        logVenueEvents()
+        return closed
+    }
+
+    private mutating func logVenueEvents() {
+        for event in venue!.takeEvents() where event.kind != .visit {
+            log(event.kind == .enter ? .enter : .exit, "\(event.beacon) \(event.kind == .enter ? "in" : "left") \(event.room)")
+        }
+    }
+
     /// What the view decided to publish since the last call.
     public mutating func takeVenueOutbox() -> [VenueOutgoing] {
         defer { venueOutbox.removeAll(keepingCapacity: true) }
@@ -43,9 +62,7 @@ extension MonitorFeed {
         venueOutbox += venue!.tick(at: time)
         lastTickTime = time
         updateRate(at: time)
-        for event in venue!.takeEvents() where event.kind != .visit {
-            log(event.kind == .enter ? .enter : .exit, "\(event.beacon) \(event.kind == .enter ? "in" : "left") \(event.room)")
-        }
+        logVenueEvents()
         let registry = venue!.presence.scanners
         for name in registry.scanners.keys.sorted() {
             let alive = registry.isAlive(name, at: time)

@@ -73,8 +73,24 @@ public struct MonitorSession: Sendable {
             if let newest { clock = (max(clock?.capture ?? newest, newest), batch.arrival) }
         }
         feed.droppedPackets = contents.droppedPackets
-        if contents.ended { sourceEnded = true }
+        if contents.ended {
+            sourceEnded = true
+            // A venue recording replayed to its end: its open visits end there, as `replay` ends them.
+            if let last = clock?.capture { _ = feed.finishVenue(at: last) }
+        }
         flushVenueOutbox()
+    }
+
+    /// The monitor is ending (q, a signal, a stop request): takes what arrived, ticks at the
+    /// time the source has reached and closes every open visit, handing the exit and visit events
+    /// and the rooms' occupancy to `publish` (the broker's client sends them before it
+    /// disconnects). Returns how many visits it closed; nil when this is no venue.
+    public mutating func finishVenue(now: Double) -> Int? {
+        guard feed.venue != nil else { return nil }
+        drain()
+        let closed = feed.finishVenue(at: captureTime(now: now))
+        flushVenueOutbox()
+        return closed
     }
 
     private mutating func flushVenueOutbox() {
@@ -95,13 +111,7 @@ public struct MonitorSession: Sendable {
     /// builds the snapshot the loop draws.
     public mutating func snapshot(now: Double) -> MonitorSnapshot {
         let paused = replay?.isPaused ?? false
-        let rate: Double
-        switch speed {
-        case .factor(let factor): rate = paused ? 0 : factor
-        case .max: rate = 0
-        case nil: rate = 1
-        }
-        let time = clock.map { $0.capture + (now - $0.wall) * rate } ?? .nan
+        let time = captureTime(now: now)
         if let replay {
             feed.status.replayPosition = replay.position.seconds
             if feed.status.state != .finished {
@@ -118,6 +128,18 @@ public struct MonitorSession: Sendable {
         exportTick()
         flushVenueOutbox()
         return snapshot
+    }
+
+    /// The capture time the source has reached by `now` (wall seconds): the newest packet's, run
+    /// on at the replay speed since it arrived (stopped while paused); NaN before the first.
+    private func captureTime(now: Double) -> Double {
+        let rate: Double
+        switch speed {
+        case .factor(let factor): rate = replay?.isPaused ?? false ? 0 : factor
+        case .max: rate = 0
+        case nil: rate = 1
+        }
+        return clock.map { $0.capture + (now - $0.wall) * rate } ?? .nan
     }
 
     // MARK: - Export

@@ -47,7 +47,13 @@ enum MonitorRunner {
         let session = configured
         await drive(opening: opening, record: setup.record, scanning: setup.scanning, inbox: inbox) {
             var loop = MonitorLoop(session: session, noColorVariable: ProcessInfo.processInfo.environment["NO_COLOR"])
-            return try loop.run()
+            let exit = try loop.run()
+            // The terminal is restored; a venue view closes its open visits before the broker goes.
+            var ended = loop.session
+            if let closed = ended.finishVenue(now: SourceInbox.wallClock()), let broker = opening.broker {
+                StandardError.report(VenueBrokerClosing.closedVisits(closed, broker: broker))
+            }
+            return exit
         }
     }
 
@@ -87,7 +93,7 @@ enum MonitorRunner {
         }
         source.stop()
         inbox.close()
-        opening.broker?.close()
+        if let broker = opening.broker { VenueBrokerClosing.close(broker) }
         if case .failure(let error) = outcome {
             if error is TerminalError {
                 fail("cannot start the terminal UI: stdin and stdout must be a terminal with a known TERM; for NDJSON without a terminal use `beacontop scan SOURCE --json`")
