@@ -75,9 +75,13 @@ extension MonitorFeed {
             }
         }
         var rows: [BeaconRowModel] = []
-        for beacon in venue!.beacons {
+        let beacons = venue!.beacons
+        recordVenueHistory(beacons, at: time)
+        for beacon in beacons {
             guard let identity = VenueBeaconKey.identity(beacon.id), let best = beacon.best else { continue }
-            rows.append(Self.venueRow(beacon, best: best, identity: identity, exhibit: catalog?.exhibit(forID: beacon.id)?.name, at: time))
+            var row = Self.venueRow(beacon, best: best, identity: identity, exhibit: catalog?.exhibit(forID: beacon.id)?.name, at: time)
+            row.rssiHistory = venueHistory[beacon.id]?.rssi ?? []
+            rows.append(row)
         }
         for (name, scanner) in registry.scanners {
             // Messages per second over at least a second of the view's clock.
@@ -92,11 +96,32 @@ extension MonitorFeed {
         var source = status
         source.malformedCount = venue!.decoder.refusedTotal
         source.advertsPerSecond = advertsPerSecond
+        source.countsMessages = true
         return MonitorSnapshot(
             title: catalog?.title, rows: rows, source: source, events: events,
             filterNames: RSSIFilterKind.allCases.map(\.rawValue), activeFilter: configuration.filter.rawValue,
             scanners: venueScanners(at: time)
         )
+    }
+
+    /// One sample a second per beacon: the RSSI of the scanner that places it (or hears it best,
+    /// with no room yet) while it has a live reading; beacons presence forgot are dropped.
+    private mutating func recordVenueHistory(_ beacons: [VenueBeacon], at time: Double) {
+        guard time.isFinite else { return }
+        let second = time.rounded(.down)
+        if venueHistory.count > beacons.count {
+            let known = Set(beacons.map(\.id))
+            venueHistory = venueHistory.filter { known.contains($0.key) }
+        }
+        for beacon in beacons {
+            guard let best = beacon.best else { continue }
+            var entry = venueHistory[beacon.id] ?? (second: -.infinity, rssi: [])
+            guard entry.second != second else { continue }
+            entry.second = second
+            entry.rssi.append(Int(best.rssi.rounded()))
+            if entry.rssi.count > BeaconExtras.historyLength { entry.rssi.removeFirst(entry.rssi.count - BeaconExtras.historyLength) }
+            venueHistory[beacon.id] = entry
+        }
     }
 
     static func venueRow(_ beacon: VenueBeacon, best: RoomPresence.ScannerLevel, identity: BeaconIdentity, exhibit: String?, at time: Double) -> BeaconRowModel {

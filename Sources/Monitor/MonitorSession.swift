@@ -34,6 +34,13 @@ public struct MonitorSession: Sendable {
     private var lastExported: Double?
     /// Publishes what a venue view decided (visit events, occupancy) through its broker.
     public var publish: (@Sendable (VenueOutgoing) -> Void)?
+    /// A venue recording: replayed at its `--speed` with no replay controls, so the replay keys
+    /// say so on the status line rather than that only a capture file has them.
+    public var isVenueRecording = false
+    /// A key's notice for the status line, shown from the next snapshot for `noticeSeconds`.
+    private var pendingNotice: String?
+    private var noticeUntil = -Double.infinity
+    static let noticeSeconds = 4.0
 
     public init(
         feed: MonitorFeed, inbox: SourceInbox, recording: RecordingSource? = nil, replay: ReplayControl? = nil,
@@ -124,6 +131,13 @@ public struct MonitorSession: Sendable {
                 }
             }
         }
+        if let text = pendingNotice {
+            feed.status.notice = text
+            noticeUntil = now + Self.noticeSeconds
+            pendingNotice = nil
+        } else if now >= noticeUntil {
+            feed.status.notice = nil
+        }
         let snapshot = feed.snapshot(at: time)
         exportTick()
         flushVenueOutbox()
@@ -184,17 +198,17 @@ public struct MonitorSession: Sendable {
     public mutating func handle(_ command: MonitorCommand) {
         switch command {
         case .togglePause:
-            guard let replay else { return note("pause works on replays (a capture file)") }
+            guard let replay else { return noReplayControls("pause") }
             replay.togglePause()
         case .step:
-            guard let replay else { return note("step works on replays (a capture file)") }
+            guard let replay else { return noReplayControls("step") }
             replay.pause()
             replay.step()
         case .speedUp, .slowDown:
-            guard let replay else { return note("speed works on replays (a capture file)") }
+            guard let replay else { return noReplayControls("speed") }
             changeSpeed(up: command == .speedUp, replay)
         case .seek(let seconds):
-            guard let replay else { return note("seek works on replays (a capture file)") }
+            guard let replay else { return noReplayControls("seek") }
             replay.seek(by: seconds)
         case .toggleRecording:
             toggleRecording()
@@ -215,6 +229,16 @@ public struct MonitorSession: Sendable {
 
     private mutating func note(_ message: String) {
         feed.log(.info, message)
+    }
+
+    /// A replay key on a source without replay controls: said in the event log and, for a few
+    /// seconds, on the status line, where the key's user is looking.
+    private mutating func noReplayControls(_ what: String) {
+        let text = isVenueRecording
+            ? "\(what): a venue recording plays at its --speed (no pause, step, speed or seek keys)"
+            : "\(what) works on replays (a capture file)"
+        note(text)
+        pendingNotice = text
     }
 
     private mutating func changeSpeed(up: Bool, _ replay: ReplayControl) {

@@ -5,8 +5,9 @@ import Testing
 import Venue
 
 /// The monitor's data side on a venue's broker, driven by hand (wall time given, no terminal, no
-/// broker): broker messages in through the inbox, and every open visit closed when the monitor
-/// ends or the recording it replays runs out, each exit at the last time its room heard the beacon.
+/// broker): broker messages in through the inbox, the status line's rate named for what it counts,
+/// the RSSI history of each row, and every open visit closed when the monitor ends or the
+/// recording it replays runs out, each exit at the last time its room heard the beacon.
 @Suite struct MonitorVenueSessionTests {
     static let espID = "iBeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e4-100-1"
 
@@ -41,6 +42,21 @@ import Venue
             session.drain()
         }
         return (session, inbox, last)
+    }
+
+    @Test("The status line's rate counts broker messages (msg/s), and each row carries its placing scanner's RSSI once a second")
+    func rateAndHistory() throws {
+        let wall = MonitorSessionTests.Wall()
+        let published = Published()
+        var (session, _, _) = Self.session(wall: wall, published: published)
+        let snapshot = session.snapshot(now: wall.now())
+        #expect(snapshot.source.countsMessages)
+        #expect(abs(snapshot.source.advertsPerSecond - 4) < 0.5, "\(snapshot.source.advertsPerSecond)")
+        let row = try #require(snapshot.rows.first)
+        #expect(row.venue?.room == "kitchen")
+        // One sample per second of the view's clock, each the kitchen node's latest RSSI then.
+        #expect(row.rssiHistory.count >= 7 && row.rssiHistory.count <= 9, "\(row.rssiHistory)")
+        #expect(row.rssiHistory.allSatisfy { (-63 ... -60).contains($0) }, "\(row.rssiHistory)")
     }
 
     @Test("Ending the monitor closes the open visit: exit and visit published (QoS 1) at the last time the kitchen heard the beacon, occupancy 0 at the end")
