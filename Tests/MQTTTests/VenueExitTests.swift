@@ -62,8 +62,9 @@ struct VenueExitTests {
         let exit = try object(try #require(backend.messages(on: exitTopic).first))
         let visit = try object(try #require(backend.messages(on: visitTopic).first))
         let end = try #require(exit["t"] as? Double)
-        #expect(end >= lastPublished - 0.01 && end <= lastPublished + 1 && end < stoppedAt - 0.4,
-                "exit at \(end): last published \(lastPublished), stopped at \(stoppedAt)")
+        // Received after it was published; before the stop by more than a loaded machine's delivery
+        // delay could explain (an exit at the stop, or at the reading's expiry 4 s on, fails).
+        #expect(end >= lastPublished - 0.01 && end < stoppedAt - 0.4, "exit at \(end): last published \(lastPublished), stopped at \(stoppedAt)")
         #expect(visit["end"] as? Double == end && visit["start"] as? Double == enter["t"] as? Double)
         #expect(backend.messages.allSatisfy { $0.qos == .atLeastOnce })
     }
