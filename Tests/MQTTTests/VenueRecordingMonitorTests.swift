@@ -58,5 +58,17 @@ struct VenueRecordingMonitorTests {
         _ = try session.waitFor(timeout: 20, "the exit") { $0.contains("EXIT=0") }
         #expect(try session.format("#{alternate_on}") == "0")
     }
+
+    @Test("--loop, --from and --to on a venue recording are refused with one line and exit 1, not ignored",
+          arguments: [["scan", "--loop"], ["scan", "--from", "5"], ["monitor", "--to", "10"]])
+    func replayWindowRefused(arguments: [String]) async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-venue-window-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).venue.ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Self.recording(at: path)
+        let command = try VenueCommandTests.Command([arguments[0], path] + arguments.dropFirst())
+        #expect(try await command.finish() == 1)
+        #expect(command.stderr == "beacontop: '\(path)' is a venue recording: --loop, --from and --to work on capture files; a venue recording replays whole, at --speed\n")
+        #expect(command.stdout.isEmpty)
+    }
 }
 }
