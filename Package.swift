@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Ranging", "BeaconFormats", "HCI", "Captures", "TestFixtures"]),
         .testTarget(name: "RangingEvaluationTests", dependencies: ["RangingEvaluation", "Ranging", "Simulation", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "PacketSourcesTests", dependencies: ["PacketSources", "HCI", "Captures", "BeaconFormats", "TestFixtures"]),
-        .testTarget(name: "MonitorTests", dependencies: ["Monitor", "Ranging", "BeaconFormats", "HCI", "Captures", "PacketSources", "Survey", "TestFixtures"]),
+        .testTarget(name: "MonitorTests", dependencies: ["Monitor", "Ranging", "BeaconFormats", "HCI", "Captures", "PacketSources", "Survey", "Venue", "TestFixtures"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Monitor", "Survey", "Ranging", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "SurveyTests", dependencies: ["Survey", "Ranging", "BeaconFormats", "HCI", "Captures", "TestFixtures"]),
         .testTarget(name: "SessionsTests", dependencies: ["Sessions", "PacketSources", "Ranging", "BeaconFormats", "HCI", "Captures", "MQTT", "Venue", "TestFixtures"]),

@@ -1,3 +1,4 @@
+import Foundation
 import PacketSources
 import Synchronization
 
@@ -89,11 +90,29 @@ public final class BrokerSource: PacketSource {
         shared.finishOnce()
     }
 
-    /// Disconnects after what was published went out (QoS 1 written, up to `drainTimeout` s).
-    public func close(drainTimeout: Double = 2) {
+    /// Disconnects after what was published reached the broker (QoS 1 acknowledged, up to
+    /// `drainTimeout` s). With messages still waiting and the broker away (the view's last visit
+    /// events when the broker was lost), first waits up to `brokerGrace` s for it to come back,
+    /// retrying every half second. Returns how many messages are not known to have arrived.
+    @discardableResult
+    public func close(drainTimeout: Double = 2, brokerGrace: Double = 0) -> Int {
         stop()
-        shared.client?.stop(drainTimeout: drainTimeout)
+        guard let client = shared.client else { return 0 }
+        if brokerGrace > 0, client.statistics.undelivered > 0 {
+            client.hurryReconnect()
+            let deadline = MQTTConnectionLoop.monotonic() + brokerGrace
+            while MQTTConnectionLoop.monotonic() < deadline {
+                let statistics = client.statistics
+                if statistics.connected && statistics.buffered == 0 { break }
+                usleep(20_000)
+            }
+        }
+        client.stop(drainTimeout: drainTimeout)
+        return client.statistics.undelivered
     }
+
+    /// Published and not yet known to have reached the broker.
+    public var undelivered: Int { shared.client?.statistics.undelivered ?? 0 }
 
     /// Publishes one of the view's messages (QoS 1 ones are resent until acknowledged, and wait
     /// in the client's bounded buffer while the broker is away).

@@ -66,6 +66,10 @@ public final class MQTTClient: Sendable {
 
     public var statistics: MQTTClientStatistics { loop.statistics }
 
+    /// From now on a lost broker is retried every half second rather than after the back-off's
+    /// delay: for an owner about to stop that waits for its last messages to go out.
+    public func hurryReconnect() { loop.hurryReconnect() }
+
     deinit { loop.stop(drainTimeout: 1) }
 }
 
@@ -141,6 +145,8 @@ public struct MQTTClientError: Error, Sendable, Equatable, CustomStringConvertib
 public struct MQTTClientStatistics: Sendable, Equatable {
     /// Connections the broker accepted.
     public var connects = 0
+    /// Up now (the broker accepted, and the connection has not been lost since).
+    public var connected = false
     /// Failed attempts and lost connections.
     public var failures = 0
     public var lastFailure: String?
@@ -156,6 +162,10 @@ public struct MQTTClientStatistics: Sendable, Equatable {
     public var received = 0
     /// Received but dropped because the consumer's inbox was full.
     public var receivedDropped = 0
+
+    /// Published and not known to have reached the broker: waiting in the buffer, or handed to
+    /// libmosquitto and not yet written (QoS 0) or acknowledged (QoS 1).
+    public var undelivered: Int { buffered + max(0, published - confirmed) }
 
     public init() {}
 }

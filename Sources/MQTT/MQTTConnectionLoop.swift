@@ -36,7 +36,11 @@ final class MQTTConnectionLoop: Sendable {
         var drainTimeout = 2.0
         var cleanedUp = false
         var firstOutcome: MQTTConnectionFailure??
+        /// A stopping owner waits for what it published: retry a lost broker every half second
+        /// instead of after the back-off's delay (up to 30 s).
+        var hurry = false
         var connects = 0
+        var connected = false
         var failures = 0
         var lastFailure: String?
     }
@@ -163,6 +167,7 @@ final class MQTTConnectionLoop: Sendable {
         }
         control.withLock { state in
             stats.connects = state.connects
+            stats.connected = state.connected
             stats.failures = state.failures
             stats.lastFailure = state.lastFailure
         }
@@ -196,6 +201,9 @@ final class MQTTConnectionLoop: Sendable {
         return true
     }
 
+    /// Retries a lost broker every half second from now on (see `Control.hurry`).
+    func hurryReconnect() { control.withLock { $0.hurry = true } }
+
     func stop(drainTimeout: Double) {
         let (started, alreadyClean) = control.withLock { state in
             state.stopRequested = true
@@ -222,6 +230,7 @@ final class MQTTConnectionLoop: Sendable {
         while !control.withLock({ $0.stopRequested }) {
             let now = Self.monotonic()
             if !socketOpen {
+                if control.withLock({ $0.hurry }) { nextAttempt = min(nextAttempt, now + 0.5) }
                 if now < nextAttempt {
                     usleep(UInt32(min(0.05, nextAttempt - now) * 1_000_000))
                     continue
@@ -255,6 +264,7 @@ final class MQTTConnectionLoop: Sendable {
             if rc != 0 {
                 socketOpen = false
                 outbox.withLock { $0.connected = false }
+                control.withLock { $0.connected = false }
                 let reason = MosquittoLibrary.reason(code: rc, errnoValue: cause, connack: connack, log: callbacks.lastLog)
                 if accepted {
                     attempt = 1
@@ -289,6 +299,7 @@ final class MQTTConnectionLoop: Sendable {
         let mosq = handle.pointer
         control.withLock { state in
             state.connects += 1
+            state.connected = true
             if state.firstOutcome == nil { state.firstOutcome = .some(nil) }
         }
         outbox.withLock { box in
@@ -324,9 +335,12 @@ final class MQTTConnectionLoop: Sendable {
             var waitFor: Int32?
             if let will = options.will, send(will, mid: &finalMid) == 0 { waitFor = finalMid }
             let deadline = Self.monotonic() + drain
+            let published = outbox.withLock { $0.published }
             while Self.monotonic() < deadline {
                 if let mid = waitFor, callbacks.isConfirmed(mid) { break }
-                if waitFor == nil, !mosquitto_want_write(mosq) { break }
+                // Without a will to wait for: until every message is confirmed. Written is not
+                // enough: QoS 1 messages past the in-flight limit wait inside libmosquitto unwritten.
+                if waitFor == nil, !mosquitto_want_write(mosq), callbacks.counts.confirmed >= published { break }
                 if mosquitto_loop(mosq, 20, 1) != 0 { break }
             }
             mosquitto_disconnect(mosq)
@@ -334,7 +348,10 @@ final class MQTTConnectionLoop: Sendable {
         }
         mosquitto_destroy(mosq)
         MosquittoLibrary.release()
-        control.withLock { $0.cleanedUp = true }
+        control.withLock { state in
+            state.cleanedUp = true
+            state.connected = false
+        }
         continuation.yield(.status(.stopped(broker: broker)))
         continuation.finish()
     }

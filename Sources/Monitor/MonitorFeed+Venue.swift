@@ -19,6 +19,25 @@ extension MonitorFeed {
         venueOutbox += venue!.receive(topic: message.topic, payload: message.payload, at: message.receivedAt)
     }
 
+    /// Ends the venue session at `time`: every open visit closed (each exit at the last time its
+    /// room heard the beacon: `VenueView.finish`), the exits in the event log, what to publish in
+    /// the outbox. Returns how many visits it closed; nothing after it opens one again.
+    public mutating func finishVenue(at time: Double) -> Int {
+        guard venue != nil, !venue!.isFinished, time.isFinite else { return 0 }
+        venueOutbox += venue!.tick(at: time)
+        logVenueEvents()
+        venueOutbox += venue!.finish(at: time)
+        let closed = venue!.pendingEvents.filter { $0.kind == .visit }.count
+        logVenueEvents()
+        return closed
+    }
+
+    private mutating func logVenueEvents() {
+        for event in venue!.takeEvents() where event.kind != .visit {
+            log(event.kind == .enter ? .enter : .exit, "\(event.beacon) \(event.kind == .enter ? "in" : "left") \(event.room)")
+        }
+    }
+
     /// What the view decided to publish since the last call.
     public mutating func takeVenueOutbox() -> [VenueOutgoing] {
         defer { venueOutbox.removeAll(keepingCapacity: true) }
@@ -43,9 +62,7 @@ extension MonitorFeed {
         venueOutbox += venue!.tick(at: time)
         lastTickTime = time
         updateRate(at: time)
-        for event in venue!.takeEvents() where event.kind != .visit {
-            log(event.kind == .enter ? .enter : .exit, "\(event.beacon) \(event.kind == .enter ? "in" : "left") \(event.room)")
-        }
+        logVenueEvents()
         let registry = venue!.presence.scanners
         for name in registry.scanners.keys.sorted() {
             let alive = registry.isAlive(name, at: time)
@@ -58,9 +75,13 @@ extension MonitorFeed {
             }
         }
         var rows: [BeaconRowModel] = []
-        for beacon in venue!.beacons {
+        let beacons = venue!.beacons
+        recordVenueHistory(beacons, at: time)
+        for beacon in beacons {
             guard let identity = VenueBeaconKey.identity(beacon.id), let best = beacon.best else { continue }
-            rows.append(Self.venueRow(beacon, best: best, identity: identity, exhibit: catalog?.exhibit(forID: beacon.id)?.name, at: time))
+            var row = Self.venueRow(beacon, best: best, identity: identity, exhibit: catalog?.exhibit(forID: beacon.id)?.name, at: time)
+            row.rssiHistory = venueHistory[beacon.id]?.rssi ?? []
+            rows.append(row)
         }
         for (name, scanner) in registry.scanners {
             // Messages per second over at least a second of the view's clock.
@@ -75,11 +96,32 @@ extension MonitorFeed {
         var source = status
         source.malformedCount = venue!.decoder.refusedTotal
         source.advertsPerSecond = advertsPerSecond
+        source.countsMessages = true
         return MonitorSnapshot(
             title: catalog?.title, rows: rows, source: source, events: events,
             filterNames: RSSIFilterKind.allCases.map(\.rawValue), activeFilter: configuration.filter.rawValue,
             scanners: venueScanners(at: time)
         )
+    }
+
+    /// One sample a second per beacon: the RSSI of the scanner that places it (or hears it best,
+    /// with no room yet) while it has a live reading; beacons presence forgot are dropped.
+    private mutating func recordVenueHistory(_ beacons: [VenueBeacon], at time: Double) {
+        guard time.isFinite else { return }
+        let second = time.rounded(.down)
+        if venueHistory.count > beacons.count {
+            let known = Set(beacons.map(\.id))
+            venueHistory = venueHistory.filter { known.contains($0.key) }
+        }
+        for beacon in beacons {
+            guard let best = beacon.best else { continue }
+            var entry = venueHistory[beacon.id] ?? (second: -.infinity, rssi: [])
+            guard entry.second != second else { continue }
+            entry.second = second
+            entry.rssi.append(Int(best.rssi.rounded()))
+            if entry.rssi.count > BeaconExtras.historyLength { entry.rssi.removeFirst(entry.rssi.count - BeaconExtras.historyLength) }
+            venueHistory[beacon.id] = entry
+        }
     }
 
     static func venueRow(_ beacon: VenueBeacon, best: RoomPresence.ScannerLevel, identity: BeaconIdentity, exhibit: String?, at time: Double) -> BeaconRowModel {

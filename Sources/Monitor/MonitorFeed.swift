@@ -43,6 +43,9 @@ public struct MonitorFeed: Sendable {
     var scannerAlive: [String: Bool] = [:]
     /// Per scanner: the window start (time, messages) and the last rate, for the `n` list.
     var scannerRates: [String: (time: Double, messages: Int, rate: Double?)] = [:]
+    /// Per venue beacon: the placing scanner's RSSI once a second of the view's clock (the
+    /// sparkline), as `BeaconExtras` keeps it for a radio's beacons.
+    var venueHistory: [String: (second: Double, rssi: [Int])] = [:]
 
     private var decoder = BeaconSightingDecoder()
     /// The sightings of the packet being fed, reused (one array per packet was an allocation per packet).

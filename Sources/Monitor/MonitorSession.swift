@@ -34,6 +34,13 @@ public struct MonitorSession: Sendable {
     private var lastExported: Double?
     /// Publishes what a venue view decided (visit events, occupancy) through its broker.
     public var publish: (@Sendable (VenueOutgoing) -> Void)?
+    /// A venue recording: replayed at its `--speed` with no replay controls, so the replay keys
+    /// say so on the status line rather than that only a capture file has them.
+    public var isVenueRecording = false
+    /// A key's notice for the status line, shown from the next snapshot for `noticeSeconds`.
+    private var pendingNotice: String?
+    private var noticeUntil = -Double.infinity
+    static let noticeSeconds = 4.0
 
     public init(
         feed: MonitorFeed, inbox: SourceInbox, recording: RecordingSource? = nil, replay: ReplayControl? = nil,
@@ -73,8 +80,24 @@ public struct MonitorSession: Sendable {
             if let newest { clock = (max(clock?.capture ?? newest, newest), batch.arrival) }
         }
         feed.droppedPackets = contents.droppedPackets
-        if contents.ended { sourceEnded = true }
+        if contents.ended {
+            sourceEnded = true
+            // A venue recording replayed to its end: its open visits end there, as `replay` ends them.
+            if let last = clock?.capture { _ = feed.finishVenue(at: last) }
+        }
         flushVenueOutbox()
+    }
+
+    /// The monitor is ending (q, a signal, a stop request): takes what arrived, ticks at the
+    /// time the source has reached and closes every open visit, handing the exit and visit events
+    /// and the rooms' occupancy to `publish` (the broker's client sends them before it
+    /// disconnects). Returns how many visits it closed; nil when this is no venue.
+    public mutating func finishVenue(now: Double) -> Int? {
+        guard feed.venue != nil else { return nil }
+        drain()
+        let closed = feed.finishVenue(at: captureTime(now: now))
+        flushVenueOutbox()
+        return closed
     }
 
     private mutating func flushVenueOutbox() {
@@ -95,13 +118,7 @@ public struct MonitorSession: Sendable {
     /// builds the snapshot the loop draws.
     public mutating func snapshot(now: Double) -> MonitorSnapshot {
         let paused = replay?.isPaused ?? false
-        let rate: Double
-        switch speed {
-        case .factor(let factor): rate = paused ? 0 : factor
-        case .max: rate = 0
-        case nil: rate = 1
-        }
-        let time = clock.map { $0.capture + (now - $0.wall) * rate } ?? .nan
+        let time = captureTime(now: now)
         if let replay {
             feed.status.replayPosition = replay.position.seconds
             if feed.status.state != .finished {
@@ -114,10 +131,29 @@ public struct MonitorSession: Sendable {
                 }
             }
         }
+        if let text = pendingNotice {
+            feed.status.notice = text
+            noticeUntil = now + Self.noticeSeconds
+            pendingNotice = nil
+        } else if now >= noticeUntil {
+            feed.status.notice = nil
+        }
         let snapshot = feed.snapshot(at: time)
         exportTick()
         flushVenueOutbox()
         return snapshot
+    }
+
+    /// The capture time the source has reached by `now` (wall seconds): the newest packet's, run
+    /// on at the replay speed since it arrived (stopped while paused); NaN before the first.
+    private func captureTime(now: Double) -> Double {
+        let rate: Double
+        switch speed {
+        case .factor(let factor): rate = replay?.isPaused ?? false ? 0 : factor
+        case .max: rate = 0
+        case nil: rate = 1
+        }
+        return clock.map { $0.capture + (now - $0.wall) * rate } ?? .nan
     }
 
     // MARK: - Export
@@ -162,17 +198,17 @@ public struct MonitorSession: Sendable {
     public mutating func handle(_ command: MonitorCommand) {
         switch command {
         case .togglePause:
-            guard let replay else { return note("pause works on replays (a capture file)") }
+            guard let replay else { return noReplayControls("pause") }
             replay.togglePause()
         case .step:
-            guard let replay else { return note("step works on replays (a capture file)") }
+            guard let replay else { return noReplayControls("step") }
             replay.pause()
             replay.step()
         case .speedUp, .slowDown:
-            guard let replay else { return note("speed works on replays (a capture file)") }
+            guard let replay else { return noReplayControls("speed") }
             changeSpeed(up: command == .speedUp, replay)
         case .seek(let seconds):
-            guard let replay else { return note("seek works on replays (a capture file)") }
+            guard let replay else { return noReplayControls("seek") }
             replay.seek(by: seconds)
         case .toggleRecording:
             toggleRecording()
@@ -193,6 +229,16 @@ public struct MonitorSession: Sendable {
 
     private mutating func note(_ message: String) {
         feed.log(.info, message)
+    }
+
+    /// A replay key on a source without replay controls: said in the event log and, for a few
+    /// seconds, on the status line, where the key's user is looking.
+    private mutating func noReplayControls(_ what: String) {
+        let text = isVenueRecording
+            ? "\(what): a venue recording plays at its --speed (no pause, step, speed or seek keys)"
+            : "\(what) works on replays (a capture file)"
+        note(text)
+        pendingNotice = text
     }
 
     private mutating func changeSpeed(up: Bool, _ replay: ReplayControl) {

@@ -18,7 +18,10 @@ public struct SourceStatus: Sendable, Equatable {
     /// The source spec string as given (`hci0`, `session.btsnoop`, `tcp:127.0.0.1:9000`).
     public var name: String
     public var state: State
+    /// Adverts a second; for a venue's broker, broker messages a second (`countsMessages`).
     public var advertsPerSecond: Double
+    /// The rate counts broker messages (readings, statuses, telemetry), not adverts: `msg/s`.
+    public var countsMessages = false
     /// Packets that failed to decode so far (shown as a warning when non-zero).
     public var malformedCount: Int
     /// Packets dropped because the monitor fell behind the source (shown when non-zero).
@@ -30,6 +33,9 @@ public struct SourceStatus: Sendable, Equatable {
     public var recordingFile: String?
     /// The CSV file the session is exported to (`--export`, `x`), nil when not exporting.
     public var exportFile: String?
+    /// A key that did nothing on this source, said for a few seconds (`space` on a venue
+    /// recording, which has no replay controls); nil otherwise.
+    public var notice: String?
     /// Replay position and total duration in seconds; nil for live sources.
     public var replayPosition: Double?
     public var replayDuration: Double?

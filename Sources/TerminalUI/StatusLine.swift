@@ -1,7 +1,7 @@
 import Monitor
 
-/// The last line: the source and its state, replay position, adverts/s, malformed, dropped and
-/// evicted counts, recording;
+/// The last line: the source and its state, replay position, adverts/s (a venue's broker:
+/// messages/s, `msg/s`), malformed, dropped and evicted counts, recording, a key's notice;
 /// or the filter prompt while `/` is being typed. When the line is too narrow, the help hint goes
 /// first, then adverts/s, then the replay position, then the front of the source name (a long capture
 /// path keeps its file name): the state, malformed count and recording indicator are what a
@@ -28,12 +28,16 @@ enum StatusLine {
         let separator = buffer.charset.separator
         let source = model.source
         var segments = stateSegments(source.state)
+        if let notice = source.notice {
+            segments.append(Segment(text: separator, role: .status))
+            segments.append(Segment(text: notice, role: .statusWarning))
+        }
         if let position = source.replayPosition {
             var clock = CellFormat.clock(position)
             if let duration = source.replayDuration { clock += "/" + CellFormat.clock(duration) }
             segments.append(Segment(text: separator + clock, role: .status, dropRank: 2))
         }
-        segments.append(Segment(text: separator + CellFormat.fixed(source.advertsPerSecond, decimals: 0) + " adv/s", role: .status, dropRank: 1))
+        segments.append(Segment(text: separator + CellFormat.fixed(source.advertsPerSecond, decimals: 0) + (source.countsMessages ? " msg/s" : " adv/s"), role: .status, dropRank: 1))
         if source.malformedCount > 0 {
             segments.append(Segment(text: separator, role: .status))
             segments.append(Segment(text: "\(source.malformedCount) malformed", role: .statusWarning))

@@ -109,6 +109,13 @@ public struct RoomPresence: Sendable {
 
     public func room(of beacon: String) -> String? { beacons[beacon]?.holder }
 
+    /// The newest reading of `beacon` by a scanner of `room` that presence still holds (a room's
+    /// holder always has one: without it the beacon would have left). A visit closed at the end
+    /// of a session ends here, not when the session stopped.
+    public func lastHeard(_ beacon: String, in room: String) -> Double? {
+        beacons[beacon]?.readings.lazy.filter { $0.room == room }.map(\.time).max()
+    }
+
     /// Every beacon with a live reading or a room, sorted.
     public var beaconKeys: [String] { beacons.keys.sorted() }
 

@@ -24,8 +24,12 @@ public struct VenueView: Sendable {
         presence = RoomPresence(catalog: catalog, settings: settings)
     }
 
+    /// `finish` was called: the session is over, and nothing after it opens a visit again.
+    public private(set) var isFinished = false
+
     /// One message from the broker; returns what to publish because of it.
     public mutating func receive(topic: String, payload: [UInt8], at time: Double) -> [VenueOutgoing] {
+        guard !isFinished else { return [] }
         note(time)
         guard let input = decoder.decode(topic: topic, payload: payload, receivedAt: time) else { return [] }
         return publish(presence.ingest(input), at: time)
@@ -33,14 +37,21 @@ public struct VenueView: Sendable {
 
     /// Expiry and evidence without new messages; call about once a second.
     public mutating func tick(at time: Double) -> [VenueOutgoing] {
+        guard !isFinished else { return [] }
         note(time)
         return publish(presence.tick(at: time), at: time)
     }
 
-    /// Ends every open visit (the end of a session or a replay).
+    /// Ends every open visit (the end of a session or a replay; once): each exit at the last time
+    /// a scanner of its room heard the beacon, the honest end of its dwell (the session's end
+    /// would add the time since, up to the readings' lifetime or a whole silence), and each
+    /// room's occupancy, now empty, at `time`.
     public mutating func finish(at time: Double) -> [VenueOutgoing] {
+        guard !isFinished else { return [] }
+        isFinished = true
         note(time)
-        let events = visits.closeAll(at: time)
+        let presence = presence
+        let events = visits.closeAll(at: time) { beacon, room in presence.lastHeard(beacon, in: room) }
         remember(events)
         return outgoing(events, at: time)
     }

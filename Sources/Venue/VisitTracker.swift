@@ -35,14 +35,20 @@ public struct VisitTracker: Sendable {
         return events
     }
 
-    /// Ends every open visit at `time` (the end of a recorded session).
-    public mutating func closeAll(at time: Double) -> [VisitEvent] {
+    /// Ends every open visit (the end of a session): each at the time `lastHeard` gives for its
+    /// beacon and room, kept between the visit's start and `time`; at `time` when it gives none.
+    public mutating func closeAll(at time: Double, lastHeard: (_ beacon: String, _ room: String) -> Double? = { _, _ in nil }) -> [VisitEvent] {
         var events: [VisitEvent] = []
         for beacon in open.keys.sorted() {
-            events += close(beacon, visit: open[beacon]!, at: time)
+            let visit = open[beacon]!
+            let end = lastHeard(beacon, visit.room).map { min(max($0, visit.since), time) } ?? time
+            events += close(beacon, visit: visit, at: end)
         }
         return events
     }
+
+    /// Visits open now.
+    public var openVisits: Int { open.count }
 
     private mutating func close(_ beacon: String, visit: (room: String, since: Double), at time: Double) -> [VisitEvent] {
         open[beacon] = nil

@@ -30,9 +30,16 @@ enum MonitorRunner {
     static func run(_ setup: Setup) async throws {
         let opening = setup.opening
         let source = opening.source
+        // A venue recording replays without controls, at its --speed from the start.
+        let venueRecording = opening.venueTopics != nil && opening.broker == nil
+        var state = SourceStatus.State.scanning
+        if opening.replayControl != nil {
+            state = .replaying(speed: 1)
+        } else if venueRecording {
+            state = .replaying(speed: setup.speed.map { if case .factor(let factor) = $0 { factor } else { .infinity } } ?? 1)
+        }
         var feed = MonitorFeed(
-            configuration: setup.configuration, catalog: setup.catalog,
-            status: SourceStatus(name: source.name, state: opening.replayControl == nil ? .scanning : .replaying(speed: 1))
+            configuration: setup.configuration, catalog: setup.catalog, status: SourceStatus(name: source.name, state: state)
         )
         if let topics = opening.venueTopics { feed.startVenue(VenueView(catalog: setup.catalog, topics: topics)) }
         let inbox = inbox()
@@ -44,10 +51,17 @@ enum MonitorRunner {
             do { try configured.startExport(to: export) } catch { fail("--export \(export): \(error.reason)") }
         }
         if let broker = opening.broker { configured.publish = { broker.publish($0.message) } }
+        configured.isVenueRecording = venueRecording
         let session = configured
         await drive(opening: opening, record: setup.record, scanning: setup.scanning, inbox: inbox) {
             var loop = MonitorLoop(session: session, noColorVariable: ProcessInfo.processInfo.environment["NO_COLOR"])
-            return try loop.run()
+            let exit = try loop.run()
+            // The terminal is restored; a venue view closes its open visits before the broker goes.
+            var ended = loop.session
+            if let closed = ended.finishVenue(now: SourceInbox.wallClock()), let broker = opening.broker {
+                StandardError.report(VenueBrokerClosing.closedVisits(closed, broker: broker))
+            }
+            return exit
         }
     }
 
@@ -87,7 +101,7 @@ enum MonitorRunner {
         }
         source.stop()
         inbox.close()
-        opening.broker?.close()
+        if let broker = opening.broker { VenueBrokerClosing.close(broker) }
         if case .failure(let error) = outcome {
             if error is TerminalError {
                 fail("cannot start the terminal UI: stdin and stdout must be a terminal with a known TERM; for NDJSON without a terminal use `beacontop scan SOURCE --json`")

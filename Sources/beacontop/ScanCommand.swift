@@ -185,7 +185,7 @@ struct ScanCommand: AsyncParsableCommand {
         source.stop()
         _ = await consumed.wait()
         // A venue view published its last events while consuming; now the broker may go.
-        opening.broker?.close()
+        if let broker = opening.broker { VenueBrokerClosing.close(broker) }
         // The agent says it is offline on every exit that gets here (signals, --duration, the
         // source's end, a closed output), after the radio stopped and the last tick went out.
         if let agentClient {

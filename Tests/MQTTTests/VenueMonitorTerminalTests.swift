@@ -44,6 +44,8 @@ struct VenueMonitorTerminalTests {
         defer { running.value = false }
         let table = try session.waitFor(timeout: 60, "the beacon placed in the kitchen") { $0.contains("kitchen (kitchen)") }
         #expect(table.contains("ROOM (SCANNER)") && table.contains("RUNNER-UP"))
+        // The status line counts what arrives: broker messages, not adverts.
+        #expect(table.contains("msg/s") && !table.contains("adv/s"), "\(table)")
         let row = try #require(table.split(separator: "\n").first { $0.contains("kitchen (kitchen)") })
         #expect(row.contains("E2C56DB5") && row.contains("-61") && row.contains("1.20") && row.contains("hall 9.50"), "\(row)")
 

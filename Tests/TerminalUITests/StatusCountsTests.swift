@@ -19,6 +19,19 @@ import Testing
         #expect(narrow == " hci0:raw scanning · 120 dropped · 3400 evicted")
     }
 
+    @Test func aBrokerCountsMessagesAndAKeysNoticeIsAWarningThatStaysOnANarrowLine() {
+        var source = SourceStatus(name: "mqtt://127.0.0.1:1883", state: .scanning, advertsPerSecond: 40)
+        source.countsMessages = true
+        let model = MonitorState(snapshot: Museum.snapshot(rows: [], source: source)).viewModel()
+        #expect(render(model, size: ScreenSize(columns: 100, lines: 10)).line(9).trimmingTrailingSpaces()
+            == " mqtt://127.0.0.1:1883 scanning · 40 msg/s" + String(repeating: " ", count: 51) + "? help")
+        source.notice = "pause works on replays (a capture file)"
+        let noticed = render(MonitorState(snapshot: Museum.snapshot(rows: [], source: source)).viewModel(), size: ScreenSize(columns: 80, lines: 10))
+        #expect(noticed.line(9).trimmingTrailingSpaces() == " mqtt://127.0.0.1:1883 scanning · pause works on replays (a capture file)")
+        let start = noticed.line(9).distance(from: noticed.line(9).startIndex, to: noticed.line(9).range(of: "pause")!.lowerBound)
+        #expect(noticed.roleCodes(9).dropFirst(start).prefix(5) == "wwwww")
+    }
+
     @Test func aRateNotYetKnownIsADash() {
         var row = Museum.row(Museum.rosetta, "Rosetta Stone (cast)", rssi: -60, accuracy: 1, proximity: .near)
         row.packetsPerSecond = nil

@@ -73,4 +73,39 @@ struct AgentAndViewTests {
         #expect(view.report.rows.map(\.visits) == [1])
         #expect(view.report.start == 1000.01 && view.report.end == 1010)
     }
+
+    @Test("finish closes a visit at the last time a scanner of its room heard the beacon, not at the session's end, and opens nothing after")
+    func finishAtLastHeard() throws {
+        var agent = ScannerAgent(scanner: "pi-1", startedAt: 0)
+        var view = VenueView(catalog: ExhibitCatalog(exhibits: [], rooms: [VenueRoom(id: "hall")], scanners: [VenueScanner(id: "pi-1", room: "hall")]))
+        var lastHeard: Double?
+        for tick in 0..<60 {
+            let time = 1000 + Double(tick) / 10
+            for message in agent.messages(for: RangingSnapshot(time: time, beacons: [Self.reading(Self.ibeacon)], nearest: nil, events: [])) {
+                _ = view.receive(topic: message.topic, payload: message.payload, at: time + 0.01)
+                lastHeard = time + 0.01
+            }
+            _ = view.tick(at: time + 0.02)
+        }
+        let heard = try #require(lastHeard)
+        // Stopped 2 s after the last reading (within its 4 s lifetime, so still present).
+        _ = view.tick(at: heard + 2)
+        #expect(view.visits.openVisits == 1)
+        let end = view.finish(at: heard + 2)
+        #expect(end.map(\.topic) == ["beacontop/events/exit/hall", "beacontop/events/visit/hall", "beacontop/occupancy/hall"])
+        let events = view.takeEvents()
+        let exit = try #require(events.first { $0.kind == .exit })
+        let visit = try #require(events.first { $0.kind == .visit })
+        #expect(exit.time == heard)
+        #expect(visit.time == heard && visit.dwell == heard - visit.start!)
+        #expect(String(decoding: end[2].payload, as: UTF8.self).contains("\"count\":0"))
+        #expect(view.report.rows.first?.totalDwell == heard - visit.start!)
+        // Finished: a second finish, later messages and ticks decide nothing.
+        #expect(view.finish(at: heard + 3).isEmpty)
+        for message in agent.messages(for: RangingSnapshot(time: heard + 5, beacons: [Self.reading(Self.ibeacon)], nearest: nil, events: [])) {
+            #expect(view.receive(topic: message.topic, payload: message.payload, at: heard + 5).isEmpty)
+        }
+        #expect(view.tick(at: heard + 20).isEmpty)
+        #expect(view.visits.openVisits == 0)
+    }
 }

@@ -28,6 +28,21 @@ struct VisitTrackerTests {
         #expect(tracker.totals["B"]?.mean == 30)
     }
 
+    @Test("closeAll ends each visit at its last-heard time, kept within the visit's start and the end")
+    func closeAtLastHeard() {
+        var tracker = VisitTracker()
+        _ = tracker.apply(PresenceChange(beacon: "early", from: nil, to: "A", time: 100))
+        _ = tracker.apply(PresenceChange(beacon: "before", from: nil, to: "A", time: 150))
+        _ = tracker.apply(PresenceChange(beacon: "unknown", from: nil, to: "B", time: 120))
+        _ = tracker.apply(PresenceChange(beacon: "late", from: nil, to: "B", time: 130))
+        let heard: [String: Double] = ["early": 170, "before": 149, "late": 999]
+        let end = tracker.closeAll(at: 200) { beacon, _ in heard[beacon] }
+        let exits = Dictionary(uniqueKeysWithValues: end.filter { $0.kind == .exit }.map { ($0.beacon, $0.time) })
+        #expect(exits == ["early": 170, "before": 150, "unknown": 200, "late": 200])
+        #expect(tracker.totals["A"]?.total == 70 && tracker.totals["B"]?.total == 150)
+        #expect(tracker.openVisits == 0)
+    }
+
     @Test("The report: catalog rooms first (visited or not), foot traffic per clock hour")
     func report() {
         var tracker = VisitTracker()
