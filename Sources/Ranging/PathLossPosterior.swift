@@ -116,9 +116,10 @@ public final class PathLossPosteriorTable: Sendable {
     }
 
     public let key: Key
-    static let xLow = PathLossPosteriorGrid.xLow
-    static let xStep = PathLossPosteriorGrid.xStep
-    static let xCount = PathLossPosteriorGrid.xCount
+    // Literals here (not the grid's): `estimate` runs per beacon per tick.
+    static let xLow = -40.0
+    static let xStep = 0.25
+    static let xCount = 521 // -40 ... +90 dB
     /// log10 of the distance at the lower bound, median and upper bound, per x.
     private let lower: [Double]
     private let middle: [Double]

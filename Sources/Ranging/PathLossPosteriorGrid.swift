@@ -6,9 +6,9 @@ import Foundation
 /// to +90 dB in 0.25 dB steps (rows), log10 d from 1 cm to 1 km in 0.01 decades (cells, wider
 /// than any prior puts mass on).
 struct PathLossPosteriorGrid {
-    static let xLow = -40.0
-    static let xStep = 0.25
-    static let xCount = 521 // -40 ... +90 dB
+    static let xLow = PathLossPosteriorTable.xLow
+    static let xStep = PathLossPosteriorTable.xStep
+    static let xCount = PathLossPosteriorTable.xCount
     static let lCount = 501
     static let lLow = -2.0
     static let lStep = 5.0 / Double(lCount - 1)

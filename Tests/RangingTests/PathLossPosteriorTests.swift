@@ -15,6 +15,17 @@ import Testing
     }()
     static let exponent = RangingConfiguration().pathLossExponent
 
+    /// One reading as the model says the world is: a distance flat in log distance, a phone's
+    /// exponent, the body on `bodyShare` of the draws and shadowing; returns x = P1m - RSSI (dB)
+    /// and the true distance.
+    static func drawFromModel(_ noise: inout SeededNoise) -> (x: Double, truth: Double) {
+        let (near, far) = (log10(prior.nearestDistance), log10(prior.farthestDistance))
+        let l = near + (far - near) * noise.uniform()
+        let n = exponent + noise.gaussian(prior.exponentSpread)
+        let body = noise.uniform() < prior.bodyShare ? prior.bodyLoss * noise.uniform() : 0
+        return (10 * n * l + noise.gaussian(prior.shadowing) + body, pow(10, l))
+    }
+
     /// Draw phones, distances and readings as the model says the world is; the 80% range must
     /// hold the truth on 80% of them, the 50% range on half. (A range that is too narrow or too
     /// wide fails: with 20000 draws the share is known to within about 0.6%.)
@@ -25,12 +36,7 @@ import Testing
         var held = 0
         let draws = 20_000
         for _ in 0..<draws {
-            let (near, far) = (log10(Self.prior.nearestDistance), log10(Self.prior.farthestDistance))
-            let l = near + (far - near) * noise.uniform()
-            let n = Self.exponent + noise.gaussian(Self.prior.exponentSpread)
-            let body = noise.uniform() < Self.prior.bodyShare ? Self.prior.bodyLoss * noise.uniform() : 0
-            let x = 10 * n * l + noise.gaussian(Self.prior.shadowing) + body
-            let truth = pow(10, l)
+            let (x, truth) = Self.drawFromModel(&noise)
             if table.estimate(x: x).range.contains(truth) { held += 1 }
         }
         let share = Double(held) / Double(draws)
@@ -126,11 +132,8 @@ import Testing
         var (low, high) = (0, 0)
         let draws = 20_000
         for _ in 0..<draws {
-            let (near, far) = (log10(Self.prior.nearestDistance), log10(Self.prior.farthestDistance))
-            let l = near + (far - near) * noise.uniform()
-            let n = Self.exponent + noise.gaussian(Self.prior.exponentSpread)
-            let body = noise.uniform() < Self.prior.bodyShare ? Self.prior.bodyLoss * noise.uniform() : 0
-            let u = cdf.probabilityBelow(pow(10, l), x: 10 * n * l + noise.gaussian(Self.prior.shadowing) + body)
+            let (x, truth) = Self.drawFromModel(&noise)
+            let u = cdf.probabilityBelow(truth, x: x)
             if u < 0.1 { low += 1 } else if u > 0.9 { high += 1 }
         }
         #expect(abs(Double(low) / Double(draws) - 0.1) < 0.012 && abs(Double(high) / Double(draws) - 0.1) < 0.012, "\(low) \(high)")
