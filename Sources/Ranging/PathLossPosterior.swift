@@ -43,9 +43,9 @@ public struct PathLossPrior: Sendable, Hashable {
     /// `accuracyRange` is drawn, learned so that the range holds the truth as often as it says on
     /// real runs: the near end is the model's quantile of probability `Phi(-rangeScaleNear z_p)`,
     /// the far end its quantile of `1 - Phi(-rangeScaleFar z_p)` (z_p the two-sided normal quantile
-    /// of the stated probability p). Two scales, because a flat phone's truth lies beyond the far
-    /// end at a given reading and a steep phone's below the near end (docs/ranging.md, "The
-    /// range"); 1 and 1 trust the model as it is.
+    /// of the stated probability p); 1 and 1 trust the model as it is. One value ships for both:
+    /// a scale per end (a flat phone's truth lies beyond the far end, a steep phone's below the
+    /// near end) was measured leave-one-run-out and not kept (docs/ranging.md, "The range").
     public var rangeScaleNear: Double
     public var rangeScaleFar: Double
 
@@ -65,9 +65,9 @@ public struct PathLossPrior: Sendable, Hashable {
 
     /// Everything learned on all seven HERALD runs by `RangingEvaluation` (`ModelLearning`; a test
     /// keeps these in step), exactly as each run's figures are produced from the other six:
-    /// the spreads and the shadowing by `PathLossFit`; the range's two scales so that the training
-    /// run farthest from 80% is as near it as any pair makes it. The distance bounds are the fixed
-    /// 0.1-30 m.
+    /// the spreads and the shadowing by `PathLossFit`; the range's scale (one for both ends) so
+    /// that the training run farthest from 80% is as near it as any scale makes it. The distance
+    /// bounds are the fixed 0.1-30 m.
     public static let herald = PathLossPrior(
         exponentSpread: 0.90, calibratedExponentSpread: 1.22, shadowing: 4.75, rangeScaleNear: 0.64, rangeScaleFar: 0.64
     )

@@ -136,9 +136,4 @@ public struct ModelLearning: Sendable {
     static func medianError(_ run: TrainingRun, floor: Int, _ table: PathLossPosteriorTable) -> Double {
         median(zip(run.lossesByFloor[floor], run.truths).map { abs(table.estimate(x: $0).distance - $1) }) ?? .nan
     }
-
-    static func coverageShare(_ run: TrainingRun, floor: Int, _ table: PathLossPosteriorTable) -> Double {
-        let held = zip(run.lossesByFloor[floor], run.truths).filter { table.estimate(x: $0).range.contains($1) }.count
-        return Double(held) / Double(max(1, run.truths.count))
-    }
 }
