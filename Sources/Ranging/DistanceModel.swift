@@ -45,6 +45,12 @@ extension PathLossPrior {
     /// it is combined with the default as two normal estimates are, each weighted by its inverse
     /// variance, rather than believed outright.
     public func table(exponent: Double, catalogExponent: Double? = nil, probability: Double) -> PathLossPosteriorTable {
+        PathLossPosteriorTable.shared(key(exponent: exponent, catalogExponent: catalogExponent, probability: probability))
+    }
+
+    /// The table's key: the exponent and spread as `table` combines them, the tails the range
+    /// scales give `probability`.
+    public func key(exponent: Double, catalogExponent: Double? = nil, probability: Double) -> PathLossPosteriorTable.Key {
         var mean = exponent
         var spread = exponentSpread
         if let catalogExponent {
@@ -53,11 +59,12 @@ extension PathLossPrior {
             mean = (exponent * prior + catalogExponent * measured) / (prior + measured)
             spread = (1 / (prior + measured)).squareRoot()
         }
-        return PathLossPosteriorTable.shared(.init(
+        let tails = modelTails(reporting: probability)
+        return PathLossPosteriorTable.Key(
             exponent: mean, exponentSpread: spread, shadowing: shadowing,
             nearestDistance: nearestDistance, farthestDistance: farthestDistance, bodyLoss: bodyLoss, bodyShare: bodyShare,
-            probability: modelProbability(reporting: probability)
-        ))
+            nearTail: tails.near, farTail: tails.far
+        )
     }
 }
 /// Log-distance path loss (Rappaport, Wireless Communications, 4.9): received power falls by

@@ -39,15 +39,19 @@ public struct PathLossPrior: Sendable, Hashable {
     /// to half the beacons around it. 0 leaves the term out.
     public var bodyLoss: Double
     public var bodyShare: Double
-    /// How much wider (above 1) or narrower than the model's own interval `accuracyRange` is drawn,
-    /// learned so that it holds the truth as often as it says on real runs: the model's interval
-    /// of probability `2 Phi(rangeScale z_p) - 1` is reported as the interval of probability p.
-    /// (A model of seven phones is not exactly any eighth phone; 1 trusts the model as it is.)
-    public var rangeScale: Double
+    /// How much wider (above 1) or narrower than the model's own interval each end of
+    /// `accuracyRange` is drawn, learned so that the range holds the truth as often as it says on
+    /// real runs: the near end is the model's quantile of probability `Phi(-rangeScaleNear z_p)`,
+    /// the far end its quantile of `1 - Phi(-rangeScaleFar z_p)` (z_p the two-sided normal quantile
+    /// of the stated probability p); 1 and 1 trust the model as it is. One value ships for both:
+    /// a scale per end (a flat phone's truth lies beyond the far end, a steep phone's below the
+    /// near end) was measured leave-one-run-out and not kept (docs/ranging.md, "The range").
+    public var rangeScaleNear: Double
+    public var rangeScaleFar: Double
 
     public init(exponentSpread: Double, calibratedExponentSpread: Double, shadowing: Double,
                 nearestDistance: Double = 0.1, farthestDistance: Double = 30, bodyLoss: Double = 10, bodyShare: Double = 0.5,
-                rangeScale: Double = 1) {
+                rangeScaleNear: Double = 1, rangeScaleFar: Double = 1) {
         self.exponentSpread = exponentSpread
         self.calibratedExponentSpread = calibratedExponentSpread
         self.shadowing = shadowing
@@ -55,30 +59,31 @@ public struct PathLossPrior: Sendable, Hashable {
         self.farthestDistance = farthestDistance
         self.bodyLoss = bodyLoss
         self.bodyShare = bodyShare
-        self.rangeScale = rangeScale
+        self.rangeScaleNear = rangeScaleNear
+        self.rangeScaleFar = rangeScaleFar
     }
 
     /// Everything learned on all seven HERALD runs by `RangingEvaluation` (`ModelLearning`; a test
     /// keeps these in step), exactly as each run's figures are produced from the other six:
-    /// the spreads and the shadowing by `PathLossFit`; the range's scale so that the 80% range
-    /// holds the truth on 80% of the ticks of the runs it is worst and best on, equally far either
-    /// side. The distance bounds are the fixed 0.1-30 m.
+    /// the spreads and the shadowing by `PathLossFit`; the range's scale (one for both ends) so
+    /// that the training run farthest from 80% is as near it as any scale makes it. The distance
+    /// bounds are the fixed 0.1-30 m.
     public static let herald = PathLossPrior(
-        exponentSpread: 0.90, calibratedExponentSpread: 1.22, shadowing: 4.75, rangeScale: 0.64
+        exponentSpread: 0.90, calibratedExponentSpread: 1.22, shadowing: 4.75, rangeScaleNear: 0.64, rangeScaleFar: 0.64
     )
 
-    /// The probability of the model's own interval that is reported as `probability`'s (see
-    /// `rangeScale`).
-    public func modelProbability(reporting probability: Double) -> Double {
-        guard rangeScale != 1 else { return probability }
-        return erf(rangeScale * NormalQuantile.twoSided(probability) / 2.0.squareRoot())
+    /// The model's posterior mass left below the reported range's near end and above its far end
+    /// when the range is reported with `probability` (see `rangeScaleNear`).
+    public func modelTails(reporting probability: Double) -> (near: Double, far: Double) {
+        let z = NormalQuantile.twoSided(probability)
+        return (NormalQuantile.upperTail(rangeScaleNear * z), NormalQuantile.upperTail(rangeScaleFar * z))
     }
 }
 
 /// The posterior over distance given `x = P1m - filtered RSSI` (dB) under `PathLossPrior`, tabulated
-/// once per (prior, exponent, spread, probability) on a 0.25 dB grid of x: its median (the
-/// distance shown: the estimate with the least expected absolute error) and its central interval of
-/// the stated probability (`accuracyRange`).
+/// once per (prior, exponent, spread, range tails) on a 0.25 dB grid of x: its median (the
+/// distance shown: the estimate with the least expected absolute error) and the interval that
+/// leaves the key's tails below and above it (`accuracyRange`).
 ///
 /// Why a table: the posterior has no closed form (the variance depends on d), and computing it per
 /// beacon per tick (a few hundred exponentials) would cost more than the rest of a tick. The table
@@ -92,10 +97,12 @@ public final class PathLossPosteriorTable: Sendable {
         public var farthestDistance: Double
         public var bodyLoss: Double
         public var bodyShare: Double
-        public var probability: Double
+        /// The posterior mass below the range's near end and above its far end.
+        public var nearTail: Double
+        public var farTail: Double
 
         public init(exponent: Double, exponentSpread: Double, shadowing: Double, nearestDistance: Double,
-                    farthestDistance: Double, bodyLoss: Double, bodyShare: Double, probability: Double) {
+                    farthestDistance: Double, bodyLoss: Double, bodyShare: Double, nearTail: Double, farTail: Double) {
             self.exponent = exponent
             self.exponentSpread = exponentSpread
             self.shadowing = shadowing
@@ -103,11 +110,13 @@ public final class PathLossPosteriorTable: Sendable {
             self.farthestDistance = farthestDistance
             self.bodyLoss = bodyLoss
             self.bodyShare = bodyShare
-            self.probability = probability
+            self.nearTail = nearTail
+            self.farTail = farTail
         }
     }
 
     public let key: Key
+    // Literals here (not the grid's): `estimate` runs per beacon per tick.
     static let xLow = -40.0
     static let xStep = 0.25
     static let xCount = 521 // -40 ... +90 dB
@@ -118,53 +127,25 @@ public final class PathLossPosteriorTable: Sendable {
 
     public init(_ key: Key) {
         self.key = key
-        // Grid over log10 d from 1 cm to 1 km: wider than any prior puts mass on.
-        let lCount = 501
-        let lLow = -2.0, lStep = 5.0 / Double(lCount - 1)
-        let (near, far) = (log10(max(key.nearestDistance, 0.01)), log10(min(max(key.farthestDistance, key.nearestDistance), 1000)))
-        var inside = [Bool](repeating: false, count: lCount)
-        var slope = [Double](repeating: 0, count: lCount)
-        var variance = [Double](repeating: 1, count: lCount)
-        for j in 0..<lCount {
-            let l = lLow + Double(j) * lStep
-            let spread = 10 * key.exponentSpread * l
-            variance[j] = key.shadowing * key.shadowing + spread * spread + 1e-9
-            slope[j] = 10 * key.exponent * l
-            // Flat in log distance inside the bounds, nothing outside.
-            inside[j] = l >= near - lStep / 2 && l <= far + lStep / 2
-        }
-        let tail = (1 - min(max(key.probability, 0.01), 0.999)) / 2
-        let body = max(key.bodyLoss, 0), share = body > 0 ? min(max(key.bodyShare, 0), 1) : 0
+        let grid = PathLossPosteriorGrid(key)
+        let (nearTail, farTail) = (Self.clampedTail(key.nearTail), Self.clampedTail(key.farTail))
         var lower = [Double](repeating: 0, count: Self.xCount)
         var middle = lower, upper = lower
-        var weights = [Double](repeating: 0, count: lCount)
+        var weights = [Double](repeating: 0, count: PathLossPosteriorGrid.lCount)
         for i in 0..<Self.xCount {
-            let x = Self.xLow + Double(i) * Self.xStep
-            var total = 0.0
-            for j in 0..<lCount where inside[j] {
-                weights[j] = Self.likelihood(x - slope[j], variance: variance[j], body: body, share: share)
-                total += weights[j]
-            }
-            lower[i] = Self.quantile(tail, weights: weights, total: total, low: lLow, step: lStep)
-            middle[i] = Self.quantile(0.5, weights: weights, total: total, low: lLow, step: lStep)
-            upper[i] = Self.quantile(1 - tail, weights: weights, total: total, low: lLow, step: lStep)
+            let total = grid.weights(row: i, into: &weights)
+            lower[i] = grid.quantile(nearTail, weights: weights, total: total)
+            middle[i] = grid.quantile(0.5, weights: weights, total: total)
+            upper[i] = grid.quantile(1 - farTail, weights: weights, total: total)
         }
         self.lower = lower
         self.middle = middle
         self.upper = upper
     }
 
-    /// The density (times sqrt(2 pi)) of the residual `r = x - 10 n0 log10 d` at a distance whose
-    /// spread is `variance`: no body (a normal) on `1 - share` of readings, a body's extra loss
-    /// drawn evenly from 0 to `body` dB on the rest (the normal convolved with that: a difference
-    /// of two normal CDFs over the width).
-    static func likelihood(_ r: Double, variance: Double, body: Double, share: Double) -> Double {
-        let sd = variance.squareRoot()
-        let clear = exp(-0.5 * r * r / variance) / sd
-        guard share > 0 else { return clear }
-        let blocked = (erf(r / (sd * 2.0.squareRoot())) - erf((r - body) / (sd * 2.0.squareRoot()))) / 2 / body
-        return (1 - share) * clear + share * blocked * (2 * Double.pi).squareRoot()
-    }
+    /// A tail the table can place: at least a millionth (a range to the ends of the grid says
+    /// nothing), at most just under half (the range must hold the median).
+    static func clampedTail(_ tail: Double) -> Double { min(max(tail.isFinite ? tail : 0.1, 1e-6), 0.499) }
 
     /// The distance (posterior median, m) and the stated-probability range for `x = P1m - rssi` dB.
     /// x outside -40...+90 dB is clamped (closer than a few cm, or beyond any room).
@@ -189,22 +170,6 @@ public final class PathLossPosteriorTable: Sendable {
     }
 
     private static let cache = Mutex<[Key: PathLossPosteriorTable]>([:])
-
-    /// The log10 d below which `fraction` of the posterior mass lies: the weights are the density at
-    /// grid points, so the mass of each cell is spread evenly across it.
-    private static func quantile(_ fraction: Double, weights: [Double], total: Double, low: Double, step: Double) -> Double {
-        let target = fraction * total
-        var cumulative = 0.0
-        for j in weights.indices {
-            let next = cumulative + weights[j]
-            if next >= target {
-                let within = weights[j] > 0 ? (target - cumulative) / weights[j] : 0
-                return low + (Double(j) - 0.5 + within) * step
-            }
-            cumulative = next
-        }
-        return low + Double(weights.count - 1) * step
-    }
 }
 
 /// Quantiles of the standard normal distribution.
@@ -221,4 +186,7 @@ public enum NormalQuantile {
         }
         return (low + high) / 2
     }
+
+    /// P(Z > z) for the standard normal.
+    public static func upperTail(_ z: Double) -> Double { erfc(z / 2.0.squareRoot()) / 2 }
 }

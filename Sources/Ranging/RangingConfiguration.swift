@@ -72,7 +72,8 @@ public struct RangingConfiguration: Sendable, Equatable {
             try require(prior.shadowing > 0, "shadowing", "must be positive")
             try require(prior.nearestDistance > 0 && prior.farthestDistance > prior.nearestDistance, "farthestDistance", "must be above nearestDistance, both positive")
             try require(prior.bodyLoss >= 0 && prior.bodyShare >= 0 && prior.bodyShare <= 1, "bodyLoss", "must not be negative, its share 0-1")
-            try require(prior.rangeScale > 0 && prior.rangeScale.isFinite, "rangeScale", "must be positive")
+            try require(prior.rangeScaleNear > 0 && prior.rangeScaleNear.isFinite, "rangeScaleNear", "must be positive")
+            try require(prior.rangeScaleFar > 0 && prior.rangeScaleFar.isFinite, "rangeScaleFar", "must be positive")
         }
         try require(ResolvedMeasuredPower.isPlausible(Int(defaultMeasuredPower)), "defaultMeasuredPower", "must be between -127 and -1 dBm")
         try require(staleAfter > 0, "staleAfter", "must be positive")

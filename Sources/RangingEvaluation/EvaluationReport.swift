@@ -62,11 +62,11 @@ public enum EvaluationReport {
     /// What was learned for each held-out run, and on all runs (what ships).
     public static func learning(_ learning: ModelLearning) -> String {
         var text = "| learned without | exponent | exponent spread | shadowing (dB) | second point's error | filter noise floor (dB) | "
-            + "criterion on the training runs | range scale |\n|---|---|---|---|---|---|---|---|\n"
+            + "criterion on the training runs | range scale, near end | range scale, far end |\n|---|---|---|---|---|---|---|---|---|\n"
         func line(_ name: String, _ learned: ModelLearning.Learned) -> String {
             "| \(name) | \(f(learned.fit.exponent)) | \(f(learned.fit.exponentSpread)) | \(f(learned.fit.shadowing)) | "
                 + "\(f(learned.fit.calibratedExponentSpread)) | \(f(learned.noiseFloor, 0)) | "
-                + "x\(f(exp(learned.trainingCriterion))) | \(f(learned.rangeScale)) |\n"
+                + "x\(f(exp(learned.trainingCriterion))) | \(f(learned.rangeScaleNear)) | \(f(learned.rangeScaleFar)) |\n"
         }
         for run in learning.training { if let learned = learning.heldOut[run.name] { text += line(run.name, learned) } }
         return text + line("**none (shipped)**", learning.all)
@@ -85,13 +85,26 @@ public enum EvaluationReport {
         return text
     }
 
+    /// The range's bound in hindsight (`RangeHindsight`) beside what the held-out runs got.
+    public static func rangeHindsight(_ evaluation: RunEvaluation) -> String {
+        let hindsight = RangeHindsight(evaluation)
+        let (one, two) = (hindsight.best(separateEnds: false), hindsight.best(separateEnds: true))
+        var text = "| run | range held (learned without the run) | one scale chosen on the scored runs (\(f(one.near))) | "
+            + "a scale per end chosen on the scored runs (near \(f(two.near)), far \(f(two.far))) |\n|---|---|---|---|\n"
+        for (index, name) in hindsight.runs.enumerated() {
+            let held = evaluation.rows.first { $0.run == name }?.beacontop.coverage
+            text += "| \(name) | \(percent(held)) | \(percent(one.coverages[index])) | \(percent(two.coverages[index])) |\n"
+        }
+        return text
+    }
+
     /// One run: every pipeline a row.
     public static func run(_ row: RunEvaluation.Row) -> String {
         let learned = row.learned
         var text = "**\(row.run)**: measured power at 1 m \(f(row.measuredPower, 1)) dBm; \(row.commonTicks) of \(row.scoredTicks) "
             + "scored ticks answered by every pipeline; model learned on the other runs: exponent \(f(row.fit.exponent)), "
             + "spread \(f(row.fit.exponentSpread)), shadowing \(f(row.fit.shadowing, 1)) dB, filter noise floor \(f(learned.noiseFloor, 0)) dB, "
-            + "range scale \(f(learned.rangeScale))"
+            + "range scales \(f(learned.rangeScaleNear)) (near end) and \(f(learned.rangeScaleFar)) (far end)"
             + (row.calibratedExponent.map { "; second point's exponent \(f($0))" } ?? "") + ".\n\n"
         text += "| pipeline | median error (m) | answered | range held | range width (factor) |\n|---|---|---|---|---|\n"
         for kind in FieldPipeline.Kind.allCases {

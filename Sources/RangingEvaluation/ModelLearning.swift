@@ -13,10 +13,10 @@ import Ranging
 ///    log(beacontop's median error / the best of the four field pipelines' median error on that
 ///    run); ties go to the first. It sets how large a swing the filter's change detector takes for
 ///    a move (a property of receivers and rooms);
-/// 3. the range's scale (`PathLossPrior.rangeScale`), by a criterion on each training run's
-///    coverage, not their average: the scale at which the training run the range holds least often
-///    and the one it holds most often are equally far below and above the stated probability (the
-///    smallest largest miss of the target, run by run), each training run's coverage taken under
+/// 3. the range's scale (`PathLossPrior.rangeScaleNear` and `rangeScaleFar`, equal unless
+///    `separateEnds`), by a criterion on each training run's coverage, not their average: the scale
+///    at which the training run farthest from the stated probability is as near it as any scale
+///    makes it, then the next farthest (`RangeScales`), each training run's coverage taken under
 ///    the model fitted on the other training runs (leave-one-out inside the training runs).
 ///
 /// The prior on distance is not learned: it is fixed (`PathLossPrior.nearestDistance`,
@@ -47,7 +47,8 @@ public struct ModelLearning: Sendable {
     public struct Learned: Sendable {
         public var fit: PathLossFit
         public var noiseFloor: Double
-        public var rangeScale: Double
+        public var rangeScaleNear: Double
+        public var rangeScaleFar: Double
         /// What the model fixes a priori (distance bounds, the body), never learned.
         public var fixed: PathLossPrior
         /// The criterion's value on the training runs (mean log ratio to the best of the four).
@@ -58,7 +59,8 @@ public struct ModelLearning: Sendable {
             prior.exponentSpread = fit.exponentSpread
             prior.calibratedExponentSpread = fit.calibratedExponentSpread
             prior.shadowing = fit.shadowing
-            prior.rangeScale = rangeScale
+            prior.rangeScaleNear = rangeScaleNear
+            prior.rangeScaleFar = rangeScaleFar
             return prior
         }
 
@@ -80,21 +82,22 @@ public struct ModelLearning: Sendable {
 
     /// - Parameter base: the engine's configuration apart from the learned model (filter,
     ///   probability...); its posterior model's a-priori terms (distance bounds, body) are kept.
-    public init(traces: [RunTraces], base: RangingConfiguration = RangingConfiguration()) {
+    ///   separateEnds: learn a scale per end of the range (not what ships).
+    public init(traces: [RunTraces], base: RangingConfiguration = RangingConfiguration(), separateEnds: Bool = false) {
         training = traces.map(\.training)
         let fixed: PathLossPrior
         if case .posterior(let prior) = base.distanceModel { fixed = prior } else { fixed = .herald }
         var heldOut: [String: Learned] = [:]
         for run in training {
-            heldOut[run.name] = Self.learn(training.filter { $0.name != run.name }, probability: base.rangeProbability, fixed: fixed)
+            heldOut[run.name] = Self.learn(training.filter { $0.name != run.name }, probability: base.rangeProbability, fixed: fixed, separateEnds: separateEnds)
         }
         self.heldOut = heldOut
-        all = Self.learn(training, probability: base.rangeProbability, fixed: fixed)
+        all = Self.learn(training, probability: base.rangeProbability, fixed: fixed, separateEnds: separateEnds)
     }
 
-    public static func learn(_ runs: [TrainingRun], probability: Double, fixed: PathLossPrior = .herald) -> Learned {
+    public static func learn(_ runs: [TrainingRun], probability: Double, fixed: PathLossPrior = .herald, separateEnds: Bool = false) -> Learned {
         let fit = PathLossFit.learn(runs.compactMap(\.fit))
-        var chosen = Learned(fit: fit, noiseFloor: noiseFloors[0], rangeScale: 1, fixed: fixed, trainingCriterion: .infinity)
+        var chosen = Learned(fit: fit, noiseFloor: noiseFloors[0], rangeScaleNear: 1, rangeScaleFar: 1, fixed: fixed, trainingCriterion: .infinity)
         var floorIndex = 0
         let table = chosen.prior.table(exponent: fit.exponent, probability: probability)
         for floor in noiseFloors.indices {
@@ -108,32 +111,29 @@ public struct ModelLearning: Sendable {
         }
         // Each training run's coverage is taken under the model fitted without it (the exponent,
         // its spread and the shadowing from the other training runs): what an unseen phone gets.
-        // Under its own fit a run's exponent is part of the spread it is judged by, and the scale
-        // comes out too narrow for the phone that is unlike the others.
-        let inner = runs.map { run in PathLossFit.learn(runs.filter { $0.name != run.name }.compactMap(\.fit)) }
-        // Every run's coverage grows with the scale, so (lowest - p) + (highest - p) does too:
-        // bisect (in log scale) for where it crosses 0.
-        var low = 0.25, high = 4.0
-        for _ in 0..<12 {
-            let middle = (low * high).squareRoot()
-            let coverages = zip(runs, inner).map { run, fit in
-                var candidate = chosen
-                candidate.fit = fit
-                candidate.rangeScale = middle
-                return coverageShare(run, floor: floorIndex, candidate.prior.table(exponent: fit.exponent, probability: probability))
-            }
-            if (coverages.min() ?? 0) + (coverages.max() ?? 0) < 2 * probability { low = middle } else { high = middle }
+        // Under its own fit a run's exponent is part of the spread it is judged by, and the scales
+        // come out too narrow for the phone that is unlike the others.
+        let placed = runs.map { run in
+            let fit = PathLossFit.learn(runs.filter { $0.name != run.name }.compactMap(\.fit))
+            var candidate = chosen
+            candidate.fit = fit
+            return truthPositions(run, floor: floorIndex, candidate.prior, exponent: fit.exponent)
         }
-        chosen.rangeScale = (low * high).squareRoot()
+        let scales = RangeScales.choose(placed, probability: probability, separateEnds: separateEnds)
+        chosen.rangeScaleNear = scales.near
+        chosen.rangeScaleFar = scales.far
         return chosen
+    }
+
+    /// Where each tick's truth falls in the model's posterior (its probability of a distance
+    /// below the truth), sorted: the range misses below when this is under its near tail, above
+    /// when over one minus its far tail.
+    public static func truthPositions(_ run: TrainingRun, floor: Int, _ prior: PathLossPrior, exponent: Double) -> [Double] {
+        let cdf = PathLossPosteriorCDF(prior.key(exponent: exponent, probability: 0.8))
+        return zip(run.lossesByFloor[floor], run.truths).map { cdf.probabilityBelow($1, x: $0) }.sorted()
     }
 
     static func medianError(_ run: TrainingRun, floor: Int, _ table: PathLossPosteriorTable) -> Double {
         median(zip(run.lossesByFloor[floor], run.truths).map { abs(table.estimate(x: $0).distance - $1) }) ?? .nan
-    }
-
-    static func coverageShare(_ run: TrainingRun, floor: Int, _ table: PathLossPosteriorTable) -> Double {
-        let held = zip(run.lossesByFloor[floor], run.truths).filter { table.estimate(x: $0).range.contains($1) }.count
-        return Double(held) / Double(max(1, run.truths.count))
     }
 }

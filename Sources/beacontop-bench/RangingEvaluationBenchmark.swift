@@ -2,7 +2,7 @@ import Foundation
 import Ranging
 import RangingEvaluation
 
-/// `beacontop-bench ranging-eval [--seeds FIRST-LAST] [--runs-only] [--level mean|median] [--body-loss DB]
+/// `beacontop-bench ranging-eval [--seeds FIRST-LAST] [--runs-only] [--level mean|median] [--body-loss DB] [--range-ends separate]
 /// [HERALD-DIR]`: the ranging evaluation of docs/ranging.md, printed as the Markdown tables the docs
 /// quote. Real runs are scored leave-one-run-out; the worlds on seeds no parameter was chosen on
 /// (101-120 by default; the real-trace walk one more, so each of the seven runs is behind three
@@ -10,12 +10,14 @@ import RangingEvaluation
 /// `--level median` makes the default filter report the median of the packets since its last
 /// detected change instead of its mean (everything is learned again for it, fold by fold).
 /// `--body-loss DB` sets the model's a-priori body term (0 leaves it out; the default is 10 dB).
+/// `--range-ends separate` learns a scale per end of the range instead of one for both.
 enum RangingEvaluationBenchmark {
     static func run(_ arguments: [String]) throws {
         var seeds: ClosedRange<UInt64> = 101...120
         var runsOnly = false
         var base = RangingConfiguration()
         var directory = (ProcessInfo.processInfo.environment["BEACONTOP_SHARED_DATA"] ?? "../shared/data") + "/herald"
+        var separateEnds = false
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -29,6 +31,11 @@ enum RangingEvaluationBenchmark {
                 var prior = PathLossPrior.herald
                 prior.bodyLoss = loss
                 base.distanceModel = .posterior(prior)
+            case "--range-ends":
+                guard let ends = rest.popFirst(), ends == "separate" || ends == "one" else {
+                    throw UsageError(message: "--range-ends takes one or separate")
+                }
+                separateEnds = ends == "separate"
             case "--level":
                 guard let level = AdaptiveKalmanRSSIFilter.Level(rawValue: rest.popFirst() ?? "") else {
                     throw UsageError(message: "--level takes mean or median")
@@ -48,7 +55,7 @@ enum RangingEvaluationBenchmark {
             print("| \(fit.name) | \(String(format: "%.2f", fit.exponent)) | \(String(format: "%.2f", fit.residual)) | \(fit.twoPointExponent.map { String(format: "%.2f", $0) } ?? "-") |")
         }
         let traces = RunTraces.all(runs, base: base)
-        let learning = ModelLearning(traces: traces, base: base)
+        let learning = ModelLearning(traces: traces, base: base, separateEnds: separateEnds)
         print("\n## What is learned, fold by fold\n")
         print(EvaluationReport.learning(learning))
         let evaluation = RunEvaluation(traces: traces, learning: learning, base: base)
@@ -56,6 +63,8 @@ enum RangingEvaluationBenchmark {
         print(EvaluationReport.runSummary(evaluation))
         print("### In hindsight: the best a log-distance line could do on each run\n")
         print(EvaluationReport.hindsight(evaluation))
+        print("### In hindsight: the best a range's scales could do\n")
+        print(EvaluationReport.rangeHindsight(evaluation))
         for row in evaluation.rows { print(EvaluationReport.run(row)) }
         guard !runsOnly else { return }
         print("## Simulated and real-trace walks\n")

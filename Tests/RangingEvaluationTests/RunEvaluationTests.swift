@@ -9,9 +9,10 @@ import Testing
 /// runs"). What the issue asks and what is met:
 /// - the range holds the truth on 75-85% of ticks on every run: not met. Its scale is learned so
 ///   that the training runs it holds least and most often (each under the model fitted without
-///   it) are equally far either side of 80%; on the held-out runs it holds the truth on 60-91%,
-///   83% on average, the flat phone (20210112-2303-B) 60%. Asserted: every run at least 55% and
-///   at most 95%, 75-85% on average;
+///   it) are equally far either side of 80%; on the held-out runs it holds the truth on 62-91%,
+///   83% on average, the flat phone (20210112-2303-B) 62%, and no scale chosen in hindsight
+///   does better than 9 points off on the worst run (`RangeScalesTests`). Asserted: every run at
+///   least 55% and at most 95%, 75-85% on average;
 /// - median error at most the best of the four field pipelines on every run: met on none; with no
 ///   prior pulling estimates toward where the rig stood, a steep phone's reading at 3 m is taken
 ///   for farther (x1.46 of the best on average, x2.27 at worst). Asserted as measured: within x2.4
@@ -63,7 +64,9 @@ import Testing
         #expect(abs(prior.shadowing - all.fit.shadowing) < 0.005, "shadowing \(all.fit.shadowing)")
         #expect(abs(prior.calibratedExponentSpread - all.fit.calibratedExponentSpread) < 0.005, "second point \(all.fit.calibratedExponentSpread)")
         #expect(prior.nearestDistance == 0.1 && prior.farthestDistance == 30)
-        #expect(abs(prior.rangeScale - all.rangeScale) < 0.005, "range scale \(all.rangeScale)")
+        #expect(abs(prior.rangeScaleNear - all.rangeScaleNear) < 0.005, "range scale \(all.rangeScaleNear)")
+        #expect(abs(prior.rangeScaleFar - all.rangeScaleFar) < 0.005, "range scale \(all.rangeScaleFar)")
+        #expect(all.rangeScaleNear == all.rangeScaleFar)
         #expect(configuration.adaptiveFilter.noiseFloor == all.noiseFloor, "noise floor \(all.noiseFloor)")
     }
 
@@ -79,7 +82,7 @@ import Testing
             let again = ModelLearning.learn(others, probability: 0.8)
             #expect(abs(row.fit.exponent - again.fit.exponent) < 1e-9 && abs(row.fit.shadowing - again.fit.shadowing) < 1e-9)
             #expect(row.learned.noiseFloor == again.noiseFloor)
-            #expect(abs(row.learned.rangeScale - again.rangeScale) < 1e-9)
+            #expect(row.learned.rangeScaleNear == again.rangeScaleNear && row.learned.rangeScaleFar == again.rangeScaleFar)
             #expect(abs(row.fit.exponent - learning.all.fit.exponent) > 0.01, "\(row.run)")
         }
     }
@@ -87,7 +90,8 @@ import Testing
     /// The learning's two stated properties, on its own training runs: no noise floor scores better
     /// by the criterion than the one chosen, and the training runs the range holds least and most
     /// often, each under the model fitted on the other training runs, are equally far either side
-    /// of 80% (within what a scale step moves a run's share).
+    /// of 80% (within what a scale step, and the learning's distribution function against the
+    /// table the engine reads, move a run's share).
     @Test func theNoiseFloorAndTheRangeScaleDoWhatTheySayOnTheTrainingRuns() throws {
         let learning = try HeraldRuns.learning
         let training = learning.training.filter { $0.name != "20210112-2303-B" }
@@ -113,7 +117,7 @@ import Testing
             return Double(zip(run.lossesByFloor[floorIndex], run.truths).filter { table.estimate(x: $0).range.contains($1) }.count) / Double(run.truths.count)
         }
         let (low, high) = (try #require(shares.min()), try #require(shares.max()))
-        #expect(low < 0.8 && high > 0.8 && abs((0.8 - low) - (high - 0.8)) < 0.01, "training coverage \(low)-\(high)")
+        #expect(low < 0.8 && high > 0.8 && abs((0.8 - low) - (high - 0.8)) < 0.015, "training coverage \(low)-\(high)")
     }
 
     /// The learning scores candidate models on the engine's losses: that is exact only if the real

@@ -9,10 +9,22 @@ import Testing
     /// drawn from the model itself.
     static let prior: PathLossPrior = {
         var prior = PathLossPrior.herald
-        prior.rangeScale = 1
+        prior.rangeScaleNear = 1
+        prior.rangeScaleFar = 1
         return prior
     }()
     static let exponent = RangingConfiguration().pathLossExponent
+
+    /// One reading as the model says the world is: a distance flat in log distance, a phone's
+    /// exponent, the body on `bodyShare` of the draws and shadowing; returns x = P1m - RSSI (dB)
+    /// and the true distance.
+    static func drawFromModel(_ noise: inout SeededNoise) -> (x: Double, truth: Double) {
+        let (near, far) = (log10(prior.nearestDistance), log10(prior.farthestDistance))
+        let l = near + (far - near) * noise.uniform()
+        let n = exponent + noise.gaussian(prior.exponentSpread)
+        let body = noise.uniform() < prior.bodyShare ? prior.bodyLoss * noise.uniform() : 0
+        return (10 * n * l + noise.gaussian(prior.shadowing) + body, pow(10, l))
+    }
 
     /// Draw phones, distances and readings as the model says the world is; the 80% range must
     /// hold the truth on 80% of them, the 50% range on half. (A range that is too narrow or too
@@ -24,12 +36,7 @@ import Testing
         var held = 0
         let draws = 20_000
         for _ in 0..<draws {
-            let (near, far) = (log10(Self.prior.nearestDistance), log10(Self.prior.farthestDistance))
-            let l = near + (far - near) * noise.uniform()
-            let n = Self.exponent + noise.gaussian(Self.prior.exponentSpread)
-            let body = noise.uniform() < Self.prior.bodyShare ? Self.prior.bodyLoss * noise.uniform() : 0
-            let x = 10 * n * l + noise.gaussian(Self.prior.shadowing) + body
-            let truth = pow(10, l)
+            let (x, truth) = Self.drawFromModel(&noise)
             if table.estimate(x: x).range.contains(truth) { held += 1 }
         }
         let share = Double(held) / Double(draws)
@@ -84,16 +91,52 @@ import Testing
     /// model's interval of probability 2 Phi(k z_0.8) - 1, and k = 1 is the model's own.
     @Test func theRangeScaleWidensTheModelsInterval() {
         var wide = Self.prior
-        wide.rangeScale = 1.3
+        (wide.rangeScaleNear, wide.rangeScaleFar) = (1.3, 1.3)
         let scaled = wide.table(exponent: Self.exponent, probability: 0.8)
         let model = erf(1.3 * NormalQuantile.twoSided(0.8) / 2.0.squareRoot())
-        #expect(abs(scaled.key.probability - model) < 1e-12 && model > 0.9)
+        #expect(abs(scaled.key.nearTail - (1 - model) / 2) < 1e-12 && abs(scaled.key.farTail - (1 - model) / 2) < 1e-12 && model > 0.9)
         let own = Self.prior.table(exponent: Self.exponent, probability: 0.8)
-        #expect(own.key.probability == 0.8)
+        #expect(abs(own.key.nearTail - 0.1) < 1e-12 && abs(own.key.farTail - 0.1) < 1e-12)
         let (a, b) = (scaled.estimate(x: 10).range, own.estimate(x: 10).range)
         #expect(a.lowerBound < b.lowerBound && a.upperBound > b.upperBound, "\(a) against \(b)")
         // The distance itself (the posterior median) does not depend on the range.
         #expect(abs(scaled.estimate(x: 10).distance - own.estimate(x: 10).distance) < 1e-9)
+    }
+
+    /// Each end has its own scale: widening the near end moves the near end only.
+    @Test func eachEndOfTheRangeHasItsOwnScale() {
+        var nearer = Self.prior
+        nearer.rangeScaleNear = 1.5
+        let own = Self.prior.table(exponent: Self.exponent, probability: 0.8)
+        let wide = nearer.table(exponent: Self.exponent, probability: 0.8)
+        for x in stride(from: -5.0, through: 30, by: 5) {
+            let (a, b) = (wide.estimate(x: x).range, own.estimate(x: x).range)
+            #expect(a.lowerBound < b.lowerBound && a.upperBound == b.upperBound, "x \(x): \(a) against \(b)")
+        }
+    }
+
+    /// The posterior's distribution function places a truth where the table's range does: at the
+    /// range's near end it is the near tail, at the far end one minus the far tail; and on data
+    /// drawn from the model the truth's place is uniform (a tenth below 0.1, a tenth above 0.9).
+    @Test func theDistributionFunctionAgreesWithTheTableAndIsUniformOnTheModel() {
+        let key = Self.prior.key(exponent: Self.exponent, probability: 0.8)
+        let cdf = PathLossPosteriorCDF(key)
+        let table = PathLossPosteriorTable.shared(key)
+        for x in stride(from: -10.0, through: 40, by: 2.5) {
+            let range = table.estimate(x: x).range
+            #expect(abs(cdf.probabilityBelow(range.lowerBound, x: x) - 0.1) < 0.002, "x \(x)")
+            #expect(abs(cdf.probabilityBelow(range.upperBound, x: x) - 0.9) < 0.002, "x \(x)")
+            #expect(abs(cdf.probabilityBelow(table.estimate(x: x).distance, x: x) - 0.5) < 0.002, "x \(x)")
+        }
+        var noise = SeededNoise(seed: 7)
+        var (low, high) = (0, 0)
+        let draws = 20_000
+        for _ in 0..<draws {
+            let (x, truth) = Self.drawFromModel(&noise)
+            let u = cdf.probabilityBelow(truth, x: x)
+            if u < 0.1 { low += 1 } else if u > 0.9 { high += 1 }
+        }
+        #expect(abs(Double(low) / Double(draws) - 0.1) < 0.012 && abs(Double(high) / Double(draws) - 0.1) < 0.012, "\(low) \(high)")
     }
 
     @Test func normalQuantiles() {
