@@ -18,13 +18,18 @@ final class OpenFileDescriptor: Sendable {
 ///
 /// `fill(n)` guarantees `n` unread bytes at `start` (reading whole blocks, moving the unread tail
 /// to the front first when the buffer end is near) unless the file ends sooner.
+///
+/// A file already in memory (`init(bytes:name:)`) is the buffer itself, read to its end: the
+/// fuzz harnesses hand each input over this way instead of writing it to a file and allocating
+/// a 256 KiB buffer per input (docs/fuzzing.md).
 struct BlockFileInput: Sendable {
     /// 256 KiB: a few thousand advertising records per read(2), and more than any HCI packet
     /// (at most 1 + 4 + 65535 bytes) plus its record header.
     static let bufferSize = 256 * 1024
 
     let path: String
-    private let file: OpenFileDescriptor
+    /// nil for bytes handed over in memory: nothing more to read.
+    private let file: OpenFileDescriptor?
     private(set) var buffer: [UInt8]
     /// First unread byte in `buffer`.
     var start = 0
@@ -44,6 +49,14 @@ struct BlockFileInput: Sendable {
         self.buffer = [UInt8](repeating: 0, count: Self.bufferSize)
     }
 
+    init(bytes: [UInt8], name: String) {
+        self.path = name
+        self.file = nil
+        self.buffer = bytes
+        self.end = bytes.count
+        self.reachedEndOfFile = true
+    }
+
     /// File offset of the next unread byte.
     var offset: Int { bufferFileOffset + start }
     /// Unread bytes already in the buffer.
@@ -58,6 +71,7 @@ struct BlockFileInput: Sendable {
     }
 
     private mutating func refill(_ count: Int) throws(CaptureError) -> Bool {
+        guard let file else { return false }
         precondition(count <= buffer.count, "record larger than the read buffer")
         if start + count > buffer.count {
             let unread = end - start

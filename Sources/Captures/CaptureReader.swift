@@ -38,7 +38,18 @@ public struct CaptureReader: Sendable {
     static let maxHCIRecordLength = 65_544
 
     public init(path: String) throws(CaptureError) {
-        var input = try BlockFileInput(path: path)
+        try self.init(input: BlockFileInput(path: path))
+    }
+
+    /// Reads a capture already in memory, exactly as the file holding these bytes would be read;
+    /// `name` stands for the path in errors. The fuzz harnesses read their inputs this way.
+    public init(bytes: [UInt8], name: String) throws(CaptureError) {
+        try self.init(input: BlockFileInput(bytes: bytes, name: name))
+    }
+
+    private init(input: BlockFileInput) throws(CaptureError) {
+        var input = input
+        let path = input.path
         self.path = path
         guard try input.fill(8) else {
             throw .unknownFormat(path: path, magic: input.available == 0 ? "none: the file is empty" : input.hexPrefix(8))

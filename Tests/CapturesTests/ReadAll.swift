@@ -5,6 +5,11 @@ import HCI
 /// malformed records and recording any other error.
 func readAll(_ path: String) throws -> ReadResult {
     var reader = try CaptureReader(path: path)
+    return readAll(&reader)
+}
+
+/// As `readAll(_:)`, from an open reader (a file's or bytes in memory).
+func readAll(_ reader: inout CaptureReader) -> ReadResult {
     var result = ReadResult()
     while true {
         do {

@@ -13,7 +13,6 @@ public func fuzzBTSnoop(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         file = Array("btsnoop\0".utf8) + [0, 0, 0, 1] + withUnsafeBytes(of: datalink.bigEndian, Array.init)
     }
     file += input[1...]
-    file.withUnsafeBytes(FuzzInput.write)
-    FuzzInput.exerciseCapture()
+    FuzzInput.exerciseCapture(file)
     return 0
 }

@@ -19,7 +19,6 @@ public func fuzzPCAP(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         file = u32(magic) + u16(2) + u16(4) + u32(0) + u32(0) + u32(65535) + u32(linkType)
     }
     file += input[1...]
-    file.withUnsafeBytes(FuzzInput.write)
-    FuzzInput.exerciseCapture()
+    FuzzInput.exerciseCapture(file)
     return 0
 }

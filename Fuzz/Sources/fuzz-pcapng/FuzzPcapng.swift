@@ -13,7 +13,6 @@ public func fuzzPCAPNG(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             + [UInt8](repeating: 0xFF, count: 8) + [28, 0, 0, 0]
     }
     file += input[1...]
-    file.withUnsafeBytes(FuzzInput.write)
-    FuzzInput.exerciseCapture()
+    FuzzInput.exerciseCapture(file)
     return 0
 }
