@@ -99,6 +99,8 @@ def main(out):
         (2, b"online"), (2, b"offline"), (4, b"offline"),
         (3, b'{"scanner":"pi-a","t":1800000000.0,"uptime":60.0,"advertsPerSecond":12.5,"beacons":3,"published":40,"buffered":0,"dropped":0,"droppedQoS1":0}'),
         (0, b'{"id":"\\u001b[2J","rssi":-50}'), (0, b'{"id":'), (1, b'[' * 64),
+        # Regression: an id with more bytes than characters trapped the UUID parser (long pass, 23 Nov 2026).
+        (0, '{"id":"iBeacon:e2cd\u015a\u035c56db5-dfacon:e2cd\u015a\u035c56d334455","rssi@1m":-59,"rssi":1.2,"var":0.0,"int":100}'.encode()),
     ]
     for index, (choice, payload) in enumerate(venue):
         seeds["fuzz-venue"][f"venue-{index}"] = bytes([choice]) + payload

@@ -56,9 +56,11 @@ public enum ESPresenseID {
         identity(id)?.description ?? id
     }
 
-    /// `uuid-major-minor`: the UUID is 36 characters with its four dashes.
+    /// `uuid-major-minor`: the UUID is 36 characters with its four dashes. Counted in Characters,
+    /// not bytes: an id with multi-byte or combining characters (fuzz-venue's find) has more bytes
+    /// than Characters, and stepping 36 Characters past its end traps.
     private static func uuidMajorMinor(_ text: Substring) -> (UUIDBytes, UInt16, UInt16)? {
-        guard text.utf8.count > 37 else { return nil }
+        guard text.count > 37 else { return nil }
         let uuidEnd = text.index(text.startIndex, offsetBy: 36)
         guard text[uuidEnd] == "-", let uuid = UUIDBytes(text[..<uuidEnd]) else { return nil }
         let numbers = text[text.index(after: uuidEnd)...].split(separator: "-", omittingEmptySubsequences: false)

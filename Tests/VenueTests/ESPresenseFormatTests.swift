@@ -62,6 +62,15 @@ struct ESPresenseFormatTests {
         #expect(ESPresenseID.string(for: .eddystoneURL("https://example.com")) == nil)
     }
 
+    @Test("An id with more bytes than characters (multi-byte and combining characters in the UUID) is an opaque key, not a trap")
+    func multiByteIdsAreOpaque() {
+        // fuzz-venue's find: 38 bytes after "iBeacon:" but fewer than 37 Characters.
+        for id in ["iBeacon:e2cd\u{15A}\u{35C}56db5-dfacon:e2cd\u{15A}\u{35C}56d334455", "altBeacon:\u{e9}\u{301}\u{e9}\u{301}\u{e9}\u{301}\u{e9}\u{301}\u{e9}\u{301}\u{e9}\u{301}\u{e9}\u{301}-1-2", "iBeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e\r\n-1-2"] {
+            #expect(ESPresenseID.identity(id) == nil)
+            #expect(ESPresenseID.beaconKey(id) == id)
+        }
+    }
+
     @Test("What ESPresense consumers need is refused when missing or mistyped", arguments: [
         (#"{"rssi":-70}"#, "wrong shape"),
         (#"{"id":"","rssi":-70}"#, "wrong shape"),
