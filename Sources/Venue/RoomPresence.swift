@@ -1,17 +1,28 @@
 import Ranging
 
-/// A beacon moving from one room to another (or into the venue, or out of it).
+/// A beacon moving from one room to another (or into the venue, or out of it), decided at `time`.
+/// The visit it ends and the visit it starts are bounded by readings, not by the decision
+/// (docs/venue.md "Visit times"): presence decides seconds after the first reading that placed the
+/// beacon, and an exit is decided when the last reading has expired.
 public struct PresenceChange: Sendable, Equatable {
     public var beacon: String
     public var from: String?
     public var to: String?
+    /// When presence decided.
     public var time: Double
+    /// The last reading of the beacon in `from` at or above the floor (`time` when there is no `from`).
+    public var lastHeardInFrom: Double
+    /// The first reading in `to` of the unbroken run the decision rests on, never before
+    /// `lastHeardInFrom` or the beacon's previous visit's end (`time` when there is no `to`).
+    public var firstHeardInTo: Double
 
-    public init(beacon: String, from: String?, to: String?, time: Double) {
+    public init(beacon: String, from: String?, to: String?, time: Double, lastHeardInFrom: Double? = nil, firstHeardInTo: Double? = nil) {
         self.beacon = beacon
         self.from = from
         self.to = to
         self.time = time
+        self.lastHeardInFrom = lastHeardInFrom ?? time
+        self.firstHeardInTo = firstHeardInTo ?? time
     }
 }
 
@@ -44,6 +55,9 @@ public struct RoomPresence: Sendable {
         public var level: Double
         public var distance: Double?
         public var time: Double
+        /// The first reading of this scanner's unbroken run at or above the floor (no gap longer
+        /// than the readings' lifetime): where a visit decided on this run starts.
+        public var heardSince: Double
     }
 
     /// Per beacon. Readings are a small array (one per scanner that hears the beacon, a handful to
@@ -56,6 +70,10 @@ public struct RoomPresence: Sendable {
         /// The challenger's lead (dB beyond the hysteresis, clipped) as of the last evaluation.
         var standingLead = 0.0
         var heldSince = 0.0
+        /// The newest reading of the holder's room at or above the floor: where its visit ends.
+        var holderLastHeard = 0.0
+        /// Where the beacon's last visit ended: the next one starts no earlier.
+        var lastVisitEnd: Double?
         var lastEvaluation: Double?
     }
 
@@ -88,7 +106,8 @@ public struct RoomPresence: Sendable {
         let power = reading.measuredPower ?? settings.defaultMeasuredPower
         let level = ScannerLevel(
             scanner: reading.scanner, room: scanners.room(of: reading.scanner), rssi: reading.rssi,
-            level: reading.rssi + scanners.offset(of: reading.scanner) - power, distance: reading.distance, time: reading.time
+            level: reading.rssi + scanners.offset(of: reading.scanner) - power, distance: reading.distance, time: reading.time,
+            heardSince: reading.time
         )
         if beacons[reading.beacon] == nil { beacons[reading.beacon] = BeaconState() }
         return Self.evaluate(&beacons[reading.beacon]!, beacon: reading.beacon, adding: level, at: reading.time, scanners: scanners, settings: settings)
@@ -109,11 +128,12 @@ public struct RoomPresence: Sendable {
 
     public func room(of beacon: String) -> String? { beacons[beacon]?.holder }
 
-    /// The newest reading of `beacon` by a scanner of `room` that presence still holds (a room's
-    /// holder always has one: without it the beacon would have left). A visit closed at the end
-    /// of a session ends here, not when the session stopped.
+    /// The newest reading of `beacon` by a scanner of `room` at or above the floor, for the room
+    /// presence holds it in (nil otherwise). A visit closed at the end of a session ends here, not
+    /// when the session stopped.
     public func lastHeard(_ beacon: String, in room: String) -> Double? {
-        beacons[beacon]?.readings.lazy.filter { $0.room == room }.map(\.time).max()
+        guard let state = beacons[beacon], state.holder == room else { return nil }
+        return state.holderLastHeard
     }
 
     /// Every beacon with a live reading or a room, sorted.
@@ -140,11 +160,21 @@ public struct RoomPresence: Sendable {
         let elapsed = state.lastEvaluation.map { min(max(time - $0, 0), 5) } ?? 0
         state.lastEvaluation = time
         if state.challenger != nil { state.evidence = max(0, state.evidence + state.standingLead * elapsed) }
-        if let new {
+        if var new {
             if let index = state.readings.firstIndex(where: { $0.scanner == new.scanner }) {
+                let old = state.readings[index]
+                if old.level >= settings.floorLevel, new.level >= settings.floorLevel, new.time - old.time <= settings.readingLifetime {
+                    new.heardSince = old.heardSince
+                }
                 state.readings[index] = new
             } else {
                 state.readings.append(new)
+            }
+        }
+        // Before expiry takes them: the holder's newest reading is where its visit ends.
+        if let holder = state.holder {
+            for reading in state.readings where reading.room == holder && reading.level >= settings.floorLevel {
+                state.holderLastHeard = max(state.holderLastHeard, reading.time)
             }
         }
         state.readings.removeAll { time - $0.time > settings.readingLifetime || !scanners.isAlive($0.scanner, at: time) }
@@ -165,7 +195,8 @@ public struct RoomPresence: Sendable {
             state.challenger = nil
             state.evidence = 0
             state.standingLead = 0
-            return PresenceChange(beacon: beacon, from: holder, to: nil, time: time)
+            state.lastVisitEnd = state.holderLastHeard
+            return PresenceChange(beacon: beacon, from: holder, to: nil, time: time, lastHeardInFrom: state.holderLastHeard)
         }
         var strongest: (room: String, level: Double)?
         for candidate in rooms where candidate.room != previous {
@@ -187,11 +218,23 @@ public struct RoomPresence: Sendable {
         guard state.evidence >= settings.evidenceThreshold, previous == nil || time - state.heldSince >= settings.minimumHold else {
             return nil
         }
+        let left = previous.map { _ in state.holderLastHeard }
+        // The room's unbroken run of readings is what the evidence piled up from; on a move the
+        // old room's last reading bounds it, so one beacon's visits never overlap.
+        var started = time
+        var newest = -Double.infinity
+        for reading in state.readings where reading.room == rival.room && reading.level >= settings.floorLevel {
+            started = min(started, reading.heardSince)
+            newest = max(newest, reading.time)
+        }
+        if let end = left ?? state.lastVisitEnd { started = min(max(started, end), time) }
+        state.lastVisitEnd = left ?? state.lastVisitEnd
         state.holder = rival.room
         state.heldSince = time
+        state.holderLastHeard = max(started, newest)
         state.challenger = nil
         state.evidence = 0
         state.standingLead = 0
-        return PresenceChange(beacon: beacon, from: previous, to: rival.room, time: time)
+        return PresenceChange(beacon: beacon, from: previous, to: rival.room, time: time, lastHeardInFrom: left, firstHeardInTo: started)
     }
 }

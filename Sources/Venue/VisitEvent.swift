@@ -4,14 +4,16 @@ import Ranging
 /// A visit event, published with QoS 1 on `beacontop/events/<kind>/<room>`:
 ///
 /// ```json
-/// {"type":"enter","beacon":"E2C5…:100:1","room":"booth-12","t":1767225600.0}
-/// {"type":"exit","beacon":"E2C5…:100:1","room":"booth-12","t":1767225690.5}
-/// {"type":"visit","beacon":"E2C5…:100:1","room":"booth-12","start":1767225600.0,"end":1767225690.5,"dwell":90.5}
+/// {"type":"enter","beacon":"E2C5…:100:1","room":"booth-12","t":1767225600.0,"decided":1767225603.0}
+/// {"type":"exit","beacon":"E2C5…:100:1","room":"booth-12","t":1767225690.5,"decided":1767225695.0}
+/// {"type":"visit","beacon":"E2C5…:100:1","room":"booth-12","start":1767225600.0,"end":1767225690.5,"dwell":90.5,"decided":1767225695.0}
 /// ```
 ///
 /// Every exit is followed by the completed visit, so a backend that wants dwell time reads
 /// `visit` alone and one that shows who is where reads `enter`/`exit`. Times are the venue view's
-/// clock (Unix seconds) when presence decided.
+/// clock (Unix seconds): an enter's `t` and a visit's `start` the first reading the entry rests
+/// on, an exit's `t` and a visit's `end` the room's last reading; `decided` is when presence
+/// decided, which is when the event went out (docs/venue.md "Visit times").
 public struct VisitEvent: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
         case enter, exit, visit
@@ -24,13 +26,16 @@ public struct VisitEvent: Sendable, Equatable {
     public var time: Double
     /// Visit only.
     public var start: Double?
+    /// When presence decided it (nil in events from before the field existed).
+    public var decided: Double?
 
-    public init(kind: Kind, beacon: String, room: String, time: Double, start: Double? = nil) {
+    public init(kind: Kind, beacon: String, room: String, time: Double, start: Double? = nil, decided: Double? = nil) {
         self.kind = kind
         self.beacon = beacon
         self.room = room
         self.time = time
         self.start = start
+        self.decided = decided
     }
 
     public var dwell: Double? { start.map { time - $0 } }
@@ -54,6 +59,10 @@ public struct VisitEvent: Sendable, Equatable {
             w.raw(",\"t\":")
             w.number(time, decimals: 3, keepPoint: true)
         }
+        if let decided {
+            w.raw(",\"decided\":")
+            w.number(decided, decimals: 3, keepPoint: true)
+        }
         w.raw("}")
         return Array(w.bytes)
     }
@@ -64,10 +73,10 @@ public struct VisitEvent: Sendable, Equatable {
         guard let beacon = document["beacon"]?.string, let room = document["room"]?.string else { throw .wrongShape("missing \"beacon\" or \"room\"") }
         if kind == .visit {
             guard let start = document["start"]?.number, let end = document["end"]?.number else { throw .wrongShape("visit without \"start\" and \"end\"") }
-            self.init(kind: kind, beacon: beacon, room: room, time: end, start: start)
+            self.init(kind: kind, beacon: beacon, room: room, time: end, start: start, decided: document["decided"]?.number)
         } else {
             guard let time = document["t"]?.number else { throw .wrongShape("missing \"t\"") }
-            self.init(kind: kind, beacon: beacon, room: room, time: time)
+            self.init(kind: kind, beacon: beacon, room: room, time: time, decided: document["decided"]?.number)
         }
     }
 }

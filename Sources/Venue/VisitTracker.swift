@@ -1,5 +1,7 @@
 /// Turns presence changes into visit events, keeps who is in each room, and totals visits per
-/// room for a report. Pure: changes and time go in.
+/// room for a report. Pure: changes and time go in. A visit runs from the first reading its
+/// entry rests on to the last reading of its room (`PresenceChange`), on every way it ends; the
+/// events carry when presence decided as `decided`.
 public struct VisitTracker: Sendable {
     public struct Totals: Sendable, Equatable {
         public var visits = 0
@@ -25,12 +27,12 @@ public struct VisitTracker: Sendable {
     public mutating func apply(_ change: PresenceChange) -> [VisitEvent] {
         var events: [VisitEvent] = []
         if let visit = open[change.beacon] {
-            events += close(change.beacon, visit: visit, at: change.time)
+            events += close(change.beacon, visit: visit, at: change.lastHeardInFrom, decided: change.time)
         }
         if let room = change.to {
-            open[change.beacon] = (room, change.time)
+            open[change.beacon] = (room, change.firstHeardInTo)
             occupants[room, default: []].insert(change.beacon)
-            events.append(VisitEvent(kind: .enter, beacon: change.beacon, room: room, time: change.time))
+            events.append(VisitEvent(kind: .enter, beacon: change.beacon, room: room, time: change.firstHeardInTo, decided: change.time))
         }
         return events
     }
@@ -42,7 +44,7 @@ public struct VisitTracker: Sendable {
         for beacon in open.keys.sorted() {
             let visit = open[beacon]!
             let end = lastHeard(beacon, visit.room).map { min(max($0, visit.since), time) } ?? time
-            events += close(beacon, visit: visit, at: end)
+            events += close(beacon, visit: visit, at: end, decided: time)
         }
         return events
     }
@@ -50,10 +52,11 @@ public struct VisitTracker: Sendable {
     /// Visits open now.
     public var openVisits: Int { open.count }
 
-    private mutating func close(_ beacon: String, visit: (room: String, since: Double), at time: Double) -> [VisitEvent] {
+    private mutating func close(_ beacon: String, visit: (room: String, since: Double), at end: Double, decided: Double) -> [VisitEvent] {
         open[beacon] = nil
         occupants[visit.room]?.remove(beacon)
-        let dwell = max(0, time - visit.since)
+        let time = max(end, visit.since)
+        let dwell = time - visit.since
         var totals = self.totals[visit.room, default: Totals()]
         totals.visits += 1
         totals.total += dwell
@@ -62,8 +65,8 @@ public struct VisitTracker: Sendable {
         totals.startsPerHour[hour, default: 0] += 1
         self.totals[visit.room] = totals
         return [
-            VisitEvent(kind: .exit, beacon: beacon, room: visit.room, time: time),
-            VisitEvent(kind: .visit, beacon: beacon, room: visit.room, time: time, start: visit.since),
+            VisitEvent(kind: .exit, beacon: beacon, room: visit.room, time: time, decided: decided),
+            VisitEvent(kind: .visit, beacon: beacon, room: visit.room, time: time, start: visit.since, decided: decided),
         ]
     }
 

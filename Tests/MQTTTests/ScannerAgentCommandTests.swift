@@ -118,8 +118,12 @@ struct ScannerAgentCommandTests {
         let events = lines.dropLast().flatMap { $0["events"] as? [[String: Any]] ?? [] }
         let atKill = try #require(whileBothRan.last)
         #expect(beacon(Self.onlyB, in: atKill)?["room"] as? String == "room-b", "B's beacon was not in room-b at the kill: \(atKill)")
-        #expect(events.contains { $0["type"] as? String == "exit" && $0["beacon"] as? String == Self.onlyB && ($0["t"] as? Double ?? 0) > killedAt },
-                "no exit of B's beacon after the kill: \(events)")
+        // The exit is decided after the kill; its time is B's last reading, which came before it.
+        #expect(events.contains { event in
+            guard event["type"] as? String == "exit", event["beacon"] as? String == Self.onlyB,
+                  let decided = event["decided"] as? Double, let time = event["t"] as? Double else { return false }
+            return decided > killedAt && time <= decided
+        }, "no exit of B's beacon decided after the kill: \(events)")
         let afterExpiry = lines.dropLast().filter { ($0["t"] as? Double ?? 0) > killedAt + 5 }
         #expect(!afterExpiry.isEmpty)
         #expect(afterExpiry.allSatisfy { beacon(Self.onlyB, in: $0) == nil })

@@ -38,6 +38,7 @@ struct RoomPresenceTests {
         #expect(changes.count == 1)
         #expect(changes.first?.from == nil && changes.first?.to == "A")
         #expect(changes.first!.time <= 3, "in by \(changes.first!.time) s")
+        #expect(changes.first!.firstHeardInTo == 0, "the visit starts at the first reading the entry rests on")
     }
 
     @Test("One loud reading from another room does not move a beacon; a sustained lead does")
@@ -121,7 +122,8 @@ struct RoomPresenceTests {
         _ = Self.run(&presence, from: 0, seconds: 10) { scanner, _ in ["a-1": -62][scanner] }
         #expect(presence.room(of: "visitor") == "A")
         let changes = presence.ingest(VenueInput.scannerStatus(scanner: "a-1", online: false, time: 10.2))
-        #expect(changes == [PresenceChange(beacon: "visitor", from: "A", to: nil, time: 10.2)])
+        // Decided at the status; the visit ends at a-1's last reading (9 s).
+        #expect(changes == [PresenceChange(beacon: "visitor", from: "A", to: nil, time: 10.2, lastHeardInFrom: 9)])
         #expect(!presence.scanners.isAlive("a-1", at: 10.3))
     }
 

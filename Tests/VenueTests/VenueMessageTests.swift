@@ -46,10 +46,14 @@ struct VenueMessageTests {
         for event in [
             VisitEvent(kind: .enter, beacon: "b\u{1B}[2J", room: "booth-12", time: 1000.5),
             VisitEvent(kind: .visit, beacon: "b", room: "booth-12", time: 1090.5, start: 1000.5),
+            VisitEvent(kind: .exit, beacon: "b", room: "booth-12", time: 1090.5, decided: 1094.75),
+            VisitEvent(kind: .visit, beacon: "b", room: "booth-12", time: 1090.5, start: 1000.5, decided: 1094.75),
         ] {
             #expect(try VisitEvent(json: event.json()) == event)
             #expect(!event.json().contains(0x1B), "escape characters are written as \\u001b")
         }
+        #expect(String(decoding: VisitEvent(kind: .enter, beacon: "b", room: "r", time: 10, decided: 13).json(), as: UTF8.self)
+            == #"{"type":"enter","beacon":"b","room":"r","t":10.0,"decided":13.0}"#)
         let occupancy = RoomOccupancy(room: "booth-12", beacons: ["a", "b"], time: 5)
         #expect(String(decoding: occupancy.json(), as: UTF8.self) == #"{"room":"booth-12","count":2,"beacons":["a","b"],"t":5.0}"#)
     }

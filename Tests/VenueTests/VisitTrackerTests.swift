@@ -7,14 +7,14 @@ struct VisitTrackerTests {
     @Test("Enter, move, leave: enter/exit/visit events in order, occupancy follows")
     func events() {
         var tracker = VisitTracker()
-        #expect(tracker.apply(PresenceChange(beacon: "b1", from: nil, to: "A", time: 100)) == [VisitEvent(kind: .enter, beacon: "b1", room: "A", time: 100)])
+        #expect(tracker.apply(PresenceChange(beacon: "b1", from: nil, to: "A", time: 100)) == [VisitEvent(kind: .enter, beacon: "b1", room: "A", time: 100, decided: 100)])
         _ = tracker.apply(PresenceChange(beacon: "b2", from: nil, to: "A", time: 110))
         #expect(tracker.occupancy(of: "A", at: 111) == RoomOccupancy(room: "A", beacons: ["b1", "b2"], time: 111))
         let move = tracker.apply(PresenceChange(beacon: "b1", from: "A", to: "B", time: 160))
         #expect(move == [
-            VisitEvent(kind: .exit, beacon: "b1", room: "A", time: 160),
-            VisitEvent(kind: .visit, beacon: "b1", room: "A", time: 160, start: 100),
-            VisitEvent(kind: .enter, beacon: "b1", room: "B", time: 160),
+            VisitEvent(kind: .exit, beacon: "b1", room: "A", time: 160, decided: 160),
+            VisitEvent(kind: .visit, beacon: "b1", room: "A", time: 160, start: 100, decided: 160),
+            VisitEvent(kind: .enter, beacon: "b1", room: "B", time: 160, decided: 160),
         ])
         #expect(move[1].dwell == 60)
         #expect(VisitTracker.roomsTouched(by: move) == ["A", "B"])
@@ -23,9 +23,25 @@ struct VisitTrackerTests {
         #expect(leave.map(\.kind) == [.exit, .visit])
         #expect(tracker.occupancy(of: "B", at: 191).beacons.isEmpty)
         let end = tracker.closeAll(at: 200)
-        #expect(end == [VisitEvent(kind: .exit, beacon: "b2", room: "A", time: 200), VisitEvent(kind: .visit, beacon: "b2", room: "A", time: 200, start: 110)])
+        #expect(end == [VisitEvent(kind: .exit, beacon: "b2", room: "A", time: 200, decided: 200), VisitEvent(kind: .visit, beacon: "b2", room: "A", time: 200, start: 110, decided: 200)])
         #expect(tracker.totals["A"]?.visits == 2 && tracker.totals["A"]?.total == 150 && tracker.totals["A"]?.longest == 90)
         #expect(tracker.totals["B"]?.mean == 30)
+    }
+
+    @Test("A change's reading times bound the visits, the decision time goes along as decided; an end before the start is held at the start")
+    func readingTimes() {
+        var tracker = VisitTracker()
+        let enter = tracker.apply(PresenceChange(beacon: "b", from: nil, to: "A", time: 13, firstHeardInTo: 10))
+        #expect(enter == [VisitEvent(kind: .enter, beacon: "b", room: "A", time: 10, decided: 13)])
+        let move = tracker.apply(PresenceChange(beacon: "b", from: "A", to: "B", time: 74, lastHeardInFrom: 70, firstHeardInTo: 71))
+        #expect(move == [
+            VisitEvent(kind: .exit, beacon: "b", room: "A", time: 70, decided: 74),
+            VisitEvent(kind: .visit, beacon: "b", room: "A", time: 70, start: 10, decided: 74),
+            VisitEvent(kind: .enter, beacon: "b", room: "B", time: 71, decided: 74),
+        ])
+        let leave = tracker.apply(PresenceChange(beacon: "b", from: "B", to: nil, time: 80, lastHeardInFrom: 65))
+        #expect(leave.last == VisitEvent(kind: .visit, beacon: "b", room: "B", time: 71, start: 71, decided: 80))
+        #expect(tracker.totals["A"]?.total == 60 && tracker.totals["B"]?.total == 0)
     }
 
     @Test("closeAll ends each visit at its last-heard time, kept within the visit's start and the end")
