@@ -1,21 +1,35 @@
+import HCI
 import Monitor
 import Survey
 
 /// `H`: every transmitter's health, one line each (by name, then address), its findings on the
 /// lines under it: battery, temperature, TLM age, advertising count and uptime from the last
 /// Eddystone-TLM (or `encrypted`), the measured advertising interval and loss.
+///
+/// What a technician needs here is to tell two rows apart: one identity sent from two addresses,
+/// or two ids that differ only in their minor. So a name too long for its column is cut in the
+/// middle, keeping the tail (an id's major and minor, an Eddystone instance), and below
+/// `fullAddressColumns` the address keeps its last three bytes rather than pushing the values off
+/// an 80-column screen.
 enum HealthView {
     /// Columns: name, address, then the fixed-width values.
     static let headings: [(title: String, width: Int)] = [
         ("BATTERY", 7), ("TEMP", 6), ("TLM AGE", 7), ("COUNT", 8), ("UPTIME", 7), ("INTERVAL", 8), ("LOSS", 5),
     ]
+    /// From this width the address is whole and the name column still holds a short id
+    /// (`494E5445…:20597:62207`, 21 cells) after its marker.
+    static let fullAddressColumns = 95
+
+    /// Widths of the name column (its `!` marker included) and the address column.
+    static func columnWidths(width: Int) -> (name: Int, address: Int) {
+        let values = headings.reduce(0) { $0 + $1.width + 1 } - 1
+        let address = width >= fullAddressColumns ? 17 : 9
+        return (max(8, width - values - address - 2), address)
+    }
 
     static func draw(_ model: MonitorViewModel, into buffer: inout ScreenBuffer) {
         let health = model.health
-        let width = buffer.width
-        let fixed = headings.reduce(0) { $0 + $1.width + 1 }
-        let addressWidth = 17
-        let nameWidth = max(8, width - fixed - addressWidth - 2)
+        let (nameWidth, addressWidth) = columnWidths(width: buffer.width)
         buffer.fill(y: 1, role: .columnHeader)
         buffer.write(" NAME", x: 0, y: 1, role: .columnHeader, limit: nameWidth)
         var x = nameWidth + 1
@@ -36,9 +50,10 @@ enum HealthView {
                 + (transmitter.identities.flatMap { health.byIdentity[$0]?.duplicates ?? [] }.map(\.description))
             let role: StyleRole = findings.isEmpty ? .plain : .finding
             if !findings.isEmpty { buffer.put("!", x: 0, y: y, role: .finding) }
-            buffer.write(transmitter.name, x: 1, y: y, role: role, limit: nameWidth - 1)
+            let name = cutInTheMiddle(transmitter.name, width: nameWidth - 1, charset: buffer.charset)
+            buffer.write(name, x: 1, y: y, role: role, limit: nameWidth - 1)
             x = nameWidth + 1
-            buffer.write(transmitter.address.description, x: x, y: y, role: .plain)
+            buffer.write(address(transmitter.address, width: addressWidth, charset: buffer.charset), x: x, y: y, role: .plain)
             x += addressWidth + 1
             for (value, heading) in zip(HealthText.columns(transmitter, at: health.time), headings) {
                 buffer.writeRight(value, end: x + heading.width, y: y, role: value == "-" ? .muted : .plain)
@@ -50,5 +65,38 @@ enum HealthView {
                 y += 1
             }
         }
+    }
+
+    /// The address, or its last three bytes after an ellipsis in a 9-cell column.
+    static func address(_ address: BDAddress, width: Int, charset: Charset) -> String {
+        let text = address.description
+        return text.count <= width ? text : String(charset.ellipsis) + text.suffix(width - 1)
+    }
+
+    /// `text` in at most `width` cells: whole when it fits, else its head, an ellipsis and its
+    /// tail. An id keeps its tail from the first `:` whole (major and minor, an Eddystone
+    /// instance) while one head character still fits; any other text keeps two thirds as tail.
+    static func cutInTheMiddle(_ text: String, width: Int, charset: Charset) -> String {
+        guard width > 0, TerminalText.width(text, charset: charset) > width else { return text }
+        guard width > 2 else { return String(text.prefix(width)) }
+        let cells = text.map { TerminalText.cell(for: $0, charset: charset).width }
+        var tailBudget = (width - 1) * 2 / 3
+        if let colon = text.firstIndex(of: ":") {
+            let idTail = cells[text.distance(from: text.startIndex, to: colon)...].reduce(0, +)
+            if idTail <= width - 2 { tailBudget = idTail }
+        }
+        var tailStart = cells.count, used = 0
+        while tailStart > 0, used + cells[tailStart - 1] <= tailBudget {
+            tailStart -= 1
+            used += cells[tailStart]
+        }
+        var headEnd = 0, headUsed = 0
+        let headBudget = width - 1 - used
+        while headEnd < tailStart, headUsed + cells[headEnd] <= headBudget {
+            headUsed += cells[headEnd]
+            headEnd += 1
+        }
+        let characters = Array(text)
+        return String(characters[..<headEnd]) + String(charset.ellipsis) + String(characters[tailStart...])
     }
 }
