@@ -146,6 +146,35 @@ public enum EvaluationReport {
     }
 }
 
+extension EvaluationReport {
+    /// beacontop's nearest misses and extra changes by cause, one row per world
+    /// (`NearestDiagnosis`; docs/ranging.md's classification table).
+    public static func nearestDiagnosis(_ worlds: [WorldEvaluation]) -> String {
+        func share(_ count: Int, _ of: Int) -> String { of == 0 ? "-" : "\(count) (\(String(format: "%.1f%%", Double(count) / Double(of) * 100)))" }
+        var text = "Misses, in stay ticks scored (share of them):\n\n"
+        text += "| world | seeds | stay ticks | right | (a) arrival | (b) whole stay, RSSI says the neighbour | (b') whole stay, RSSI says the visited | (c) mid-stay | whole stays lost / stays | median arrival (s) |\n"
+        text += "|---|---|---|---|---|---|---|---|---|---|\n"
+        for world in worlds {
+            let d = world.diagnosis
+            let seeds = world.seeds.isEmpty ? "none" : "\(world.seeds.first!)-\(world.seeds.last!)"
+            text += "| \(world.kind.rawValue) | \(seeds) | \(d.stayTicks) | \(share(d.stayTicks - d.misses, d.stayTicks)) | "
+                + "\(share(d.arrivalMisses, d.stayTicks)) | \(share(d.wholeStayNeighbourLouder, d.stayTicks)) | "
+                + "\(share(d.wholeStayVisitedLouder, d.stayTicks)) | \(share(d.midStayMisses, d.stayTicks)) | "
+                + "\(d.wholeStays) / \(d.stays) | \(f(median(d.arrivalDelays), 1)) |\n"
+        }
+        text += "\nChanges of nearest, per real move:\n\n"
+        text += "| world | moves | changes per move | needed | (c) mid-stay | (d) pass-through | (d') walking flicker |\n"
+        text += "|---|---|---|---|---|---|---|\n"
+        for world in worlds {
+            let d = world.diagnosis
+            let perMove = { (count: Int) in d.moves == 0 ? "-" : "\(count) (\(String(format: "%.2f", Double(count) / Double(d.moves))))" }
+            text += "| \(world.kind.rawValue) | \(d.moves) | \(f(Double(d.changes) / Double(max(d.moves, 1)))) | \(perMove(d.neededChanges)) | "
+                + "\(perMove(d.midStayChanges)) | \(perMove(d.passThroughChanges)) | \(perMove(d.walkingFlickers)) |\n"
+        }
+        return text
+    }
+}
+
 extension Array where Element == Double {
     var mean: Double? { isEmpty ? nil : reduce(0, +) / Double(count) }
 }

@@ -18,6 +18,8 @@ public struct WalkEvaluation: Sendable {
         public var covered: Int
         public var ranged: Int
         public var widths: [Double]
+        /// Each tick's time and `nearest`, in order.
+        public var ticks: [(time: Double, nearest: BeaconIdentity?)] = []
 
         public var medianError: Double { median(errors) ?? .nan }
         public var coverage: Double? { ranged == 0 ? nil : Double(covered) / Double(ranged) }
@@ -66,6 +68,7 @@ public struct WalkEvaluation: Sendable {
         }
         tick()
         score.nearest = NearestExhibitScore(stays: walk.stays, identities: identities, ticks: ticks)
+        score.ticks = ticks
         return score
     }
 

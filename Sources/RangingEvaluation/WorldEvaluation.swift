@@ -62,6 +62,8 @@ public struct WorldEvaluation: Sendable {
     public var seeds: [UInt64]
     public var beacontop = Totals()
     public var field: [FieldPipeline.Kind: Totals] = [:]
+    /// beacontop's misses and changes by cause, over every walk.
+    public var diagnosis = NearestDiagnosis()
     /// Real-trace only: beacontop's totals per HERALD run.
     public var byRun: [String: Totals] = [:]
 
@@ -94,6 +96,7 @@ public struct WorldEvaluation: Sendable {
             }
             let evaluation = WalkEvaluation(walk, configuration: configuration, field: kinds)
             beacontop.add(evaluation.beacontop)
+            diagnosis.add(NearestDiagnosis(walk, ticks: evaluation.beacontop.ticks))
             for (pipeline, score) in evaluation.field { field[pipeline, default: Totals()].add(score) }
             if let runName { byRun[runName, default: Totals()].add(evaluation.beacontop) }
         }

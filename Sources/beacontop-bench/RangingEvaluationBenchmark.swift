@@ -3,7 +3,7 @@ import Ranging
 import RangingEvaluation
 
 /// `beacontop-bench ranging-eval [--seeds FIRST-LAST] [--runs-only] [--level mean|median] [--body-loss DB] [--range-ends separate]
-/// [HERALD-DIR]`: the ranging evaluation of docs/ranging.md, printed as the Markdown tables the docs
+/// [--nearest-only] [HERALD-DIR]`: the ranging evaluation of docs/ranging.md, printed as the Markdown tables the docs
 /// quote. Real runs are scored leave-one-run-out; the worlds on seeds no parameter was chosen on
 /// (101-120 by default; the real-trace walk one more, so each of the seven runs is behind three
 /// walks).
@@ -11,6 +11,8 @@ import RangingEvaluation
 /// detected change instead of its mean (everything is learned again for it, fold by fold).
 /// `--body-loss DB` sets the model's a-priori body term (0 leaves it out; the default is 10 dB).
 /// `--range-ends separate` learns a scale per end of the range instead of one for both.
+/// `--nearest-only` prints the walks' tables and nearest's misses and changes by cause
+/// (`NearestDiagnosis`), without the runs' tables (the tuning seeds: `--nearest-only --seeds 1-20`).
 enum RangingEvaluationBenchmark {
     static func run(_ arguments: [String]) throws {
         var seeds: ClosedRange<UInt64> = 101...120
@@ -18,6 +20,7 @@ enum RangingEvaluationBenchmark {
         var base = RangingConfiguration()
         var directory = (ProcessInfo.processInfo.environment["BEACONTOP_SHARED_DATA"] ?? "../shared/data") + "/herald"
         var separateEnds = false
+        var nearestOnly = false
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -26,6 +29,7 @@ enum RangingEvaluationBenchmark {
                 guard parts.count == 2, parts[0] <= parts[1] else { throw UsageError(message: "--seeds takes FIRST-LAST, e.g. 101-120") }
                 seeds = parts[0]...parts[1]
             case "--runs-only": runsOnly = true
+            case "--nearest-only": nearestOnly = true
             case "--body-loss":
                 guard let loss = Double(rest.popFirst() ?? ""), loss >= 0 else { throw UsageError(message: "--body-loss takes DB, e.g. 0") }
                 var prior = PathLossPrior.herald
@@ -47,6 +51,15 @@ enum RangingEvaluationBenchmark {
         let runs = try HeraldRun.loadAll(directory: URL(fileURLWithPath: directory))
         guard !runs.isEmpty else { throw UsageError(message: "no HERALD runs (*.csv) in \(directory)") }
 
+        let traces = RunTraces.all(runs, base: base)
+        let learning = ModelLearning(traces: traces, base: base, separateEnds: separateEnds)
+        if nearestOnly {
+            let worlds = walks(seeds: seeds, runs: runs, learning: learning, base: base)
+            for world in worlds { print(EvaluationReport.world(world)) }
+            print("### Where nearest loses, by cause\n")
+            print(EvaluationReport.nearestDiagnosis(worlds))
+            return
+        }
         print("## The issue's table, reproduced\n")
         print(EvaluationReport.reproduction(runs))
         let fits = runs.compactMap(PathLossFit.runFit)
@@ -54,8 +67,6 @@ enum RangingEvaluationBenchmark {
         for fit in fits {
             print("| \(fit.name) | \(String(format: "%.2f", fit.exponent)) | \(String(format: "%.2f", fit.residual)) | \(fit.twoPointExponent.map { String(format: "%.2f", $0) } ?? "-") |")
         }
-        let traces = RunTraces.all(runs, base: base)
-        let learning = ModelLearning(traces: traces, base: base, separateEnds: separateEnds)
         print("\n## What is learned, fold by fold\n")
         print(EvaluationReport.learning(learning))
         let evaluation = RunEvaluation(traces: traces, learning: learning, base: base)
@@ -68,13 +79,19 @@ enum RangingEvaluationBenchmark {
         for row in evaluation.rows { print(EvaluationReport.run(row)) }
         guard !runsOnly else { return }
         print("## Simulated and real-trace walks\n")
-        for kind in WorldEvaluation.Kind.allCases {
+        let worlds = walks(seeds: seeds, runs: runs, learning: learning, base: base)
+        for world in worlds { print(EvaluationReport.world(world)) }
+        print("### Where nearest loses, by cause\n")
+        print(EvaluationReport.nearestDiagnosis(worlds))
+    }
+
+    static func walks(seeds: ClosedRange<UInt64>, runs: [HeraldRun], learning: ModelLearning, base: RangingConfiguration) -> [WorldEvaluation] {
+        WorldEvaluation.Kind.allCases.map { kind in
             let last = kind == .realTrace || kind == .realTraceShared ? seeds.upperBound + 1 : seeds.upperBound
             // The simulated worlds get the model learned on all runs: what ships (a test keeps the
             // defaults in step).
-            let world = WorldEvaluation(kind, seeds: Array(seeds.lowerBound...last), runs: runs, learning: learning,
-                                        base: learning.all.configuration(base))
-            print(EvaluationReport.world(world))
+            return WorldEvaluation(kind, seeds: Array(seeds.lowerBound...last), runs: runs, learning: learning,
+                                   base: learning.all.configuration(base))
         }
     }
 

@@ -15,6 +15,9 @@ import Testing
         let world = WorldEvaluation(.simulator, seeds: Self.seeds, field: [.androidARMAUntruncated, .roomAssistantIssue])
         #expect(world.beacontop.nearestShare >= 0.97, "\(world.beacontop.nearestShare)")
         #expect(world.beacontop.changesPerMove <= 1.25, "\(world.beacontop.changesPerMove)")
+        // No stay is lost whole here: the misses are arrivals and excursions mid-stay.
+        #expect(world.diagnosis.wholeStays == 0)
+        #expect(world.diagnosis.stayTicks - world.diagnosis.misses == world.beacontop.correct)
         for (kind, totals) in world.field {
             #expect(world.beacontop.nearestShare >= totals.nearestShare, "\(kind.rawValue) \(totals.nearestShare)")
         }
@@ -29,6 +32,13 @@ import Testing
         }
         // Nothing blanks: with every exhibit heard, a tick with no nearest would be a miss.
         #expect(world.beacontop.ticks > 3000)
+        // Why 97% is out of reach here (docs/ranging.md, "Where nearest loses, by cause"): whole
+        // stays where the neighbour's median level is the higher are lost to any rule on these
+        // levels (3.3% of the stay ticks on these seeds), and the classes add up to the misses.
+        let diagnosis = world.diagnosis
+        #expect(diagnosis.stayTicks == world.beacontop.ticks)
+        #expect(diagnosis.stayTicks - diagnosis.misses == world.beacontop.correct)
+        #expect(Double(diagnosis.wholeStayNeighbourLouder) / Double(diagnosis.stayTicks) >= 0.03, "\(diagnosis.wholeStayNeighbourLouder)")
     }
 
     /// The real-trace walk as a venue is (each exhibit its own multipath, a standing visitor's
