@@ -82,6 +82,43 @@ struct AdvertisementScriptTests {
         ])
     }
 
+    /// Frames and errors (the path taken out) of `text` as a script file.
+    static func read(_ text: String) throws -> (frames: [String], errors: [String]) {
+        let path = try write(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (frames, errors) = try Self.frames(path)
+        return (frames.map { "\($0.timestamp) \($0.address) \($0.identity)" }, errors.map { $0.replacingOccurrences(of: path, with: "S") })
+    }
+
+    @Test("CRLF, LF and a mix of them read the same lines, with the same line numbers in errors")
+    func lineEndings() throws {
+        let lines = [
+            "# a comment",
+            "{\"t\": 1, \"address\": \"C0:00:00:00:00:01\", \"ibeacon\": \"E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:1:2\"}",
+            "",
+            "\t {\"t\": 2, \"address\": \"bad\"}  ",
+            "\u{A0}{\"t\": 3, \"address\": \"C0:00:00:00:00:02\", \"ibeacon\": \"E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:1:3\"}\u{3000}",
+            "not json",
+            "{\"t\": 5, \"address\": \"C0:00:00:00:00:03\", \"ibeacon\": \"E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:1:4\"}",
+        ]
+        let lf = try Self.read(lines.joined(separator: "\n"))
+        #expect(lf.frames == [
+            "1.0 C0:00:00:00:00:01 E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:1:2",
+            "3.0 C0:00:00:00:00:02 E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:1:3",
+            "5.0 C0:00:00:00:00:03 E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:1:4",
+        ])
+        #expect(lf.errors == ["S:4: address is missing or not AA:BB:CC:DD:EE:FF; line skipped", "S:6: line is not a JSON object; line skipped"])
+        // A CR LF pair is one Character: split on Character "\n", this file was one line.
+        #expect(try Self.read(lines.joined(separator: "\r\n")) == lf)
+        #expect(try Self.read(lines.joined(separator: "\r\n") + "\r\n") == lf)
+        let mixed = lines.enumerated().map { $0.element + ($0.offset % 2 == 0 ? "\r\n" : "\n") }.joined()
+        #expect(try Self.read(mixed) == lf)
+        // A CR at the very end, and lone CRs inside a line, between JSON tokens, are no line breaks.
+        #expect(try Self.read(lines.joined(separator: "\n") + "\r") == lf)
+        let innerCR = lines.map { $0.replacingOccurrences(of: ", \"address\"", with: ",\r\"address\"") }
+        #expect(try Self.read(innerCR.joined(separator: "\r\n")) == lf)
+    }
+
     @Test("capture files are not taken for scripts")
     func detection() {
         #expect(!AdvertisementScriptReader.looksLikeScript(path: SharedData.capture("horizon74.btsnoop").path))
