@@ -28,12 +28,13 @@ public enum VenueReplay {
         return scan
     }
 
-    /// Per room: visits, total, mean and longest dwell (s), visits per hour of the session.
+    /// Per room: visits, total, mean and longest dwell (s), visits per hour of the session (`-` when
+    /// it spans less than an hour).
     public static func text(_ report: VenueReport) -> String {
         let header = ["room", "name", "visits", "total_s", "mean_s", "longest_s", "visits/h"]
         let rows = report.rows.map { row in
             [PrintableText.line(row.room), PrintableText.line(row.name), String(row.visits), seconds(row.totalDwell),
-             seconds(row.meanDwell), seconds(row.longest), seconds(report.footTrafficPerHour(row))]
+             seconds(row.meanDwell), seconds(row.longest), report.footTrafficPerHour(row).map(seconds) ?? "-"]
         }
         var lines: [String] = []
         if let title = report.title { lines.append(PrintableText.line(title)) }
@@ -42,13 +43,13 @@ public enum VenueReplay {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// RFC 4180, a header row, seconds with one decimal.
+    /// RFC 4180, a header row, seconds with one decimal; visits_per_hour empty under an hour.
     public static func csv(_ report: VenueReport) -> String {
         var lines = ["room,name,visits,total_s,mean_s,longest_s,visits_per_hour"]
         for row in report.rows {
             lines.append([
                 PrintableText.csvField(row.room), PrintableText.csvField(row.name), String(row.visits), seconds(row.totalDwell),
-                seconds(row.meanDwell), seconds(row.longest), seconds(report.footTrafficPerHour(row)),
+                seconds(row.meanDwell), seconds(row.longest), report.footTrafficPerHour(row).map(seconds) ?? "",
             ].joined(separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"

@@ -27,11 +27,17 @@ public struct VenueReport: Sendable, Equatable {
     public var end: Double
     public var rows: [Row]
 
-    /// Visits per hour of the session for `row` (visits / session hours).
-    public func footTrafficPerHour(_ row: Row) -> Double {
-        let hours = (end - start) / 3600
-        return hours > 0 ? Double(row.visits) / hours : 0
+    /// Visits per hour of the session for `row` (visits / session hours), or nil when the session
+    /// spans less than `minimumRateSpan`: a 2-minute recording with 33 visits is not "990 visits an
+    /// hour", and a backend reading the rate would take it for one (the visits count still stands).
+    public func footTrafficPerHour(_ row: Row) -> Double? {
+        let span = end - start
+        guard span.isFinite, span >= Self.minimumRateSpan else { return nil }
+        return Double(row.visits) / (span / 3600)
     }
+
+    /// One hour: the shortest session whose visits per hour is a count, not an extrapolation.
+    public static let minimumRateSpan = 3600.0
 
     /// - Parameters: `start`, `end`: the session's span (Unix seconds); hours between them with no
     ///   visit still appear with zero.
@@ -59,7 +65,7 @@ public struct VenueReport: Sendable, Equatable {
     }
 
     /// `{"title":…,"start":…,"end":…,"rooms":[{"room":…,"name":…,"visits":…,"totalDwell":…,
-    /// "meanDwell":…,"longest":…,"visitsPerHour":…,"hourly":[{"hour":…,"visits":…}]}]}`
+    /// "meanDwell":…,"longest":…,"visitsPerHour":…|null,"hourly":[{"hour":…,"visits":…}]}]}`
     public func json() -> [UInt8] {
         var w = JSONWriter(capacity: 1024)
         w.raw("{\"title\":")
@@ -84,7 +90,7 @@ public struct VenueReport: Sendable, Equatable {
             w.raw(",\"longest\":")
             w.number(row.longest, decimals: 1)
             w.raw(",\"visitsPerHour\":")
-            w.number(footTrafficPerHour(row), decimals: 2)
+            if let rate = footTrafficPerHour(row) { w.number(rate, decimals: 2) } else { w.null() }
             w.raw(",\"hourly\":[")
             for (position, hour) in row.hourly.enumerated() {
                 if position > 0 { w.raw(",") }

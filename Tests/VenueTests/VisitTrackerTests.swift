@@ -81,4 +81,24 @@ struct VisitTrackerTests {
         let json = String(decoding: report.json(), as: UTF8.self)
         #expect(json.hasPrefix(#"{"title":"Hall B","start":1767225600.0,"end":1767232800.0,"rooms":[{"room":"booth-101","name":"Northwind","visits":3,"totalDwell":180,"meanDwell":60,"longest":60,"visitsPerHour":1.5,"hourly":[{"hour":1767225600,"visits":2}"#))
     }
+
+    @Test("Under an hour of session there is no visits-per-hour rate: 33 visits in 2 minutes are not 990 an hour")
+    func shortSessionHasNoRate() {
+        var tracker = VisitTracker()
+        let start = 1_767_225_600.0
+        for index in 0..<33 {
+            let t = start + Double(index) * 3
+            _ = tracker.apply(PresenceChange(beacon: "v\(index)", from: nil, to: "booth-101", time: t))
+            _ = tracker.apply(PresenceChange(beacon: "v\(index)", from: "booth-101", to: nil, time: t + 2))
+        }
+        let short = VenueReport(totals: tracker.totals, catalog: nil, start: start, end: start + 120)
+        #expect(short.rows.map(\.visits) == [33])
+        #expect(short.footTrafficPerHour(short.rows[0]) == nil)
+        #expect(String(decoding: short.json(), as: UTF8.self).contains(#""visits":33,"totalDwell":66,"meanDwell":2,"longest":2,"visitsPerHour":null,"#))
+        // From one hour on it is the count over the session's hours.
+        let hour = VenueReport(totals: tracker.totals, catalog: nil, start: start, end: start + 3600)
+        #expect(hour.footTrafficPerHour(hour.rows[0]) == 33)
+        let empty = VenueReport(totals: tracker.totals, catalog: nil, start: start, end: start)
+        #expect(empty.footTrafficPerHour(empty.rows[0]) == nil)
+    }
 }
