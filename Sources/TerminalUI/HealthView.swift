@@ -16,26 +16,39 @@ enum HealthView {
     static let headings: [(title: String, width: Int)] = [
         ("BATTERY", 7), ("TEMP", 6), ("TLM AGE", 7), ("COUNT", 8), ("UPTIME", 7), ("INTERVAL", 8), ("LOSS", 5),
     ]
+    /// On a screen too narrow for every value (under 73 columns), values leave in this order (by
+    /// index into `headings`) rather than run off the right edge: uptime and the advertising
+    /// count first, the temperature, then the TLM's age; battery, interval and loss, what a
+    /// technician walks the floor for, stay longest.
+    static let dropOrder = [4, 3, 1, 2, 0, 5]
     /// From this width the address is whole and the name column still holds a short id
     /// (`494E5445…:20597:62207`, 21 cells) after its marker.
     static let fullAddressColumns = 95
+    /// The name column's least width, its `!` marker included.
+    static let minimumNameWidth = 8
 
-    /// Widths of the name column (its `!` marker included) and the address column.
-    static func columnWidths(width: Int) -> (name: Int, address: Int) {
-        let values = headings.reduce(0) { $0 + $1.width + 1 } - 1
+    /// Widths of the name column (its `!` marker included) and the address column, and the value
+    /// columns that fit (indices into `headings`, in order).
+    static func columnWidths(width: Int) -> (name: Int, address: Int, values: [Int]) {
         let address = width >= fullAddressColumns ? 17 : 9
-        return (max(8, width - values - address - 2), address)
+        var shown = Array(headings.indices)
+        func valuesWidth() -> Int { shown.reduce(0) { $0 + headings[$1].width + 1 } - 1 }
+        var dropping = dropOrder[...]
+        while width - valuesWidth() - address - 2 < minimumNameWidth, let next = dropping.popFirst() {
+            shown.removeAll { $0 == next }
+        }
+        return (max(minimumNameWidth, width - valuesWidth() - address - 2), address, shown)
     }
 
     static func draw(_ model: MonitorViewModel, into buffer: inout ScreenBuffer) {
         let health = model.health
-        let (nameWidth, addressWidth) = columnWidths(width: buffer.width)
+        let (nameWidth, addressWidth, shown) = columnWidths(width: buffer.width)
         buffer.fill(y: 1, role: .columnHeader)
         buffer.write(" NAME", x: 0, y: 1, role: .columnHeader, limit: nameWidth)
         var x = nameWidth + 1
         buffer.write("ADDRESS", x: x, y: 1, role: .columnHeader)
         x += addressWidth + 1
-        for heading in headings {
+        for heading in shown.map({ headings[$0] }) {
             buffer.writeRight(heading.title, end: x + heading.width, y: 1, role: .columnHeader)
             x += heading.width + 1
         }
@@ -55,7 +68,9 @@ enum HealthView {
             x = nameWidth + 1
             buffer.write(address(transmitter.address, width: addressWidth, charset: buffer.charset), x: x, y: y, role: .plain)
             x += addressWidth + 1
-            for (value, heading) in zip(HealthText.columns(transmitter, at: health.time), headings) {
+            let values = HealthText.columns(transmitter, at: health.time)
+            for index in shown {
+                let (value, heading) = (values[index], headings[index])
                 buffer.writeRight(value, end: x + heading.width, y: y, role: value == "-" ? .muted : .plain)
                 x += heading.width + 1
             }

@@ -1,6 +1,7 @@
 import Monitor
 
-/// Line 0: the program and catalog title on the left; beacon count, sort and filters on the right.
+/// Line 0: the program and catalog title on the left; beacon count, sort and filters on the right
+/// (the health view: its transmitter count).
 /// When the line is too narrow, the filters go first, then the catalog title, then the sort.
 enum TitleBar {
     static func draw(_ model: MonitorViewModel, into buffer: inout ScreenBuffer) {
@@ -19,10 +20,18 @@ enum TitleBar {
         var lefts = [" beacontop" + screen]
         if let title = model.title { lefts.insert(" beacontop" + separator + title + screen, at: 0) }
 
-        let count = model.rows.count == model.totalRowCount ? "\(model.rows.count)" : "\(model.rows.count) of \(model.totalRowCount)"
-        var rights = [count + (model.totalRowCount == 1 ? " beacon" : " beacons"), "sort: \(model.sort.rawValue)"]
-        if let filter = model.activeFilter { rights.append("filter: \(filter)") }
-        if !model.filterText.isEmpty && !model.isEditingFilter { rights.append("/\(model.filterText)") }
+        var rights: [String]
+        if model.screen == .health {
+            // The health view lists transmitters (one identity from two addresses is two lines),
+            // by name then address: the table's count, sort and filter do not apply to it.
+            let count = model.health.transmitters.count
+            rights = ["\(count) " + (count == 1 ? "transmitter" : "transmitters")]
+        } else {
+            let count = model.rows.count == model.totalRowCount ? "\(model.rows.count)" : "\(model.rows.count) of \(model.totalRowCount)"
+            rights = [count + (model.totalRowCount == 1 ? " beacon" : " beacons"), "sort: \(model.sort.rawValue)"]
+            if let filter = model.activeFilter { rights.append("filter: \(filter)") }
+            if !model.filterText.isEmpty && !model.isEditingFilter { rights.append("/\(model.filterText)") }
+        }
 
         let width = buffer.width
         func measure(_ s: String) -> Int { TerminalText.width(s, charset: buffer.charset) }

@@ -81,4 +81,30 @@ import Testing
         #expect(TerminalText.width(wide, charset: .unicode) <= 9 && wide.hasSuffix("ス北") && wide.hasPrefix("東"), "\(wide)")
         #expect(HealthView.cutInTheMiddle("abcdef", width: 2, charset: .unicode) == "ab")
     }
+
+    @Test("Under 73 columns values leave uptime first, then count, temperature, TLM age; interval and loss stay, nothing runs off the edge")
+    func valuesLeaveInOrder() {
+        let screen60 = Self.screen(columns: 60)
+        #expect(screen60.line(1) == " NAME        ADDRESS   BATTERY   TEMP TLM AGE INTERVAL  LOSS", "\(screen60.line(1))")
+        #expect(Self.rows(screen60)[0] == " 494E…:25984 …21:80:65       -      -       -   1.02 s   14%", "\(Self.rows(screen60)[0])")
+        #expect(HealthView.columnWidths(width: 73).values == Array(HealthView.headings.indices))
+        #expect(HealthView.columnWidths(width: 72).values == [0, 1, 2, 3, 5, 6])
+        #expect(HealthView.columnWidths(width: 40).values == [5, 6])
+        // Every width: the last value column ends inside the screen, the name keeps its 8 cells.
+        for width in 30...130 {
+            let (name, address, values) = HealthView.columnWidths(width: width)
+            let end = name + 1 + address + values.reduce(0) { $0 + 1 + HealthView.headings[$1].width }
+            #expect(name >= HealthView.minimumNameWidth && (end <= width || values == [5, 6]), "width \(width): ends at \(end)")
+        }
+    }
+
+    @Test("The title counts the transmitters listed, not the table's beacons, and leaves out the table's sort")
+    func titleCountsTransmitters() {
+        let screen = Self.screen(columns: 100)
+        #expect(screen.line(0).hasSuffix(" 4 transmitters "), "\(screen.line(0))")
+        #expect(!screen.line(0).contains("sort:"))
+        let one = MonitorViewModel(rows: [], source: SourceStatus(name: "x"), screen: .health,
+                                   health: BeaconConditions(time: 60, transmitters: [Self.transmitters[0]]))
+        #expect(render(one, size: ScreenSize(columns: 80, lines: 12)).line(0).hasSuffix(" 1 transmitter "))
+    }
 }
