@@ -2,10 +2,10 @@ import Monitor
 
 /// The last line: the source and its state, replay position, adverts/s (a venue's broker:
 /// messages/s, `msg/s`), malformed, dropped and evicted counts, recording, a key's notice;
-/// or the filter prompt while `/` is being typed. When the line is too narrow, the help hint goes
-/// first, then adverts/s, then the replay position, then the front of the source name (a long capture
-/// path keeps its file name): the state, malformed count and recording indicator are what a
-/// technician must not miss.
+/// or the filter prompt while `/` is being typed. When the line is too narrow, a capture path's
+/// directories give way first (it keeps "…/" and its file name), then the help hint, then adverts/s
+/// (the hint comes back if that makes room for it), then the replay position, then the front of the
+/// file name: the state, malformed count and recording indicator are what a technician must not miss.
 ///
 /// The line is laid out in `width - 1` columns: ncurses cannot draw the bottom-right cell without
 /// scrolling, so `CursesTerminal` leaves it out, and text put there would be lost on a real screen.
@@ -63,14 +63,15 @@ enum StatusLine {
         func width(_ list: [Segment]) -> Int {
             list.reduce(0) { $0 + TerminalText.width($1.text, charset: buffer.charset) }
         }
-        let nameWidth = TerminalText.width(source.name, charset: buffer.charset)
-        // " name" in front of the state segments.
-        var showsHint = 1 + nameWidth + width(segments) + hint.count <= usable
-        for rank in 1...2 where !showsHint && 1 + nameWidth + width(segments) > usable {
+        // " name" in front of the state segments. A path's directories give way before anything
+        // else: `nameFloor` is the name down to "…" and its file name.
+        let nameFloor = TerminalText.width(fileNameFloor(source.name), charset: buffer.charset)
+        func fits(hint shown: Bool) -> Bool { 1 + nameFloor + width(segments) + (shown ? hint.count : 0) <= usable }
+        for rank in 1...2 where !fits(hint: true) && !fits(hint: false) {
             segments.removeAll { $0.dropRank == rank }
         }
-        showsHint = 1 + nameWidth + width(segments) + hint.count <= usable
-        let name = leftTruncated(source.name, width: usable - 1 - width(segments), charset: buffer.charset)
+        let showsHint = fits(hint: true)
+        let name = leftTruncated(source.name, width: usable - 1 - width(segments) - (showsHint ? hint.count : 0), charset: buffer.charset)
         var x = buffer.write(" " + name, x: 0, y: y, role: .status, limit: usable)
         for segment in segments { x += buffer.write(segment.text, x: x, y: y, role: segment.role, limit: usable - x) }
         if showsHint { buffer.writeRight(hint, end: usable, y: y, role: .status) }
@@ -87,6 +88,13 @@ enum StatusLine {
         case .reconnecting(let attempt):
             [Segment(text: " ", role: .status), Segment(text: "reconnecting (attempt \(attempt))", role: .statusWarning)]
         }
+    }
+
+    /// How far a source name may give way before the hint, the rate or the position do: a file
+    /// path to "…" and its file name ("…/walk.btsnoop"), any other name (a URL, a device) whole.
+    static func fileNameFloor(_ name: String) -> String {
+        guard !name.contains("://"), let slash = name.lastIndex(of: "/"), name.index(after: slash) < name.endIndex else { return name }
+        return "…" + name[slash...]
     }
 
     /// `name` cut from the front to fit `width` columns behind an ellipsis ("…/captures/walk.btsnoop"),

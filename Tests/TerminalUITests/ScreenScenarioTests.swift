@@ -257,19 +257,26 @@ extension ScreenScenarioTests {
         #expect(screen.roleCodes(9).hasPrefix("TTTTTTTTTTTTTTTTwwwwwwTTTwwwwwwwwwwwTTTRRRRRRRRRRRRRRRRR"))
     }
 
-    /// A long capture path gives way from the front, so the state and the recording indicator stay
-    /// whole; nothing is laid out in the bottom-right cell, which ncurses cannot draw.
+    /// A long capture path gives way from the front, its directories before the rate, the help hint
+    /// or the position, so the state and the recording indicator stay whole; nothing is laid out in
+    /// the bottom-right cell, which ncurses cannot draw.
     @Test func aLongSourcePathGivesWayToTheRecordingIndicator() {
         let path = "/check/work/shared/data/captures/govee-h5100.btsnoop"
         let source = SourceStatus(name: path, state: .replaying(speed: 50), advertsPerSecond: 7, malformedCount: 0,
                                   recordingFile: "first.btsnoop", replayPosition: 85, replayDuration: nil)
         let model = MonitorState(snapshot: Museum.snapshot(rows: [], source: source)).viewModel()
-        let lines = [120, 110, 70].map { render(model, size: ScreenSize(columns: $0, lines: 10)).line(9) }
+        let lines = [120, 110, 80, 70].map { render(model, size: ScreenSize(columns: $0, lines: 10)).line(9) }
         #expect(lines.map { $0.trimmingTrailingSpaces() } == [
             " /check/work/shared/data/captures/govee-h5100.btsnoop replaying at 50x · 01:25 · 7 adv/s · ● REC first.btsnoop   ? help",
-            " /check/work/shared/data/captures/govee-h5100.btsnoop replaying at 50x · 01:25 · ● REC first.btsnoop   ? help",
-            " …captures/govee-h5100.btsnoop replaying at 50x · ● REC first.btsnoop",
+            " …rk/shared/data/captures/govee-h5100.btsnoop replaying at 50x · 01:25 · 7 adv/s · ● REC first.btsnoop ? help",
+            " …/govee-h5100.btsnoop replaying at 50x · 01:25 · 7 adv/s · ● REC first.btsnoop",
+            " …/govee-h5100.btsnoop replaying at 50x · 01:25 · ● REC first.btsnoop",
         ])
+        // Without a recording, 80 columns hold the file name, the position, the rate and the hint.
+        let plain = SourceStatus(name: path, state: .replaying(speed: 1), advertsPerSecond: 7, malformedCount: 0,
+                                 replayPosition: 85, replayDuration: 220)
+        let plainLine = render(MonitorState(snapshot: Museum.snapshot(rows: [], source: plain)).viewModel(), size: ScreenSize(columns: 80, lines: 10)).line(9)
+        #expect(plainLine.trimmingTrailingSpaces() == " …a/captures/govee-h5100.btsnoop replaying at 1x · 01:25/03:40 · 7 adv/s ? help", "\(plainLine)")
         for line in lines { #expect(line.last == " ", "the bottom-right cell holds text: \(line)") }
     }
 }
