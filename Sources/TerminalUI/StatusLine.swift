@@ -65,7 +65,7 @@ enum StatusLine {
         }
         // " name" in front of the state segments. A path's directories give way before anything
         // else: `nameFloor` is the name down to "…" and its file name.
-        let nameFloor = TerminalText.width(fileNameFloor(source.name), charset: buffer.charset)
+        let nameFloor = TerminalText.width(fileNameFloor(source.name, charset: buffer.charset), charset: buffer.charset)
         func fits(hint shown: Bool) -> Bool { 1 + nameFloor + width(segments) + (shown ? hint.count : 0) <= usable }
         for rank in 1...2 where !fits(hint: true) && !fits(hint: false) {
             segments.removeAll { $0.dropRank == rank }
@@ -92,12 +92,13 @@ enum StatusLine {
 
     /// How far a source name may give way before the hint, the rate or the position do: a file
     /// path to "…" and its file name ("…/walk.btsnoop"), any other name (a URL, a device) whole.
-    static func fileNameFloor(_ name: String) -> String {
+    static func fileNameFloor(_ name: String, charset: Charset) -> String {
         guard !name.contains("://"), let slash = name.lastIndex(of: "/"), name.index(after: slash) < name.endIndex else { return name }
-        return "…" + name[slash...]
+        return String(charset.ellipsis) + name[slash...]
     }
 
-    /// `name` cut from the front to fit `width` columns behind an ellipsis ("…/captures/walk.btsnoop"),
+    /// `name` cut from the front to fit `width` columns behind an ellipsis ("…/captures/walk.btsnoop";
+    /// `~` in an ASCII locale, like every other cut),
     /// keeping at least 8 columns of it; the end of a path is the part that tells captures apart.
     static func leftTruncated(_ name: String, width: Int, charset: Charset) -> String {
         guard TerminalText.width(name, charset: charset) > width else { return name }
@@ -110,7 +111,7 @@ enum StatusLine {
             kept.append(character)
             used += w
         }
-        return "…" + String(kept.reversed())
+        return String(charset.ellipsis) + String(kept.reversed())
     }
 
     static func speedText(_ speed: Double) -> String {

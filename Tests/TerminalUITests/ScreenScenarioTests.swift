@@ -278,5 +278,8 @@ extension ScreenScenarioTests {
         let plainLine = render(MonitorState(snapshot: Museum.snapshot(rows: [], source: plain)).viewModel(), size: ScreenSize(columns: 80, lines: 10)).line(9)
         #expect(plainLine.trimmingTrailingSpaces() == " …a/captures/govee-h5100.btsnoop replaying at 1x · 01:25/03:40 · 7 adv/s ? help", "\(plainLine)")
         for line in lines { #expect(line.last == " ", "the bottom-right cell holds text: \(line)") }
+        // In an ASCII locale the cut is marked `~`, as every other cut is.
+        let ascii = render(model, size: ScreenSize(columns: 80, lines: 10), charset: .ascii).line(9)
+        #expect(ascii.hasPrefix(" ~/govee-h5100.btsnoop replaying at 50x"), "\(ascii)")
     }
 }
