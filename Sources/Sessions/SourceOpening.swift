@@ -36,10 +36,6 @@ public struct SourceOpening: Sendable {
         var venueRecorder: (@Sendable (String) throws -> any PacketRecorder)?
         switch spec {
         case .file(let path) where VenueRecording.looksLikeRecording(path: path):
-            // Not yet cut or looped by VenueReplaySource: refused rather than ignored.
-            guard !replay.loop, replay.from == nil, replay.to == nil else {
-                throw SourceOpeningError(description: "'\(path)' is a venue recording: --loop, --from and --to work on capture files; a venue recording replays whole, at --speed")
-            }
             let replaySource: VenueReplaySource
             do { replaySource = try VenueReplaySource(path: path, options: replay) } catch {
                 throw SourceOpeningError(description: "\(error)")

@@ -84,16 +84,37 @@ struct VenueRecordingMonitorTests {
         #expect(try session.format("#{alternate_on}") == "0")
     }
 
-    @Test("--loop, --from and --to on a venue recording are refused with one line and exit 1, not ignored",
-          arguments: [["scan", "--loop"], ["scan", "--from", "5"], ["monitor", "--to", "10"]])
-    func replayWindowRefused(arguments: [String]) async throws {
+    @Test("--from and --to cut a venue recording as they cut a capture: the view's lines lie inside the window")
+    func replayWindow() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-venue-window-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).venue.ndjson").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Self.recording(at: path)
-        let command = try VenueCommandTests.Command([arguments[0], path] + arguments.dropFirst())
-        #expect(try await command.finish() == 1)
-        #expect(command.stderr == "beacontop: '\(path)' is a venue recording: --loop, --from and --to work on capture files; a venue recording replays whole, at --speed\n")
-        #expect(command.stdout.isEmpty)
+        let command = try VenueCommandTests.Command(["scan", path, "--json", "--speed", "max", "--from", "5", "--to", "10"])
+        #expect(try await command.finish() == 0)
+        let times = command.stdout.split(separator: "\n").compactMap { line in
+            line.firstMatch(of: /^\{"t":([0-9.]+),/).flatMap { Double($0.1) }
+        }
+        // The recording's first message is at 1_795_411_724; the window 5-10 s after it.
+        #expect(times.count >= 5, "\(command.stdout)")
+        #expect(times.allSatisfy { $0 >= 1_795_411_729 && $0 <= 1_795_411_734.1 }, "\(times)")
+        #expect(command.stdout.contains("\"room\":\"kitchen\""))
+    }
+
+    @Test("--loop on a venue recording starts it over (said on stderr) until stopped")
+    func replayLoop() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-venue-loop-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).venue.ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Self.recording(at: path, seconds: 3)
+        let command = try VenueCommandTests.Command(["scan", path, "--json", "--speed", "max", "--loop"])
+        try await command.waitForStderr("looping (3)")
+        command.process.interrupt()
+        #expect(try await command.finish() == 0)
+        let times = command.stdout.split(separator: "\n").compactMap { line in
+            line.firstMatch(of: /^\{"t":([0-9.]+),/).flatMap { Double($0.1) }
+        }
+        // Three passes of 3 s, each 1 s after the last: the view's clock past 12 s, never back.
+        #expect((times.last ?? 0) - 1_795_411_724 >= 12, "\(times)")
+        #expect(times == times.sorted())
     }
 }
 }

@@ -167,4 +167,53 @@ struct VenueReplayEngineTests {
         ])
         #expect(then == .end)
     }
+
+    @Test("--from and --to cut the recording as they cut a capture: nothing before from is delivered, the replay ends after to")
+    func window() throws {
+        let path = try Self.recording()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let control = ReplayControl()
+        var engine = try Self.engine(path, options: ReplayOptions(speed: .max, from: 5, to: 10), control: control)
+        let (events, then) = Self.run(&engine, at: 100)
+        #expect(Self.offsets(events) == Array(5...10).map(Double.init))
+        #expect(events.last == .notice(.ended(source: path, reason: "end of replay after 6 messages")))
+        #expect(then == .end)
+    }
+
+    @Test("A seek back never goes before --from; the rebuild starts at from too")
+    func seekBackInAWindow() throws {
+        let path = try Self.recording()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let control = ReplayControl()
+        var engine = try Self.engine(path, options: ReplayOptions(from: 5), control: control)
+        _ = Self.run(&engine, at: 100)
+        let (played, _) = Self.run(&engine, at: 103)
+        #expect(Self.offsets(played) == [6, 7, 8])
+        control.seek(by: -10)
+        let (events, then) = Self.run(&engine, at: 103)
+        #expect(events.first == .notice(.rewound(source: path, target: Self.start + 5)))
+        #expect(Self.offsets(events) == [5])
+        #expect(then == .wait(1))
+    }
+
+    @Test("--loop starts over 1 s after the pass's last message, times shifted so they keep increasing; a seek back rebuilds the current pass")
+    func loop() throws {
+        let path = try Self.recording()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let control = ReplayControl()
+        var engine = try Self.engine(path, options: ReplayOptions(speed: .factor(1), loop: true, to: 3), control: control)
+        var delivered: [SourceEvent] = []
+        for wall in stride(from: 100.0, through: 106, by: 1) { delivered += Self.run(&engine, at: wall).events }
+        #expect(Self.offsets(delivered) == Array(0...8).map(Double.init))
+        #expect(delivered.filter { if case .notice = $0 { true } else { false } } == [
+            .notice(.ended(source: path, reason: "looping (1)")), .notice(.ended(source: path, reason: "looping (2)")),
+        ])
+        // A new pass starts at once (its first message 1 s after the last), as a capture's loop does;
+        // in the third pass (8 is its 0 s), back to its start: the pass read again from there.
+        control.seek(by: -10)
+        let (events, _) = Self.run(&engine, at: 106)
+        #expect(events.first == .notice(.rewound(source: path, target: Self.start + 8)))
+        #expect(Self.offsets(events) == [8])
+        #expect(control.position.seconds == 0)
+    }
 }
