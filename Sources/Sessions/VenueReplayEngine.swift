@@ -16,15 +16,7 @@ import PacketSources
 /// delivered; the replay ends after `to`); `--loop` starts it over with its times shifted so they
 /// keep increasing, and the view goes on across passes. A seek back rebuilds the current pass.
 struct VenueReplayEngine {
-    enum Action: Equatable {
-        case emit(SourceEvent)
-        case wait(Double)
-        case end
-
-        var event: SourceEvent? {
-            if case .emit(let event) = self { event } else { nil }
-        }
-    }
+    typealias Action = ReplayControl.Step
 
     /// Messages due within this many seconds go out together (`ReplayEngine.batchWindow`'s
     /// measured trade-off: one timer wake-up per message costs far more than the view can tell).
@@ -71,7 +63,7 @@ struct VenueReplayEngine {
     mutating func step(wall: Double) -> Action {
         if !queue.isEmpty { return .emit(queue.removeFirst()) }
         if finished { return .end }
-        if stopRequested { return finish("stopped after \(delivered) messages") }
+        if stopRequested { return .emit(finish("stopped after \(delivered) messages")) }
         // The first message is read before a seek is taken: a seek counts from it.
         if pending == nil, let action = readNext() { return action }
         if let delta = control.takeSeek() {
@@ -120,12 +112,12 @@ struct VenueReplayEngine {
         return .emit(.brokerMessage(shifted))
     }
 
-    /// Ends the replay: the `.ended` notice to hand out, then `.end` at every step.
-    private mutating func finish(_ reason: String) -> Action {
+    /// Ends the replay: returns the `.ended` notice to hand out; every step after it is `.end`.
+    private mutating func finish(_ reason: String) -> SourceEvent {
         finished = true
         reader = nil
         pending = nil
-        return .emit(.notice(.ended(source: name, reason: reason)))
+        return .notice(.ended(source: name, reason: reason))
     }
 
     /// Aims at `delta` seconds from where the replay is (or from the target of a seek still
@@ -136,7 +128,7 @@ struct VenueReplayEngine {
         let target = Swift.max(here + delta, start + (options.from ?? 0))
         if delta < 0 {
             do { reader = try open() } catch {
-                queue.append(finish("replay stopped: cannot reopen to seek: \(error)").event!)
+                queue.append(finish("replay stopped: cannot reopen to seek: \(error)"))
                 return
             }
             pending = nil
@@ -151,7 +143,7 @@ struct VenueReplayEngine {
         while true {
             let message: BrokerMessage?
             do { message = try reader?.next() } catch {
-                queue.append(finish("end of replay after \(delivered) messages").event!)
+                queue.append(finish("end of replay after \(delivered) messages"))
                 return .emit(.notice(.warning(source: name, message: "\(error.problem) (line \(error.line)); replayed up to there")))
             }
             if let message {
@@ -164,10 +156,10 @@ struct VenueReplayEngine {
                 }
             }
             guard options.loop, let first = firstDelivered, let last = lastDelivered else {
-                return finish("end of replay after \(delivered) messages")
+                return .emit(finish("end of replay after \(delivered) messages"))
             }
             do { reader = try open() } catch {
-                return finish("replay stopped: cannot reopen: \(error)")
+                return .emit(finish("replay stopped: cannot reopen: \(error)"))
             }
             loops += 1
             loopOffset += last - first + 1
