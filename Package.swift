@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "MonitorTests", dependencies: ["Monitor", "Ranging", "BeaconFormats", "HCI", "Captures", "PacketSources", "Survey", "Venue", "TestFixtures"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Monitor", "Survey", "Ranging", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "SurveyTests", dependencies: ["Survey", "Ranging", "BeaconFormats", "HCI", "Captures", "TestFixtures"]),
-        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "PacketSources", "Ranging", "BeaconFormats", "HCI", "Captures", "MQTT", "Venue", "TestFixtures"]),
+        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Monitor", "PacketSources", "Ranging", "BeaconFormats", "HCI", "Captures", "MQTT", "Venue", "TestFixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Monitor", "TestFixtures"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "PacketSources", "Venue", "Ranging", "BeaconFormats", "TestFixtures"]),
         .testTarget(name: "VenueTests", dependencies: ["Venue", "VenueSimulation", "Ranging", "BeaconFormats", "HCI", "Simulation", "TestFixtures"]),

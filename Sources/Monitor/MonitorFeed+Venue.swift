@@ -9,15 +9,65 @@ import Venue
 /// runner-up. Same loop, same inbox, same snapshot: only the rows' source differs.
 extension MonitorFeed {
     /// Makes this feed a venue's (before the first message).
-    public mutating func startVenue(_ view: VenueView) { venue = view }
+    public mutating func startVenue(_ view: VenueView) {
+        venue = view
+        venueStart = view
+    }
+
+    /// A seek back on a venue recording (`SourceNotice.rewound`): the view starts again as it
+    /// started, and the messages that follow (the recording from its start, unpaced up to
+    /// `target`) rebuild it, so no visit is counted twice or left open. The event log loses its
+    /// lines after `target` (they have not happened yet) and its enter and exit lines, which the
+    /// rebuilt view writes again, each at the time it decided it; the clocks that never go back
+    /// start over.
+    mutating func rewindVenue(to target: Double) {
+        guard let venueStart, target.isFinite else { return }
+        venue = venueStart
+        venueOutbox.removeAll()
+        scannerRates.removeAll()
+        venueHistory.removeAll()
+        let since = startTime ?? target
+        events.removeAll { $0.time > target - since || $0.kind == .enter || $0.kind == .exit }
+        venueTicked = nil
+        lastPacketTime = nil
+        lastTickTime = nil
+        rateWindow = nil
+    }
 
     /// One broker message, at the time it was received.
     public mutating func feed(_ message: BrokerMessage) {
         guard venue != nil, message.receivedAt.isFinite else { return }
         note(time: message.receivedAt)
+        // The log counts from the first message (a paused replay may seek before any snapshot).
+        if startTime == nil { startTime = message.receivedAt }
         advertisements += 1
+        tickVenue(before: message.receivedAt)
         venueOutbox += venue!.receive(topic: message.topic, payload: message.payload, at: message.receivedAt)
     }
+
+    /// Ticks the view at each whole second of message time since its last tick (after a silence
+    /// of over `tickedSilence`, its first seconds and the last): a burst of messages (a seek's
+    /// catch-up, `--speed max`) then expires readings and decides exits about when a steady play
+    /// would have, not all at the next snapshot or the next message.
+    private mutating func tickVenue(before time: Double) {
+        guard let last = venueTicked else {
+            venueTicked = time
+            return
+        }
+        var next = last.rounded(.down) + 1
+        var ticks = 0
+        while next <= time {
+            venueOutbox += venue!.tick(at: next)
+            venueTicked = next
+            ticks += 1
+            next += 1
+            if ticks == Self.tickedSilence, time - next > 1 { next = time.rounded(.down) }
+        }
+    }
+
+    /// Seconds of a silence ticked one by one: past a reading's lifetime (4 s) and a scanner's
+    /// silence (25 s), so exits and silent scanners are decided at their second.
+    static let tickedSilence = 60
 
     /// Ends the venue session at `time`: every open visit closed (each exit at the last time its
     /// room heard the beacon: `VenueView.finish`), the exits in the event log, what to publish in
@@ -34,7 +84,7 @@ extension MonitorFeed {
 
     private mutating func logVenueEvents() {
         for event in venue!.takeEvents() where event.kind != .visit {
-            log(event.kind == .enter ? .enter : .exit, "\(event.beacon) \(event.kind == .enter ? "in" : "left") \(event.room)")
+            log(event.kind == .enter ? .enter : .exit, "\(event.beacon) \(event.kind == .enter ? "in" : "left") \(event.room)", at: event.decided ?? event.time)
         }
     }
 
@@ -60,6 +110,7 @@ extension MonitorFeed {
 
     mutating func venueSnapshot(at time: Double, source status: SourceStatus) -> MonitorSnapshot {
         venueOutbox += venue!.tick(at: time)
+        venueTicked = max(venueTicked ?? time, time)
         lastTickTime = time
         updateRate(at: time)
         logVenueEvents()

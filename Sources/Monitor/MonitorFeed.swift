@@ -23,7 +23,7 @@ public struct MonitorFeed: Sendable {
     /// Status line fields the wiring owns (name, state, recording file, replay position); the feed
     /// fills in adverts/s and the malformed count.
     public var status: SourceStatus
-    public private(set) var events: [MonitorEvent] = []
+    public internal(set) var events: [MonitorEvent] = []
     public private(set) var calibration: CalibrationRun?
     public private(set) var malformedPackets = 0
     public internal(set) var advertisements = 0
@@ -32,11 +32,15 @@ public struct MonitorFeed: Sendable {
     /// Beacons the engine evicted to stay within its cap (more distinct beacons than it tracks).
     public private(set) var evictedBeacons = 0
     /// Capture time of the newest packet, nil before the first.
-    public private(set) var lastPacketTime: Double?
+    public internal(set) var lastPacketTime: Double?
     /// The ranging tick the last snapshot was built from (the session exports it, `--export`).
     public private(set) var lastRanging: RangingSnapshot?
     /// A venue's broker (issue 11): its messages feed this view, whose beacons are the rows.
     public internal(set) var venue: VenueView?
+    /// The venue view as it started, for a seek back to rebuild from (a venue recording's replay).
+    var venueStart: VenueView?
+    /// The venue view's last tick (a snapshot's or a message's whole second).
+    var venueTicked: Double?
     /// What the venue view decided to publish (visit events, occupancy), taken by the session.
     var venueOutbox: [VenueOutgoing] = []
     /// Each scanner's liveness as last shown, so a change is one event-log line.
@@ -51,9 +55,9 @@ public struct MonitorFeed: Sendable {
     /// The sightings of the packet being fed, reused (one array per packet was an allocation per packet).
     private var pending: [(BeaconSighting, ArraySlice<UInt8>)] = []
     private var extras: [BeaconIdentity: BeaconExtras] = [:]
-    private var startTime: Double?
+    var startTime: Double?
     private var lastNearest: BeaconIdentity?
-    private var rateWindow: (time: Double, advertisements: Int)?
+    var rateWindow: (time: Double, advertisements: Int)?
     var advertsPerSecond = 0.0
     var lastTickTime: Double?
     /// Beacon health and duplicates (the health view, row marks, the detail pane's health lines).
@@ -149,6 +153,9 @@ public struct MonitorFeed: Sendable {
         case .recordingFailed(_, let reason):
             status.recordingFile = nil
             log(.warning, "recording stopped: \(reason)")
+        case .rewound(_, let target):
+            rewindVenue(to: target)
+            log(.info, news.description, at: target)
         case .ended(_, let reason):
             // A `--loop` replay reports each pass as "looping (n)" and goes on.
             if !reason.hasPrefix("looping") { status.state = .finished }
@@ -167,10 +174,18 @@ public struct MonitorFeed: Sendable {
         }
     }
 
-    /// Adds a line to the event log (source and wiring messages: "recording to ...").
-    public mutating func log(_ kind: MonitorEvent.Kind, _ message: String) {
-        let time = (lastTickTime ?? lastPacketTime ?? 0) - (startTime ?? lastTickTime ?? lastPacketTime ?? 0)
-        events.append(MonitorEvent(time: max(0, time), kind: kind, message: message))
+    /// Adds a line to the event log (source and wiring messages: "recording to ..."), at the
+    /// source's time `at` (a venue event's decision) or else at the last tick's.
+    public mutating func log(_ kind: MonitorEvent.Kind, _ message: String, at source: Double? = nil) {
+        let now = source ?? lastTickTime ?? lastPacketTime ?? 0
+        let time = now - (startTime ?? lastTickTime ?? lastPacketTime ?? now)
+        let event = MonitorEvent(time: max(0, time), kind: kind, message: message)
+        if source != nil, let last = events.last, event.time < last.time {
+            // A venue event decided before the last line (a seek back's rebuild): in time order.
+            events.insert(event, at: events.lastIndex { $0.time <= event.time }.map { $0 + 1 } ?? 0)
+        } else {
+            events.append(event)
+        }
         if events.count > Self.eventLimit { events.removeFirst(events.count - Self.eventLimit) }
     }
 

@@ -22,9 +22,11 @@ public struct MonitorSession: Sendable {
     public let replay: ReplayControl?
     public let catalogPath: String?
     private var speed: ReplaySpeed?
-    /// The newest packet's capture time and the wall time its batch arrived: between packets the
-    /// capture clock runs on at the replay speed (stopped while paused), so ages keep moving.
-    private var clock: (capture: Double, wall: Double)?
+    /// The newest packet's capture time, the wall time its batch arrived and the rate since: between
+    /// packets the capture clock runs on at the replay speed (stopped while paused), so ages keep
+    /// moving. A pause, a resume or a speed change re-anchors it where it is (at the next snapshot),
+    /// so a minute's pause is not a minute's jump on resume.
+    private var clock: (capture: Double, wall: Double, rate: Double)?
     private var lost = false
     /// The source finished and everything it delivered has been fed.
     public private(set) var sourceEnded = false
@@ -34,9 +36,6 @@ public struct MonitorSession: Sendable {
     private var lastExported: Double?
     /// Publishes what a venue view decided (visit events, occupancy) through its broker.
     public var publish: (@Sendable (VenueOutgoing) -> Void)?
-    /// A venue recording: replayed at its `--speed` with no replay controls, so the replay keys
-    /// say so on the status line rather than that only a capture file has them.
-    public var isVenueRecording = false
     /// A key's notice for the status line, shown from the next snapshot for `noticeSeconds`.
     private var pendingNotice: String?
     private var noticeUntil = -Double.infinity
@@ -74,10 +73,17 @@ public struct MonitorSession: Sendable {
                     feed.feed(message)
                     if message.receivedAt.isFinite { newest = max(newest ?? message.receivedAt, message.receivedAt) }
                 case .notice(let notice):
+                    if case .rewound(_, let target) = notice {
+                        // A seek back on a venue recording: the feed rebuilds its view from what
+                        // follows, and the capture clock, which otherwise never goes back, is set
+                        // to the target (the rebuild's last message may be well before it).
+                        clock = (target, batch.arrival, clockRate)
+                        newest = nil
+                    }
                     note(notice)
                 }
             }
-            if let newest { clock = (max(clock?.capture ?? newest, newest), batch.arrival) }
+            if let newest { clock = (max(clock?.capture ?? newest, newest), batch.arrival, clockRate) }
         }
         feed.droppedPackets = contents.droppedPackets
         if contents.ended {
@@ -95,6 +101,7 @@ public struct MonitorSession: Sendable {
     public mutating func finishVenue(now: Double) -> Int? {
         guard feed.venue != nil else { return nil }
         drain()
+        reanchorClock(now: now)
         let closed = feed.finishVenue(at: captureTime(now: now))
         flushVenueOutbox()
         return closed
@@ -118,6 +125,7 @@ public struct MonitorSession: Sendable {
     /// builds the snapshot the loop draws.
     public mutating func snapshot(now: Double) -> MonitorSnapshot {
         let paused = replay?.isPaused ?? false
+        reanchorClock(now: now)
         let time = captureTime(now: now)
         if let replay {
             feed.status.replayPosition = replay.position.seconds
@@ -147,13 +155,22 @@ public struct MonitorSession: Sendable {
     /// The capture time the source has reached by `now` (wall seconds): the newest packet's, run
     /// on at the replay speed since it arrived (stopped while paused); NaN before the first.
     private func captureTime(now: Double) -> Double {
-        let rate: Double
+        clock.map { $0.capture + (now - $0.wall) * $0.rate } ?? .nan
+    }
+
+    /// Capture seconds per wall second now: the replay's speed, 0 while paused or at max (the
+    /// packets alone move time), 1 for a live source.
+    private var clockRate: Double {
         switch speed {
-        case .factor(let factor): rate = replay?.isPaused ?? false ? 0 : factor
-        case .max: rate = 0
-        case nil: rate = 1
+        case .factor(let factor): replay?.isPaused ?? false ? 0 : factor
+        case .max: 0
+        case nil: 1
         }
-        return clock.map { $0.capture + (now - $0.wall) * rate } ?? .nan
+    }
+
+    private mutating func reanchorClock(now: Double) {
+        guard let clock, clock.rate != clockRate else { return }
+        self.clock = (captureTime(now: now), now, clockRate)
     }
 
     // MARK: - Export
@@ -209,6 +226,14 @@ public struct MonitorSession: Sendable {
             changeSpeed(up: command == .speedUp, replay)
         case .seek(let seconds):
             guard let replay else { return noReplayControls("seek") }
+            if seconds < 0, feed.venue != nil, recording?.recordingPath != nil {
+                // A seek back replays the venue recording again from its start: recorded, those
+                // messages would be written twice, out of time order.
+                let text = "seek back: not while recording (r stops it)"
+                note(text)
+                pendingNotice = text
+                return
+            }
             replay.seek(by: seconds)
         case .toggleRecording:
             toggleRecording()
@@ -234,9 +259,7 @@ public struct MonitorSession: Sendable {
     /// A replay key on a source without replay controls: said in the event log and, for a few
     /// seconds, on the status line, where the key's user is looking.
     private mutating func noReplayControls(_ what: String) {
-        let text = isVenueRecording
-            ? "\(what): a venue recording plays at its --speed (no pause, step, speed or seek keys)"
-            : "\(what) works on replays (a capture file)"
+        let text = "\(what) works on replays (a file)"
         note(text)
         pendingNotice = text
     }

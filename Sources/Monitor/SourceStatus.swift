@@ -33,8 +33,8 @@ public struct SourceStatus: Sendable, Equatable {
     public var recordingFile: String?
     /// The CSV file the session is exported to (`--export`, `x`), nil when not exporting.
     public var exportFile: String?
-    /// A key that did nothing on this source, said for a few seconds (`space` on a venue
-    /// recording, which has no replay controls); nil otherwise.
+    /// A key that did nothing on this source, said for a few seconds (`space` on a live source,
+    /// `←` on a venue recording being recorded); nil otherwise.
     public var notice: String?
     /// Replay position and total duration in seconds; nil for live sources.
     public var replayPosition: Double?

@@ -2,8 +2,9 @@ import Dispatch
 import Synchronization
 
 /// The transport controls of a replay, driven from another thread (the monitor's keys):
-/// pause, resume, step one packet while paused, change speed. The replay thread applies them
-/// between packets; `position` says where it is. Each request wakes the replay thread, so a paused
+/// pause, resume, step one packet while paused, change speed, seek. The replay thread (a capture's
+/// `ReplayEngine`, a venue recording's `VenueReplayEngine`) applies them between packets or
+/// messages; `position` says where it is. Each request wakes the replay thread, so a paused
 /// replay, or one waiting for a packet far ahead, sleeps until it is due or asked (no polling).
 public final class ReplayControl: Sendable {
     struct Requests: Sendable, Equatable {
@@ -45,11 +46,13 @@ public final class ReplayControl: Sendable {
     }
 
     /// Wakes the replay thread now (it was stopped).
-    func wakeReplay() { wakeup.signal() }
+    public func wakeReplay() { wakeup.signal() }
 
-    /// The replay thread's sleep: until `seconds` have passed or a request came.
-    func sleep(_ seconds: Double) {
-        _ = wakeup.wait(timeout: .now() + .nanoseconds(Int(seconds * 1e9)))
+    /// The replay thread's sleep: until `seconds` have passed or a request came; an infinite
+    /// `seconds` (paused) sleeps until a request or `wakeReplay`, with no timer at all.
+    public func sleep(_ seconds: Double) {
+        guard seconds.isFinite else { return wakeup.wait() }
+        _ = wakeup.wait(timeout: .now() + .nanoseconds(Int(Swift.min(seconds, 1e6) * 1e9)))
     }
 
     /// Seconds into the capture of the last packet delivered, and how many were delivered.
@@ -60,7 +63,7 @@ public final class ReplayControl: Sendable {
     // The replay thread's side.
 
     /// Takes the pending speed change, if any.
-    func takeSpeed() -> ReplaySpeed? {
+    public func takeSpeed() -> ReplaySpeed? {
         requests.withLock { state in
             defer { state.speed = nil }
             return state.speed
@@ -68,7 +71,7 @@ public final class ReplayControl: Sendable {
     }
 
     /// Takes the pending seek, if any.
-    func takeSeek() -> Double? {
+    public func takeSeek() -> Double? {
         requests.withLock { state in
             defer { state.seek = 0 }
             return state.seek == 0 ? nil : state.seek
@@ -76,7 +79,7 @@ public final class ReplayControl: Sendable {
     }
 
     /// Takes one step if one is pending.
-    func takeStep() -> Bool {
+    public func takeStep() -> Bool {
         requests.withLock { state in
             guard state.steps > 0 else { return false }
             state.steps -= 1
@@ -84,7 +87,12 @@ public final class ReplayControl: Sendable {
         }
     }
 
-    func delivered(position: Double) {
+    public func delivered(position: Double) {
         progress.withLock { $0 = (position, $0.packets + 1) }
+    }
+
+    /// A seek reached `position` (seconds into the recording) between two messages.
+    public func moved(to position: Double) {
+        progress.withLock { $0.position = position }
     }
 }

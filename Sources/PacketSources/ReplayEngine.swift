@@ -4,11 +4,7 @@ import HCI
 /// hands out an event, asks to wait (a packet not yet due, or paused), or ends. Pure apart from its
 /// reader: it never reads a clock, so pacing, pause, seek and loop are tested without waiting.
 struct ReplayEngine {
-    enum Action {
-        case emit(SourceEvent)
-        case wait(Double)
-        case end
-    }
+    typealias Action = ReplayControl.Step
 
     private struct State {
         var reader: (any ReplayPacketReader)?

@@ -50,26 +50,9 @@ public final class ReplaySource: PacketSource, Sendable {
 
     private func run(_ engine: ReplayEngine, into sink: any SourceSink) {
         var engine = engine
-        var batch: [SourceEvent] = []
-        func flush() {
-            guard !batch.isEmpty else { return }
-            sink.deliver(batch, .waitForRoom)
-            batch.removeAll(keepingCapacity: true)
-        }
-        while true {
+        control.drive(into: sink, largestBatch: Self.largestBatch, now: now) { wall in
             if stopRequested.load(ordering: .relaxed) { engine.stop() }
-            switch engine.step(wall: now()) {
-            case .emit(let event):
-                batch.append(event)
-                if batch.count >= Self.largestBatch { flush() }
-            case .wait(let seconds):
-                flush()
-                control.sleep(max(seconds, 0.001))
-            case .end:
-                flush()
-                sink.finish()
-                return
-            }
+            return engine.step(wall: wall)
         }
     }
 }

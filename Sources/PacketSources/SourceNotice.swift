@@ -14,6 +14,10 @@ public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
     case framingError(source: String, detail: String)
     /// A replay reached its end, or was stopped.
     case ended(source: String, reason: String)
+    /// A replay went back (a seek back on a venue recording): the messages that follow are the
+    /// recording again from its start, unpaced up to `target` (their time the seek aimed at), so a
+    /// consumer that builds state from them (the venue view) starts it afresh here.
+    case rewound(source: String, target: Double)
     /// Something went wrong beside the packets ("scanning not restarted: ...").
     case warning(source: String, message: String)
     /// Every packet is being written to `path` (`--record`, `r`).
@@ -33,6 +37,7 @@ public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
         case .framingError(let source, let detail): "\(source): \(detail)"
         case .ended(let source, let reason): "\(source): \(reason)"
         case .warning(let source, let message): "\(source): \(message)"
+        case .rewound(let source, _): "\(source): seek back: the venue view rebuilt from the recording's start"
         case .recordingStarted(let path): "recording to \(path)"
         case .recordingStopped(let path, let packets): "recording stopped: \(path), \(packets) packets"
         case .recordingFailed(let path, let reason): "recording \(path): lost (\(reason); recording stopped)"

@@ -36,16 +36,12 @@ public struct SourceOpening: Sendable {
         var venueRecorder: (@Sendable (String) throws -> any PacketRecorder)?
         switch spec {
         case .file(let path) where VenueRecording.looksLikeRecording(path: path):
-            // A venue recording replays whole, through VenueReplaySource's own pacing, not a
-            // capture's ReplayEngine: refused rather than ignored.
-            guard !replay.loop, replay.from == nil, replay.to == nil else {
-                throw SourceOpeningError(description: "'\(path)' is a venue recording: --loop, --from and --to work on capture files; a venue recording replays whole, at --speed")
-            }
             let replaySource: VenueReplaySource
-            do { replaySource = try VenueReplaySource(path: path, speed: replay.speed) } catch {
+            do { replaySource = try VenueReplaySource(path: path, options: replay) } catch {
                 throw SourceOpeningError(description: "\(error)")
             }
             base = replaySource
+            replayControl = replaySource.control
             let prefix = replaySource.prefix
             venueTopics = VenueTopics(prefix: prefix)
             venueRecorder = { try VenueRecordingWriter(path: $0, prefix: prefix) }

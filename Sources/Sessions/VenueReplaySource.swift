@@ -3,22 +3,33 @@ import PacketSources
 import Synchronization
 
 /// A venue recording replayed as a source: its broker messages go into the consumer's inbox as
-/// `SourceEvent.brokerMessage` with their recorded receive times, paced by `ReplayPacer` at a
-/// speed (`max`: as fast as the consumer takes them), so the venue view downstream decides
-/// presence exactly as it did live (time is data). Delivered `.waitForRoom`: nothing is dropped.
+/// `SourceEvent.brokerMessage` with their recorded receive times, paced, cut and driven by the
+/// same `ReplayOptions` and `ReplayControl` as a capture replay (`VenueReplayEngine` says how a
+/// seek differs), so the venue view downstream decides presence exactly as it did live (time is
+/// data). Delivered `.waitForRoom`: nothing is dropped.
 public final class VenueReplaySource: PacketSource {
     public let name: String
-    private let speed: ReplaySpeed
+    public let control: ReplayControl
+    private let options: ReplayOptions
+    private let now: @Sendable () -> Double
     private let stopRequested = Atomic<Bool>(false)
     private let reader: Mutex<VenueRecordingReader?>
 
     /// The recording's topic prefix (the view subscribes under it live; replayed, it decodes with it).
     public let prefix: String
 
+    /// Most events in one batch at full speed (`ReplaySource.largestBatch`).
+    static let largestBatch = 1024
+
     /// Opens the recording (a bad header is thrown here, before anything runs).
-    public init(path: String, speed: ReplaySpeed) throws(VenueRecordingError) {
+    public init(
+        path: String, options: ReplayOptions, control: ReplayControl = ReplayControl(),
+        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) throws(VenueRecordingError) {
         name = path
-        self.speed = speed
+        self.options = options
+        self.control = control
+        self.now = now
         let reader = try VenueRecordingReader(path: path)
         prefix = reader.prefix
         self.reader = Mutex(reader)
@@ -29,43 +40,26 @@ public final class VenueReplaySource: PacketSource {
             defer { state = nil }
             return state
         }) else { return }
-        let thread = Thread { [self] in run(reader, into: sink) }
+        let path = name
+        let engine = VenueReplayEngine(name: name, options: options, control: control, reader: reader) { () throws(VenueRecordingError) in
+            try VenueRecordingReader(path: path)
+        }
+        let thread = Thread { [self] in run(engine, into: sink) }
         thread.name = "beacontop venue replay"
         thread.start()
     }
 
-    public func stop() { stopRequested.store(true, ordering: .relaxed) }
+    /// Ends the replay at the next message (a paused one too); an `.ended` notice follows.
+    public func stop() {
+        stopRequested.store(true, ordering: .relaxed)
+        control.wakeReplay()
+    }
 
-    private func run(_ reader: VenueRecordingReader, into sink: any SourceSink) {
-        var reader = reader
-        var pacer: ReplayPacer?
-        var batch: [SourceEvent] = []
-        var count = 0
-        var reason = "end of replay after"
-        func flush() {
-            guard !batch.isEmpty else { return }
-            sink.deliver(batch, .waitForRoom)
-            batch.removeAll(keepingCapacity: true)
+    private func run(_ engine: VenueReplayEngine, into sink: any SourceSink) {
+        var engine = engine
+        control.drive(into: sink, largestBatch: Self.largestBatch, now: now) { wall in
+            if stopRequested.load(ordering: .relaxed) { engine.stop() }
+            return engine.step(wall: wall)
         }
-        do {
-            while !stopRequested.load(ordering: .relaxed), let message = try reader.next() {
-                if pacer == nil { pacer = ReplayPacer(captureStart: message.receivedAt, wallStart: Date().timeIntervalSince1970, speed: speed) }
-                let delay = pacer!.delay(until: message.receivedAt, atWall: Date().timeIntervalSince1970) ?? 0
-                if delay > 0.01 {
-                    flush()
-                    Thread.sleep(forTimeInterval: min(delay, 0.25))
-                }
-                batch.append(.brokerMessage(message))
-                count += 1
-                if batch.count >= 1024 { flush() }
-            }
-            if stopRequested.load(ordering: .relaxed) { reason = "stopped after" }
-        } catch {
-            flush()
-            sink.deliver([.notice(.warning(source: name, message: "\(error.problem) (line \(error.line)); replayed up to there"))], .waitForRoom)
-        }
-        flush()
-        sink.deliver([.notice(.ended(source: name, reason: "\(reason) \(count) messages"))], .waitForRoom)
-        sink.finish()
     }
 }

@@ -30,14 +30,7 @@ enum MonitorRunner {
     static func run(_ setup: Setup) async throws {
         let opening = setup.opening
         let source = opening.source
-        // A venue recording replays without controls, at its --speed from the start.
-        let venueRecording = opening.venueTopics != nil && opening.broker == nil
-        var state = SourceStatus.State.scanning
-        if opening.replayControl != nil {
-            state = .replaying(speed: 1)
-        } else if venueRecording {
-            state = .replaying(speed: setup.speed.map { if case .factor(let factor) = $0 { factor } else { .infinity } } ?? 1)
-        }
+        let state: SourceStatus.State = opening.replayControl == nil ? .scanning : .replaying(speed: 1)
         var feed = MonitorFeed(
             configuration: setup.configuration, catalog: setup.catalog, status: SourceStatus(name: source.name, state: state)
         )
@@ -51,7 +44,6 @@ enum MonitorRunner {
             do { try configured.startExport(to: export) } catch { fail("--export \(export): \(error.reason)") }
         }
         if let broker = opening.broker { configured.publish = { broker.publish($0.message) } }
-        configured.isVenueRecording = venueRecording
         let session = configured
         await drive(opening: opening, record: setup.record, scanning: setup.scanning, inbox: inbox) {
             var loop = MonitorLoop(session: session, noColorVariable: ProcessInfo.processInfo.environment["NO_COLOR"])

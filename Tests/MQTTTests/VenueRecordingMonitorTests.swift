@@ -3,10 +3,10 @@ import TestFixtures
 import Testing
 
 extension VenueCommands {
-/// `beacontop monitor FILE.venue.ndjson` in tmux: a venue recording replays without replay
-/// controls, so the replay keys say so on the status line (not silently, not that only a capture
-/// file has them); the rate is named msg/s; rows carry their RSSI history; and when the
-/// recording ends, its open visit closes (the exit in the event log).
+/// `beacontop monitor FILE.venue.ndjson` in tmux: a venue recording has a capture replay's keys
+/// (space pauses and resumes, `→`/`←` seek, `+` speeds up) with its state and position on the
+/// status line; the rate is named msg/s; rows carry their RSSI history; when the recording ends,
+/// its open visit closes (the exit in the event log); q restores the terminal.
 @Suite("A venue recording in the monitor (tmux)", .serialized)
 struct VenueRecordingMonitorTests {
     init() throws {
@@ -14,12 +14,12 @@ struct VenueRecordingMonitorTests {
         try TestPrerequisites.requireExecutable(VenueCommandTests.executable)
     }
 
-    /// Twenty seconds of the kitchen node hearing the beacon four times a second, RSSI -58 to -66.
-    static func recording(at path: String) throws {
+    /// `seconds` of the kitchen node hearing the beacon four times a second, RSSI -58 to -66.
+    static func recording(at path: String, seconds: Int = 20) throws {
         var lines = [#"{"beacontopVenueRecording":1,"prefix":""}"#]
         let start = 1_795_411_724.0
         lines.append(#"{"t":\#(start),"topic":"espresense/rooms/kitchen/status","payload":"online","retained":true}"#)
-        for step in 0..<80 {
+        for step in 0..<(seconds * 4) {
             let rssi = -58 - (step * 3) % 9
             let payload = #"{\"id\":\"\#(VenueCommandTests.espID)\",\"mac\":\"c01122334455\",\"rssi@1m\":-59,\"rssi\":\#(rssi),\"raw\":1.2,\"distance\":1.2,\"var\":0.1,\"int\":100}"#
             lines.append(#"{"t":\#(start + 0.1 + Double(step) / 4),"topic":"espresense/devices/\#(VenueCommandTests.espID)/kitchen","payload":"\#(payload)"}"#)
@@ -27,11 +27,18 @@ struct VenueRecordingMonitorTests {
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
     }
 
-    @Test("Space says on the status line that a venue recording has no replay keys; msg/s; the RSSI sparkline; the open visit closed at the end")
+    /// The replay position on the status line (`· 00:42 ·`), in seconds.
+    static func position(_ screen: String) -> Int? {
+        guard let line = screen.split(separator: "\n").last(where: { $0.contains(" msg/s") }),
+              let match = line.firstMatch(of: /· (\d\d):(\d\d) ·/) else { return nil }
+        return Int(match.1)! * 60 + Int(match.2)!
+    }
+
+    @Test("Space pauses and resumes, → and ← seek 10 s with the position on the status line, + speeds up; msg/s; the RSSI sparkline; the open visit closed at the end; q restores the terminal")
     func venueRecordingInTheMonitor() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-venue-monitor-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).venue.ndjson").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try Self.recording(at: path)
+        try Self.recording(at: path, seconds: 90)
         let session = try TmuxSession(
             command: "sh -c '\(VenueCommandTests.executable) monitor \(path) --speed 2; echo EXIT=$?; exec sh'",
             columns: 140, lines: 30, environment: ["LANG": "C.UTF-8", "TERM": "screen-256color"]
@@ -41,8 +48,24 @@ struct VenueRecordingMonitorTests {
         #expect(placed.contains("replaying at 2x") && placed.contains("msg/s") && !placed.contains("adv/s"), "\(placed)")
 
         try session.send("Space")
-        let said = try session.waitFor(timeout: 10, "the key's notice") { $0.contains("pause: a venue recording plays at its --speed") }
-        #expect(!said.contains("paused"))
+        let paused = try session.waitFor(timeout: 10, "paused on the status line") { $0.contains("paused") && Self.position($0) != nil }
+        let here = try #require(Self.position(paused))
+        // Paused, the position stays (two seconds of a 2x replay would move it 4 s).
+        usleep(2_000_000)
+        #expect(Self.position(try session.capture()) == here)
+        try session.send("Space")
+        _ = try session.waitFor(timeout: 10, "replaying again") { $0.contains("replaying at 2x") }
+
+        try session.send("Right")
+        let ahead = try session.waitFor(timeout: 10, "the position 10 s on") { (Self.position($0) ?? 0) >= here + 10 }
+        #expect(ahead.contains("kitchen (kitchen)"))
+        let forward = try #require(Self.position(ahead))
+        try session.send("Left")
+        let back = try session.waitFor(timeout: 10, "the position 10 s back") { screen in
+            guard let position = Self.position(screen) else { return false }
+            return position < forward && position >= forward - 12
+        }
+        #expect(back.contains("kitchen (kitchen)"), "the view rebuilt up to the target places the beacon again: \(back)")
         // A few seconds of history later the row's sparkline has several levels (RSSI -58 to -66).
         let later = try session.waitFor(timeout: 20, "a sparkline on the row") { screen in
             guard let row = screen.split(separator: "\n").first(where: { $0.contains("kitchen (kitchen)") }) else { return false }
@@ -50,25 +73,48 @@ struct VenueRecordingMonitorTests {
         }
         #expect(later.contains("kitchen (kitchen)"))
 
+        try session.send("+", "+", "+")
+        _ = try session.waitFor(timeout: 10, "16x on the status line") { $0.contains("replaying at 16x") }
         _ = try session.waitFor(timeout: 30, "the end of the recording") { $0.contains("replay finished") }
         try session.send("e")
         let log = try session.waitFor(timeout: 10, "the closing exit in the event log") { $0.contains("left kitchen") }
-        #expect(log.contains("in kitchen"))
+        #expect(log.contains("in kitchen") && log.contains("seek back: the venue view rebuilt"))
         try session.send("q")
         _ = try session.waitFor(timeout: 20, "the exit") { $0.contains("EXIT=0") }
         #expect(try session.format("#{alternate_on}") == "0")
     }
 
-    @Test("--loop, --from and --to on a venue recording are refused with one line and exit 1, not ignored",
-          arguments: [["scan", "--loop"], ["scan", "--from", "5"], ["monitor", "--to", "10"]])
-    func replayWindowRefused(arguments: [String]) async throws {
+    @Test("--from and --to cut a venue recording as they cut a capture: the view's lines lie inside the window")
+    func replayWindow() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-venue-window-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).venue.ndjson").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Self.recording(at: path)
-        let command = try VenueCommandTests.Command([arguments[0], path] + arguments.dropFirst())
-        #expect(try await command.finish() == 1)
-        #expect(command.stderr == "beacontop: '\(path)' is a venue recording: --loop, --from and --to work on capture files; a venue recording replays whole, at --speed\n")
-        #expect(command.stdout.isEmpty)
+        let command = try VenueCommandTests.Command(["scan", path, "--json", "--speed", "max", "--from", "5", "--to", "10"])
+        #expect(try await command.finish() == 0)
+        let times = command.stdout.split(separator: "\n").compactMap { line in
+            line.firstMatch(of: /^\{"t":([0-9.]+),/).flatMap { Double($0.1) }
+        }
+        // The recording's first message is at 1_795_411_724; the window 5-10 s after it.
+        #expect(times.count >= 5, "\(command.stdout)")
+        #expect(times.allSatisfy { $0 >= 1_795_411_729 && $0 <= 1_795_411_734.1 }, "\(times)")
+        #expect(command.stdout.contains("\"room\":\"kitchen\""))
+    }
+
+    @Test("--loop on a venue recording starts it over (said on stderr) until stopped")
+    func replayLoop() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-venue-loop-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).venue.ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Self.recording(at: path, seconds: 3)
+        let command = try VenueCommandTests.Command(["scan", path, "--json", "--speed", "max", "--loop"])
+        try await command.waitForStderr("looping (3)")
+        command.process.interrupt()
+        #expect(try await command.finish() == 0)
+        let times = command.stdout.split(separator: "\n").compactMap { line in
+            line.firstMatch(of: /^\{"t":([0-9.]+),/).flatMap { Double($0.1) }
+        }
+        // Three passes of 3 s, each 1 s after the last: the view's clock past 12 s, never back.
+        #expect((times.last ?? 0) - 1_795_411_724 >= 12, "\(times)")
+        #expect(times == times.sorted())
     }
 }
 }

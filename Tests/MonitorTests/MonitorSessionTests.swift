@@ -59,6 +59,36 @@ import Testing
         #expect(abs((row.packetsPerSecond ?? 0) - 20 / 3.9) < 0.1)
     }
 
+    /// A pause stops the capture clock where it is and a resume starts it from there: a minute
+    /// paused is not a minute's jump at resume (every beacon a minute stale until packets caught up).
+    @Test func aPauseIsNoJumpInCaptureTimeAtResume() throws {
+        let wall = Wall()
+        let inbox = SourceInbox(now: wall.now)
+        let control = ReplayControl()
+        var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hand")), inbox: inbox, replay: control, speed: .factor(1))
+        for step in 0..<20 {
+            inbox.deliver([.packet(Self.packet(minor: 1, rssi: -62, at: 100 + Double(step) / 10))], .dropWhenFull)
+            wall.advance(0.1)
+        }
+        session.drain()
+        control.pause()
+        _ = session.snapshot(now: wall.now())
+        wall.advance(60)
+        let paused = try #require(session.snapshot(now: wall.now()).rows.first)
+        #expect(abs(paused.secondsSinceSeen - 0.1) < 0.05)
+        control.resume()
+        _ = session.snapshot(now: wall.now())
+        wall.advance(0.5)
+        let resumed = try #require(session.snapshot(now: wall.now()).rows.first)
+        #expect(abs(resumed.secondsSinceSeen - 0.6) < 0.05, "\(resumed.secondsSinceSeen)")
+        // Twice the speed from here: a second of wall time is two of capture time.
+        session.handle(.speedUp)
+        _ = session.snapshot(now: wall.now())
+        wall.advance(1)
+        let faster = try #require(session.snapshot(now: wall.now()).rows.first)
+        #expect(abs(faster.secondsSinceSeen - 2.6) < 0.05, "\(faster.secondsSinceSeen)")
+    }
+
     /// Issue 11's shape: a remote scanner's sightings come down the same inbox and are ranged with
     /// the packets; the inbox's dropped count reaches the status line.
     @Test func remoteSightingsAreRangedAndDropsAreShown() throws {
@@ -107,7 +137,7 @@ import Testing
         session.handle(.togglePause)
         session.handle(.speedUp)
         #expect(session.snapshot(now: 0).events.map(\.message) == [
-            "pause works on replays (a capture file)", "speed works on replays (a capture file)",
+            "pause works on replays (a file)", "speed works on replays (a file)",
         ])
     }
 }

@@ -101,6 +101,27 @@ import Venue
         #expect(try published.events(.exit).count == 1 && published.events(.enter).count == 1)
     }
 
+    @Test("A seek back on a venue recording is refused while recording (its messages would be written twice, out of order); forward is not")
+    func seekBackRefusedWhileRecording() throws {
+        let recorded = MonitorSessionTests.Recorded()
+        let recording = RecordingSource(MonitorSessionTests.HandSource()) { _ in MonitorSessionTests.MemoryRecorder(recorded: recorded) }
+        let inbox = SourceInbox()
+        try recording.start(into: inbox)
+        var feed = MonitorFeed(status: SourceStatus(name: "day.venue.ndjson"))
+        feed.startVenue(VenueView())
+        let control = ReplayControl()
+        var session = MonitorSession(feed: feed, inbox: inbox, recording: recording, replay: control, speed: .factor(1))
+        session.handle(.seek(seconds: -10))
+        #expect(control.takeSeek() == -10)
+        try recording.startRecording(to: "copy.venue.ndjson")
+        session.handle(.seek(seconds: -10))
+        #expect(control.takeSeek() == nil)
+        #expect(session.feed.events.last?.message == "seek back: not while recording (r stops it)")
+        #expect(session.snapshot(now: 0).source.notice == "seek back: not while recording (r stops it)")
+        session.handle(.seek(seconds: 10))
+        #expect(control.takeSeek() == 10)
+    }
+
     @Test("Not a venue: nothing to close")
     func notAVenue() {
         var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hand")), inbox: SourceInbox())

@@ -25,10 +25,10 @@ import Testing
         let model = MonitorState(snapshot: Museum.snapshot(rows: [], source: source)).viewModel()
         #expect(render(model, size: ScreenSize(columns: 100, lines: 10)).line(9).trimmingTrailingSpaces()
             == " mqtt://127.0.0.1:1883 scanning · 40 msg/s" + String(repeating: " ", count: 51) + "? help")
-        source.notice = "pause works on replays (a capture file)"
+        source.notice = "seek back: not while recording (r stops it)"
         let noticed = render(MonitorState(snapshot: Museum.snapshot(rows: [], source: source)).viewModel(), size: ScreenSize(columns: 80, lines: 10))
-        #expect(noticed.line(9).trimmingTrailingSpaces() == " mqtt://127.0.0.1:1883 scanning · pause works on replays (a capture file)")
-        let start = noticed.line(9).distance(from: noticed.line(9).startIndex, to: noticed.line(9).range(of: "pause")!.lowerBound)
+        #expect(noticed.line(9).trimmingTrailingSpaces() == " mqtt://127.0.0.1:1883 scanning · seek back: not while recording (r stops it)")
+        let start = noticed.line(9).distance(from: noticed.line(9).startIndex, to: noticed.line(9).range(of: "seek back")!.lowerBound)
         #expect(noticed.roleCodes(9).dropFirst(start).prefix(5) == "wwwww")
     }
 

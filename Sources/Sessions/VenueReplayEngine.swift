@@ -1,0 +1,175 @@
+import PacketSources
+
+/// A venue recording's replay, stepped by its thread with the wall time: one step hands out an
+/// event, asks to wait (a message not yet due, or paused), or ends. Its transport controls are a
+/// capture replay's (`ReplayControl`: pause, step one message, speed, seek) and so is its pacing
+/// (`ReplayPacer`); it never reads a clock, so every control is tested without waiting.
+///
+/// Seeking differs from a capture's `ReplayEngine` because the venue view downstream builds state
+/// (presence, open visits, occupancy) from every message, so none may be skipped:
+/// - forward, the messages up to the target are still delivered, unpaced: time is data, so the
+///   view is then what a straight play to the target would have made it;
+/// - back, the recording is read again from its start, after a `.rewound` notice that tells the
+///   view to start afresh, and delivered unpaced up to the target. A recording is short: the
+///   cost is measured in docs/venue.md.
+/// `--from` and `--to` cut the recording as they cut a capture (messages before `from` are never
+/// delivered; the replay ends after `to`); `--loop` starts it over with its times shifted so they
+/// keep increasing, and the view goes on across passes. A seek back rebuilds the current pass.
+struct VenueReplayEngine {
+    typealias Action = ReplayControl.Step
+
+    /// Messages due within this many seconds go out together (`ReplayEngine.batchWindow`'s
+    /// measured trade-off: one timer wake-up per message costs far more than the view can tell).
+    static let batchWindow = 0.05
+
+    let name: String
+    let options: ReplayOptions
+    let control: ReplayControl
+    let open: @Sendable () throws(VenueRecordingError) -> VenueRecordingReader
+
+    private var reader: VenueRecordingReader?
+    /// Notices to hand out before the next message (a seek's `.rewound`, a read error's end).
+    private var queue: [SourceEvent] = []
+    private var pending: BrokerMessage?
+    private var pacer: ReplayPacer?
+    /// The first message's time this pass (unshifted): positions and the window count from it.
+    private var start: Double?
+    private var firstDelivered: Double?
+    private var lastDelivered: Double?
+    /// Where the replay is: the last message delivered, or the target a seek reached.
+    private var reached: Double?
+    /// The recording time a seek aims at: messages before it are delivered unpaced.
+    private var catchUp: Double?
+    private var loopOffset = 0.0
+    private var loops = 0
+    private var paused = false
+    private var delivered = 0
+    private var stopRequested = false
+    private var finished = false
+
+    /// A replay of what `reader` reads; `open` opens the recording again for a seek back or a loop.
+    init(name: String, options: ReplayOptions, control: ReplayControl, reader: VenueRecordingReader,
+         open: @escaping @Sendable () throws(VenueRecordingError) -> VenueRecordingReader) {
+        self.name = name
+        self.options = options
+        self.control = control
+        self.open = open
+        self.reader = reader
+    }
+
+    /// Ends the replay at the next step (with an `.ended` notice).
+    mutating func stop() { stopRequested = true }
+
+    mutating func step(wall: Double) -> Action {
+        if !queue.isEmpty { return .emit(queue.removeFirst()) }
+        if finished { return .end }
+        if stopRequested { return .emit(finish("stopped after \(delivered) messages")) }
+        // The first message is read before a seek is taken: a seek counts from it.
+        if pending == nil, let action = readNext() { return action }
+        if let delta = control.takeSeek() {
+            seek(by: delta)
+            if !queue.isEmpty { return .emit(queue.removeFirst()) }
+            if pending == nil, let action = readNext() { return action }
+        }
+        guard let message = pending else { return .end }
+        let time = message.receivedAt
+        if pacer == nil {
+            pacer = ReplayPacer(captureStart: time, wallStart: wall, speed: options.speed)
+            if paused { pacer!.pause(atWall: wall, lastCaptureTime: time) }
+        }
+        if let speed = control.takeSpeed() { pacer!.setSpeed(speed, atWall: wall, lastCaptureTime: lastDelivered ?? time) }
+        if control.isPaused != paused {
+            paused.toggle()
+            if paused {
+                pacer!.pause(atWall: wall, lastCaptureTime: lastDelivered ?? time)
+            } else {
+                pacer!.resume(atWall: wall)
+            }
+        }
+        if let target = catchUp, time >= target {
+            catchUp = nil
+            pacer!.restart(captureStart: target, atWall: wall)
+            reached = target
+            control.moved(to: target - (start ?? target))
+        }
+        if catchUp == nil {
+            if paused {
+                // No timer while paused: the control's semaphore wakes the thread at a request.
+                guard control.takeStep() else { return .wait(.infinity) }
+                pacer!.stepped(to: time)
+            } else if let delay = pacer!.delay(until: time, atWall: wall), delay > Self.batchWindow {
+                return .wait(delay)
+            }
+        }
+        pending = nil
+        if firstDelivered == nil { firstDelivered = time }
+        lastDelivered = time
+        reached = time
+        delivered += 1
+        control.delivered(position: time - (start ?? time))
+        var shifted = message
+        shifted.receivedAt = time + loopOffset
+        return .emit(.brokerMessage(shifted))
+    }
+
+    /// Ends the replay: returns the `.ended` notice to hand out; every step after it is `.end`.
+    private mutating func finish(_ reason: String) -> SourceEvent {
+        finished = true
+        reader = nil
+        pending = nil
+        return .notice(.ended(source: name, reason: reason))
+    }
+
+    /// Aims at `delta` seconds from where the replay is (or from the target of a seek still
+    /// catching up, so presses add up), never before the start of the window.
+    private mutating func seek(by delta: Double) {
+        guard let start, !finished else { return }
+        let here = catchUp ?? reached ?? start
+        let target = Swift.max(here + delta, start + (options.from ?? 0))
+        if delta < 0 {
+            do { reader = try open() } catch {
+                queue.append(finish("replay stopped: cannot reopen to seek: \(error)"))
+                return
+            }
+            pending = nil
+            queue.append(.notice(.rewound(source: name, target: target + loopOffset)))
+        }
+        catchUp = target
+    }
+
+    /// Reads until a message inside the window is pending; returns an action for anything else
+    /// (a bad line, a loop, the end).
+    private mutating func readNext() -> Action? {
+        while true {
+            let message: BrokerMessage?
+            do { message = try reader?.next() } catch {
+                queue.append(finish("end of replay after \(delivered) messages"))
+                return .emit(.notice(.warning(source: name, message: "\(error.problem) (line \(error.line)); replayed up to there")))
+            }
+            if let message {
+                if start == nil { start = message.receivedAt }
+                let offset = message.receivedAt - start!
+                if let from = options.from, offset < from { continue }
+                if options.to.map({ offset <= $0 }) ?? true {
+                    pending = message
+                    return nil
+                }
+            }
+            guard options.loop, let first = firstDelivered, let last = lastDelivered else {
+                return .emit(finish("end of replay after \(delivered) messages"))
+            }
+            do { reader = try open() } catch {
+                return .emit(finish("replay stopped: cannot reopen: \(error)"))
+            }
+            loops += 1
+            loopOffset += last - first + 1
+            start = nil
+            firstDelivered = nil
+            lastDelivered = nil
+            reached = nil
+            catchUp = nil
+            pacer = nil
+            return .emit(.notice(.ended(source: name, reason: "looping (\(loops))")))
+        }
+    }
+}

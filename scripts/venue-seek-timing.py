@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+# usage: scripts/venue-seek-timing.py BEACONTOP FILE.venue.ndjson PRESSES (docs/venue.md "Seeking a venue recording"):
+# the monitor in tmux paused 10 s (CPU of the process and the replay thread), then PRESSES x → and one ←,
+# each timed from the key to the status line showing the target (polled every 50 ms).
+import subprocess, time, re, sys, os, glob
+S = "venue5measure"
+binary, path, forward_presses = sys.argv[1], sys.argv[2], int(sys.argv[3])
+def tmux(*a): return subprocess.run(["tmux", "-L", S] + list(a), capture_output=True, text=True).stdout
+def screen(): return tmux("capture-pane", "-p", "-t", "m")
+def position():
+    m = None
+    for line in screen().splitlines():
+        if "msg/s" in line:
+            m = re.search(r"· (\d+):(\d\d)(?::(\d\d))? ·", line)
+    if not m: return None
+    if m.group(3): return int(m.group(1)) * 3600 + int(m.group(2)) * 60 + int(m.group(3))
+    return int(m.group(1)) * 60 + int(m.group(2))
+def wait(pred, timeout=900):
+    t0 = time.time()
+    while time.time() - t0 < timeout:
+        if pred(): return time.time()
+        time.sleep(0.05)
+    raise SystemExit("timeout: " + screen())
+def cpu(pid):
+    """(process user+sys, replay thread user+sys) in clock ticks."""
+    total = sum(int(x) for x in open("/proc/%s/stat" % pid).read().rsplit(")", 1)[1].split()[11:13])
+    thread = 0
+    for task in glob.glob("/proc/%s/task/*" % pid):
+        if open(task + "/comm").read().startswith("beacontop venue"):
+            thread = sum(int(x) for x in open(task + "/stat").read().rsplit(")", 1)[1].split()[11:13])
+    return total, thread
+tmux("kill-server")
+tmux("new-session", "-d", "-s", "m", "-x", "140", "-y", "30", "exec env LANG=C.UTF-8 %s monitor %s --speed 1" % (binary, path))
+wait(lambda: position() is not None and "room-" in screen())
+pid = tmux("display-message", "-p", "-t", "m", "#{pane_pid}").strip()
+tmux("send-keys", "-t", "m", "Space")
+wait(lambda: "paused" in screen())
+a = cpu(pid); time.sleep(10); b = cpu(pid)
+hz = os.sysconf("SC_CLK_TCK")
+print("paused 10 s: process %.2f s CPU, replay thread %.2f s CPU" % ((b[0] - a[0]) / hz, (b[1] - a[1]) / hz))
+here = position()
+t0 = time.time()
+tmux("send-keys", "-t", "m", *(["Right"] * forward_presses))
+t1 = wait(lambda: (position() or 0) >= here + 10 * forward_presses - 10)
+print("forward %d -> %d s: %.2f s" % (here, position(), t1 - t0))
+time.sleep(2)
+here = position()
+dipped = [False]
+def back():
+    p = position()
+    if p is None: return False
+    if p < here - 20: dipped[0] = True
+    return dipped[0] and p >= here - 11
+t0 = time.time()
+tmux("send-keys", "-t", "m", "Left")
+t1 = wait(back)
+print("back %d -> %d s: %.2f s (press to the target's position shown)" % (here, position(), t1 - t0))
+time.sleep(2)
+print(screen().splitlines()[-1])
+tmux("send-keys", "-t", "m", "q")
+time.sleep(2)
+tmux("kill-server")
