@@ -18,6 +18,13 @@ import Foundation
 /// several seconds of consistent lead; one that is ahead and behind by turns (shadowing on two
 /// equidistant beacons) never piles up enough. When the holder stops being a candidate (far,
 /// silent, forgotten) the strongest candidate takes over at once, or nobody.
+///
+/// A lead the holder made by falling alone is not evidence: over the last `matchWindow` seconds
+/// the holder fell by `fall` (its best level then minus now) and the challenger rose by `rise`
+/// (now minus its lowest then); the part of the fall no rise matched, beyond `fallDeadBand`, is
+/// taken off the lead. A fade, a shadow or the body at the holder with the neighbours steady then
+/// earns a neighbour at most what the band leaves until it has lasted the window; a move, which
+/// changes both levels, goes through (docs/ranging.md, "Seventh round").
 public struct NearestExhibitSelector: Sendable, Equatable {
     /// dB a challenger must lead by before its lead counts as evidence.
     public var hysteresis: Double
@@ -26,18 +33,37 @@ public struct NearestExhibitSelector: Sendable, Equatable {
     public var minimumHold: Double
     /// The most lead (dB) one second can add: a holder's deep fade is not a hand-over by itself.
     public var leadClip: Double
+    /// Seconds over which the holder's fall and the challenger's rise are compared. 3 s: longer
+    /// than the 2-s median's half window, so a fall is seen whole, shorter than a stay's unscored
+    /// first 2 s plus a hand-over (fixed in the sixth round, before any score).
+    public var matchWindow: Double
+    /// dB of unmatched fall still credited: the 90% quantile (3.5 dB) of `fall - rise` while a
+    /// visitor stands still, pooled over three walk worlds' tuning seeds, so the noise of the two
+    /// 3-s differences, which a one-sided correction would only ever subtract, is left alone on
+    /// nine ticks in ten (measured before it was scored; docs/ranging.md, "Seventh round").
+    public var fallDeadBand: Double
     public private(set) var holder: BeaconIdentity?
     /// The current challenger's accumulated evidence, dB·s.
     public private(set) var evidence: Double = 0
     private var heldSince: Double = 0
     private var challenger: BeaconIdentity?
     private var lastUpdate: Double?
+    /// Every update's candidates over the last `matchWindow` seconds, oldest first.
+    private var recent: [RecentLevels] = []
 
-    public init(hysteresis: Double = 1, evidenceThreshold: Double = 6, leadClip: Double = 4, minimumHold: Double = 2) {
+    struct RecentLevels: Sendable, Equatable {
+        var time: Double
+        var candidates: [Candidate]
+    }
+
+    public init(hysteresis: Double = 1, evidenceThreshold: Double = 6, leadClip: Double = 4, minimumHold: Double = 2,
+                matchWindow: Double = 3, fallDeadBand: Double = 3.5) {
         self.hysteresis = hysteresis
         self.evidenceThreshold = evidenceThreshold
         self.leadClip = leadClip
         self.minimumHold = minimumHold
+        self.matchWindow = matchWindow
+        self.fallDeadBand = fallDeadBand
     }
 
     /// One candidate: a stable key and its level (dB relative to measured power, at n = 2).
@@ -64,6 +90,10 @@ public struct NearestExhibitSelector: Sendable, Equatable {
     public mutating func update(candidates: [Candidate], at time: Double, floor: Double = -.infinity) -> BeaconIdentity? {
         let elapsed = lastUpdate.map { min(max(time - $0, 0), 5) } ?? 0
         lastUpdate = time
+        // A small slack keeps the update exactly matchWindow ago (ticks a whole second apart); a
+        // clock that went back (a looped replay) leaves no level from "the future" behind.
+        recent.removeAll { $0.time < time - matchWindow - 1e-9 || $0.time > time }
+        recent.append(RecentLevels(time: time, candidates: candidates))
         let current = holder
         var heldLevel = floor
         var strongest: Candidate?
@@ -97,12 +127,37 @@ public struct NearestExhibitSelector: Sendable, Equatable {
             if holder != nil { evidence = 0 }
             challenger = rival.key
         }
-        let lead = min(rival.level - heldLevel - hysteresis, leadClip)
+        var lead = min(rival.level - heldLevel - hysteresis, leadClip)
+        // An unmatched fall only lowers the lead: with no evidence and no lead it changes nothing,
+        // and that is most ticks of a monitor watching many beacons.
+        if lead > 0 || evidence > 0 {
+            lead = min(rival.level - heldLevel - unmatchedFall(of: holder, against: rival, heldLevel: heldLevel) - hysteresis, leadClip)
+        }
         evidence = max(0, evidence + lead * elapsed)
         if evidence >= evidenceThreshold, holder == nil || time - heldSince >= minimumHold {
             take(rival.key, at: time)
         }
         return holder
+    }
+
+    /// The holder's fall over the last `matchWindow` seconds that the rival's rise does not match,
+    /// less `fallDeadBand` (0 when nobody holds).
+    private func unmatchedFall(of holder: BeaconIdentity?, against rival: Candidate, heldLevel: Double) -> Double {
+        guard let holder, heldLevel > -.infinity, let now = recent.last?.candidates else { return 0 }
+        let holderHint = now.firstIndex { $0.key == holder }, rivalHint = now.firstIndex { $0.key == rival.key }
+        var best = heldLevel, lowest = rival.level
+        for update in recent.dropLast() {
+            if let level = Self.level(of: holder, in: update.candidates, hint: holderHint) { best = max(best, level) }
+            if let level = Self.level(of: rival.key, in: update.candidates, hint: rivalHint) { lowest = min(lowest, level) }
+        }
+        return max(0, (best - heldLevel) - (rival.level - lowest) - fallDeadBand)
+    }
+
+    /// A beacon's level among an update's candidates, looked for first where it is now (a
+    /// monitor's candidates come in the same order tick after tick; identities are slow to compare).
+    private static func level(of key: BeaconIdentity, in candidates: [Candidate], hint: Int?) -> Double? {
+        if let hint, hint < candidates.count, candidates[hint].key == key { return candidates[hint].level }
+        return candidates.first { $0.key == key }?.level
     }
 
     private mutating func take(_ key: BeaconIdentity, at time: Double) {

@@ -35,12 +35,17 @@ public struct RangingConfiguration: Sendable, Equatable {
     /// a challenger takes over when its lead beyond `nearestHysteresis` dB (at most
     /// `nearestLeadClip` dB counted per second) summed over time reaches `nearestEvidence` dB·s,
     /// and the holder has held `nearestMinimumHold` s. With nobody holding, the strongest takes it.
+    /// The part of the holder's fall over `nearestMatchWindow` s that the challenger's rise does
+    /// not match, beyond `nearestFallDeadBand` dB, is not counted as lead (`NearestExhibitSelector`
+    /// says why these values).
     public var nearestWindow: Double = 2.0
     public var nearestQuantile: Double = 0.5
     public var nearestHysteresis: Double = 1.0
     public var nearestEvidence: Double = 6.0
     public var nearestLeadClip: Double = 4.0
     public var nearestMinimumHold: Double = 2.0
+    public var nearestMatchWindow: Double = 3.0
+    public var nearestFallDeadBand: Double = 3.5
     /// When set (m), an exhibit whose range's near end is beyond it cannot be nearest: the venue
     /// says a visitor that far from every exhibit is at none. The catalog's `nearestWithin` wins.
     public var nearestWithin: Double?
@@ -86,6 +91,8 @@ public struct RangingConfiguration: Sendable, Equatable {
         try require(nearestEvidence >= 0, "nearestEvidence", "must not be negative")
         try require(nearestLeadClip > 0, "nearestLeadClip", "must be positive")
         try require(nearestMinimumHold >= 0, "nearestMinimumHold", "must not be negative")
+        try require(nearestMatchWindow >= 0, "nearestMatchWindow", "must not be negative")
+        try require(nearestFallDeadBand >= 0, "nearestFallDeadBand", "must not be negative")
         try require(nearestWithin.map { $0 > 0 } ?? true, "nearestWithin", "must be positive")
         try require(regionExitDelay >= 0, "regionExitDelay", "must not be negative")
         try require(visitResumeWithin >= 0, "visitResumeWithin", "must not be negative")

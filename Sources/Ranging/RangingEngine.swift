@@ -40,7 +40,9 @@ public struct RangingEngine: Sendable {
             hysteresis: configuration.nearestHysteresis,
             evidenceThreshold: configuration.nearestEvidence,
             leadClip: configuration.nearestLeadClip,
-            minimumHold: configuration.nearestMinimumHold
+            minimumHold: configuration.nearestMinimumHold,
+            matchWindow: configuration.nearestMatchWindow,
+            fallDeadBand: configuration.nearestFallDeadBand
         )
         regionMonitor = RegionMonitor(regions: regions ?? catalog?.regions ?? [], exitDelay: configuration.regionExitDelay)
         dwell = DwellTracker(resumeWithin: configuration.visitResumeWithin)

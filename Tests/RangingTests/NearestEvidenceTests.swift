@@ -51,6 +51,54 @@ import Testing
         #expect(held.allSatisfy { $0 == Self.a })
     }
 
+    @Test func aFadeOfTheHolderAloneHandsNothingOver() {
+        var selector = NearestExhibitSelector()
+        // a holds at -2 dB with b steady at -6; a fades to -12 for 3 s (t = 10-12), then returns.
+        // b's 6 dB lead is a's 10 dB fall, which b's 0 dB rise does not match: 10 - 0 - 3.5 dB is
+        // withheld, and the lead credited is below the hysteresis. (Without the matched fall, 4 dB·s
+        // a second hands over at t = 11.)
+        let fade: (Int) -> [(BeaconIdentity, Double)] = { t in [(Self.a, (10...12).contains(t) ? -12 : -2), (Self.b, -6)] }
+        let held = Self.feed(&selector, until: 20, fade)
+        #expect(held.allSatisfy { $0 == Self.a })
+        #expect(selector.evidence == 0)
+        var unmatched = NearestExhibitSelector(matchWindow: 0)
+        #expect(Self.feed(&unmatched, until: 20, fade)[11] == Self.b)
+    }
+
+    @Test func anArrivalHandsOverAsBefore() {
+        var selector = NearestExhibitSelector()
+        // The visitor walks from a to b: over t = 10-12 a falls by 3 dB a second and b rises by 3.
+        let held = Self.feed(&selector, until: 16) { t in
+            let step = Double(min(max(t - 9, 0), 4))
+            return [(Self.a, -2 - 3 * step), (Self.b, -10 + 3 * step)]
+        }
+        // t = 11: b leads 4 dB; a fell 6, b rose 6: nothing withheld, 3 dB·s. t = 12: 4 more, over 6.
+        #expect(held[11] == Self.a)
+        #expect(held[12] == Self.b)
+        #expect(held[16] == Self.b)
+    }
+
+    @Test func aFallTheRiseDoesNotMatchWithinTheDeadBandIsCredited() {
+        var selector = NearestExhibitSelector()
+        // At t = 10 a falls by 5 dB and b rises by 2 (a move away from a, the body between): 3 dB
+        // unmatched is within the 3.5 dB band, so b's 3 dB lead counts as 2 dB·s a second from
+        // t = 10 (with no band, 3 - 3 - 1 dB would never hand over).
+        let held = Self.feed(&selector, until: 16) { t in [(Self.a, t < 10 ? 0 : -5), (Self.b, t < 10 ? -4 : -2)] }
+        #expect(held[11] == Self.a)
+        #expect(held[12] == Self.b)
+    }
+
+    @Test func aClockThatGoesBackKeepsNoLevelFromTheFuture() {
+        var selector = NearestExhibitSelector()
+        // a held at -2 dB until t = 20, then the clock restarts at 0 (a looped replay) with a at
+        // -12 and b at -6: a's -2 at t = 18-20 is not "its best in the last 3 s", so b's lead
+        // counts (4 dB·s a second, the clip) and hands over once a has held 2 s since t = 0.
+        _ = Self.feed(&selector, until: 20) { _ in [(Self.a, -2), (Self.b, -6)] }
+        let held = Self.feed(&selector, until: 3) { _ in [(Self.a, -12), (Self.b, -6)] }
+        #expect(held[0] == Self.a)
+        #expect(held[2] == Self.b)
+    }
+
     @Test func aNewChallengerStartsFromNothing() {
         var selector = NearestExhibitSelector()
         // b piles up 4 dB·s, then c takes the lead: c needs its own 6 dB·s.
