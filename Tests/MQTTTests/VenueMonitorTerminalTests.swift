@@ -29,18 +29,23 @@ struct VenueMonitorTerminalTests {
         nodes.publish(MQTTOutgoingMessage(topic: "espresense/rooms/kitchen/status", text: "online", retain: true))
         nodes.publish(MQTTOutgoingMessage(topic: "espresense/rooms/hall/status", text: "online", retain: true))
 
-        // Publish on a task of its own until told to stop: the kitchen node hears the beacon close,
-        // the hall node far, four times a second, as ESPresense's firmware does.
+        // Publish on a thread of its own until told to stop: the kitchen node hears the beacon
+        // close, the hall node far, four times a second, as ESPresense's firmware does. A thread,
+        // not a Task: this test's waits block, and so do other suites' running beside it (the VM
+        // suite's), which on two cores can hold every cooperative thread for minutes; a starved
+        // feeder task once left the beacon unplaced for the whole 60 s wait.
         let running = Running()
-        let feeder = Task {
+        let feeder = Thread {
             while running.value {
                 nodes.publish(MQTTOutgoingMessage(topic: "espresense/devices/\(VenueCommandTests.espID)/kitchen", payload: VenueCommandTests.espresense(rssi: -61, distance: 1.2)))
                 if running.hallToo {
                     nodes.publish(MQTTOutgoingMessage(topic: "espresense/devices/\(VenueCommandTests.espID)/hall", payload: VenueCommandTests.espresense(rssi: -82, distance: 9.5)))
                 }
-                try? await Task.sleep(nanoseconds: 250_000_000)
+                usleep(250_000)
             }
+            running.stopped.signal()
         }
+        feeder.start()
         defer { running.value = false }
         let table = try session.waitFor(timeout: 60, "the beacon placed in the kitchen") { $0.contains("kitchen (kitchen)") }
         #expect(table.contains("ROOM (SCANNER)") && table.contains("RUNNER-UP"))
@@ -85,7 +90,7 @@ struct VenueMonitorTerminalTests {
         #expect(try session.format("#{pane_title}") != "pwned")
 
         running.value = false
-        _ = await feeder.value
+        running.stopped.wait()
         try session.send("q")
         try session.waitFor("EXIT=0")
         #expect(try session.format("#{alternate_on}") == "0")
@@ -93,8 +98,9 @@ struct VenueMonitorTerminalTests {
     }
 }
 
-/// Flags the feeder task reads.
+/// Flags the feeder thread reads, and its signal that it has stopped.
 final class Running: @unchecked Sendable {
+    let stopped = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var _value = true
     private var _hall = true
