@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import HCI
 import Testing
 import TestFixtures
@@ -91,13 +92,23 @@ struct LiveSourceTests {
         let inbox = SourceInbox()
         try source.start(into: inbox)
         server.accept()
-        let reply = Task.detached {
-            let command = server.read(4)
-            server.write([0x04, 0x0E, 0x04, 0x01] + command[1...2] + [0x0C])
-            return command
+        // The controller's side blocks on the socket, so it runs on a thread of its own, not on
+        // the two cooperative threads other suites' waits may hold (see VenueMonitorTerminalTests).
+        let command = Mutex<[UInt8]>([])
+        let replied = DispatchSemaphore(value: 0)
+        // Handed over: the test does not touch the server again until the thread has signalled.
+        nonisolated(unsafe) let controllerEnd = server
+        let controller = Thread {
+            let read = controllerEnd.read(4)
+            command.withLock { $0 = read }
+            controllerEnd.write([0x04, 0x0E, 0x04, 0x01] + read[1...2] + [0x0C])
+            replied.signal()
         }
+        controller.start()
         let response = try await source.execute(.reset)
-        #expect(await reply.value == [0x01, 0x03, 0x0C, 0x00])
+        // The reply is written after the command is kept, so this wait is over at once.
+        replied.wait()
+        #expect(command.withLock { $0 } == [0x01, 0x03, 0x0C, 0x00])
         #expect(response == HCICommandResponse(kind: .complete, opcode: HCIOpcode.reset, allowedCommandPackets: 1, status: .commandDisallowed))
         source.stop()
     }
