@@ -328,9 +328,11 @@ struct JSONParser {
         return value
     }
 
-    /// Clinger's fast path: at most 15 significant digits and a power of ten within 10^±22 are
-    /// both exact in a Double, so one multiplication or division rounds correctly. Readings are
-    /// all like that (-69.5, 1767225600.25); anything else goes through the standard library.
+    /// Clinger's fast path: a mantissa up to 2^53 and a power of ten within 10^±22 are both exact
+    /// in a Double, so one multiplication or division rounds correctly, as the standard library's
+    /// correctly rounded parse does. Readings are all like that (-69.5, a recording's
+    /// 1795411724.123456, 16 digits: the 15-digit bound this had sent every recorded line's time
+    /// through a String and strtod); anything else goes through the standard library.
     static func exactValue(_ text: ArraySlice<UInt8>) -> Double? {
         var mantissa: UInt64 = 0
         var digits = 0
@@ -355,7 +357,7 @@ struct JSONParser {
             }
             index += 1
         }
-        guard digits <= 15, scale >= -22 else { return nil }
+        guard digits <= 19, mantissa <= 1 << 53, scale >= -22 else { return nil }
         let magnitude = scale == 0 ? Double(mantissa) : Double(mantissa) / powersOfTen[-scale]
         return negative ? -magnitude : magnitude
     }

@@ -171,3 +171,27 @@ struct VenueFastPathTests {
         }
     }
 }
+
+@Suite("JSON numbers: the exact fast path rounds as the standard library does")
+struct JSONNumberTests {
+    @Test("Decimals of up to 19 digits and mantissas around 2^53 parse to Double(text)'s value")
+    func numbersMatchTheStandardLibrary() throws {
+        var generator = SeededGenerator(seed: 10)
+        var texts = ["1795411724.123456", "9007199254740992", "9007199254740993", "900719925474099.3", "-0.0", "0", "-69.5",
+                     "0.0000001234567890123", "12345678901234567.0", "1e22", "123456789012345678901", "0.1", "1767225600.25"]
+        for _ in 0..<20_000 {
+            let digits = Int.random(in: 1...19, using: &generator)
+            var mantissa = String(UInt64.random(in: 1...UInt64.max, using: &generator))
+            if mantissa.count > digits { mantissa = String(mantissa.prefix(digits)) }
+            let point = Int.random(in: 0...mantissa.count, using: &generator)
+            var text = point == mantissa.count ? mantissa : String(mantissa.prefix(point == 0 ? 1 : point)) + "." + mantissa.dropFirst(point == 0 ? 1 : point)
+            if text.hasSuffix(".") { text.removeLast() }
+            if Bool.random(using: &generator) { text = "-" + text }
+            texts.append(text)
+        }
+        for text in texts {
+            let parsed = try JSONValue(parsing: Array(text.utf8)).number
+            #expect(parsed?.bitPattern == Double(text)?.bitPattern, "\(text)")
+        }
+    }
+}
