@@ -123,6 +123,16 @@ public struct VenueRecordingReader: Sendable {
         guard let text = try nextLine() else { return nil }
         let number = lineNumber
         func fail(_ problem: String) -> VenueRecordingError { VenueRecordingError(path: path, line: number, problem: problem) }
+        if let message = Self.message(flat: Array(text)) { return message }
+        do { return try Self.message(document: text) } catch { throw fail(error.problem) }
+    }
+
+    struct LineProblem: Error { var problem: String }
+
+    /// A line read through a whole JSON document: what the flat fast path must agree with, and
+    /// what names what is wrong with a line.
+    static func message(document text: ArraySlice<UInt8>) throws(LineProblem) -> BrokerMessage {
+        func fail(_ problem: String) -> LineProblem { LineProblem(problem: problem) }
         let value: JSONValue
         do { value = try JSONValue(parsing: text) } catch { throw fail("\(error)") }
         guard let time = value["t"]?.number, time.isFinite else { throw fail("has no number \"t\"") }
@@ -136,6 +146,25 @@ public struct VenueRecordingReader: Sendable {
             throw fail("has neither \"payload\" nor hex \"payloadHex\"")
         }
         return BrokerMessage(topic: topic, payload: payload, receivedAt: time, retained: value["retained"]?.bool ?? false)
+    }
+
+    /// The members a line is read for, in `JSONFlatObject`'s order.
+    private static let keys: [StaticString] = ["t", "topic", "payload", "payloadHex", "retained"]
+
+    /// A line as the writer writes it, read without a JSON document; nil for anything `next`
+    /// reads the long way (which also names what is wrong), and then the same message it would make.
+    static func message(flat line: [UInt8]) -> BrokerMessage? {
+        guard let flat = JSONFlatObject(line, keys: keys, utf8Key: 2), let time = flat.number(0), time.isFinite,
+              let topic = flat.string(1) else { return nil }
+        let payload: [UInt8]
+        if case .utf8? = flat[2] {
+            payload = flat.utf8
+        } else if let hex = flat.string(3), let bytes = UUIDBytes.hexBytes(Substring(hex)) {
+            payload = bytes
+        } else {
+            return nil
+        }
+        return BrokerMessage(topic: topic, payload: payload, receivedAt: time, retained: flat.bool(4) ?? false)
     }
 
     /// The next line's bytes without its newline; a last line without one (a recording cut

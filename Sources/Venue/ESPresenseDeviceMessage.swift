@@ -105,6 +105,16 @@ public struct ESPresenseDeviceMessage: Sendable, Equatable {
     }
 
     public init(json payload: [UInt8]) throws(VenueMessageError) {
+        if payload.count <= Self.maximumPayload, let flat = JSONFlatObject(payload, keys: Self.keys), let message = Self(flat) {
+            self = message
+            return
+        }
+        try self.init(document: payload)
+    }
+
+    /// The message read through a whole JSON document: what the flat fast path must agree with,
+    /// and what names what is wrong with a payload.
+    init(document payload: [UInt8]) throws(VenueMessageError) {
         let document = try JSONValue.document(payload, limit: Self.maximumPayload)
         guard case .object = document else { throw .wrongShape("an ESPresense message must be a JSON object") }
         guard let id = document["id"]?.string, !id.isEmpty else { throw .wrongShape("missing \"id\"") }
@@ -122,6 +132,27 @@ public struct ESPresenseDeviceMessage: Sendable, Equatable {
             rssiVariance: try number("rssiVar")
         )
         guard rssi != nil || distance != nil else { throw .wrongShape("neither \"rssi\" nor \"distance\"") }
+    }
+
+    /// The members read, in `JSONFlatObject`'s order.
+    private static let keys: [StaticString] = ["id", "mac", "name", "rssi@1m", "rssi", "raw", "distance", "var", "int", "interval", "rssiVar"]
+
+    /// The message in a flat object, exactly as the document path below reads it; nil for
+    /// anything that path refuses (it then says why).
+    private init?(_ flat: JSONFlatObject) {
+        guard let id = flat.string(0), !id.isEmpty else { return nil }
+        for index in 3..<11 {
+            switch flat[index] {
+            case nil, .null?, .number?: continue
+            default: return nil
+            }
+        }
+        func number(_ index: Int) -> Double? { flat.number(index) }
+        self.init(
+            id: id, mac: flat.string(1), name: flat.string(2), rssiAt1m: number(3), rssi: number(4), raw: number(5),
+            distance: number(6), variance: number(7), interval: Self.interval(number(8) ?? number(9)), rssiVariance: number(10)
+        )
+        guard rssi != nil || distance != nil else { return nil }
     }
 
     private static func interval(_ milliseconds: Double?) -> Int? {

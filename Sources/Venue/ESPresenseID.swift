@@ -56,16 +56,76 @@ public enum ESPresenseID {
         identity(id)?.description ?? id
     }
 
+    /// `beaconKey` remembered per id: a venue hears the same few hundred ids over and over, and
+    /// parsing each id and writing its key again was a tenth of a replay. Bounded: past
+    /// `capacity` ids (a hostile or huge venue) it starts over.
+    public struct KeyCache: Sendable {
+        private var keys: [String: String] = [:]
+        public static let capacity = 4096
+
+        public init() {}
+
+        public mutating func key(for id: String) -> String {
+            if let key = keys[id] { return key }
+            if keys.count >= Self.capacity { keys.removeAll(keepingCapacity: true) }
+            let key = ESPresenseID.beaconKey(id)
+            keys[id] = key
+            return key
+        }
+    }
+
     /// `uuid-major-minor`: the UUID is 36 characters with its four dashes. Counted in Characters,
     /// not bytes: an id with multi-byte or combining characters (fuzz-venue's find) has more bytes
     /// than Characters, and stepping 36 Characters past its end traps.
     private static func uuidMajorMinor(_ text: Substring) -> (UUIDBytes, UInt16, UInt16)? {
+        if let parsed = asciiUUIDMajorMinor(text) { return parsed }
+        return characterUUIDMajorMinor(text)
+    }
+
+    static func characterUUIDMajorMinor(_ text: Substring) -> (UUIDBytes, UInt16, UInt16)? {
         guard text.count > 37 else { return nil }
         let uuidEnd = text.index(text.startIndex, offsetBy: 36)
         guard text[uuidEnd] == "-", let uuid = UUIDBytes(text[..<uuidEnd]) else { return nil }
         let numbers = text[text.index(after: uuidEnd)...].split(separator: "-", omittingEmptySubsequences: false)
         guard numbers.count == 2, let major = UInt16(numbers[0]), let minor = UInt16(numbers[1]) else { return nil }
         return (uuid, major, minor)
+    }
+
+    /// `uuidMajorMinor` on an ASCII id, on its bytes: every byte is then a Character (a CR LF
+    /// pair is one, but a CR is no hex digit, dash or decimal digit, so such an id fails both
+    /// ways). Nil (undecided) for an id with any other byte, or not stored contiguously.
+    /// Counting Characters and walking them through `UUIDBytes(String)` was a third of a venue
+    /// replay's time.
+    static func asciiUUIDMajorMinor(_ text: Substring) -> (UUIDBytes, UInt16, UInt16)?? {
+        let parsed = text.utf8.withContiguousStorageIfAvailable { utf8 -> (UUIDBytes, UInt16, UInt16)?? in
+            guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+            guard utf8.count > 37, utf8[36] == UInt8(ascii: "-") else { return .some(nil) }
+            // As `UUIDBytes(String)` reads it: 32 hex digits, dashes anywhere between them.
+            var high: UInt64 = 0
+            var low: UInt64 = 0
+            var digits = 0
+            for byte in utf8[0..<36] where byte != UInt8(ascii: "-") {
+                guard digits < 32, let nibble = nibble(byte) else { return .some(nil) }
+                if digits < 16 { high = high << 4 | UInt64(nibble) } else { low = low << 4 | UInt64(nibble) }
+                digits += 1
+            }
+            guard digits == 32, let dash = utf8[37...].firstIndex(of: UInt8(ascii: "-")),
+                  let major = decimal(utf8[37..<dash]), let minor = decimal(utf8[(dash + 1)...]) else { return .some(nil) }
+            return (UUIDBytes(high: high, low: low), major, minor)
+        }
+        return parsed ?? nil
+    }
+
+    /// `UInt16(text)` on one dash-separated part of ASCII bytes.
+    private static func decimal(_ utf8: Slice<UnsafeBufferPointer<UInt8>>) -> UInt16? {
+        guard utf8.count <= 5, utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            // A third part (the split has more than two), else what `UInt16` makes of a sign or zeros.
+            return utf8.contains(UInt8(ascii: "-")) ? nil : UInt16(String(decoding: utf8, as: UTF8.self))
+        }
+        guard !utf8.isEmpty else { return nil }
+        var value = 0
+        for byte in utf8 { value = value * 10 + Int(byte - UInt8(ascii: "0")) }
+        return value <= Int(UInt16.max) ? UInt16(value) : nil
     }
 
     static func hex(_ bytes: [UInt8]) -> String {

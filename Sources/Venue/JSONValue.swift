@@ -28,7 +28,7 @@ public enum JSONValue: Sendable, Equatable {
 
     public init(parsing bytes: some Collection<UInt8>) throws(JSONValueError) {
         let array = Array(bytes)
-        var parser = Parser(bytes: array)
+        var parser = JSONParser(bytes: array)
         self = try parser.document()
     }
 
@@ -50,7 +50,7 @@ public struct JSONValueError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String { "JSON byte \(offset): \(problem)" }
 }
 
-private struct Parser {
+struct JSONParser {
     let bytes: [UInt8]
     var index = 0
 
@@ -148,25 +148,105 @@ private struct Parser {
         }
     }
 
+    /// A string's UTF-8 bytes, checked as `string()` checks them, without making a String (a
+    /// venue recording's payload is wanted as bytes, and has escapes).
+    mutating func stringBytes() throws(JSONValueError) -> [UInt8] {
+        // ASCII text, escapes included, unescapes to valid UTF-8 (a \u escape is checked as it
+        // is read), so only other text needs the String's check.
+        var end = index + 1
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] < 0x80 {
+            end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return Array(try string().utf8) }
+        if let utf8 = Self.simplyUnescaped(bytes, (index + 1)..<end) {
+            index = end + 1
+            return utf8
+        }
+        index += 1
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(end - index)
+        try unescape(into: &utf8)
+        return utf8
+    }
+
     mutating func string() throws(JSONValueError) -> String {
         index += 1
         // Most strings have no escape: made straight from the bytes, without a scratch array.
         var end = index
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        var ascii = true
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+            if bytes[end] >= 0x80 { ascii = false }
+            end += 1
+        }
         if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
-            guard let text = String(validating: bytes[index..<end], as: UTF8.self) else { throw fail("string is not UTF-8") }
+            let start = index
+            // From a buffer pointer, and ASCII without the check: the ArraySlice path and the
+            // check went through generic code, a tenth of a venue replay.
+            guard let text = bytes.withUnsafeBufferPointer({ buffer -> String? in
+                let run = UnsafeBufferPointer(rebasing: buffer[start..<end])
+                return ascii ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
+            }) else {
+                throw fail("string is not UTF-8")
+            }
             index = end + 1
             return text
         }
         var utf8: [UInt8] = []
+        utf8.reserveCapacity(end - index + 16)
+        try unescape(into: &utf8)
+        guard let text = String(validating: utf8, as: UTF8.self) else { throw fail("string is not UTF-8") }
+        return text
+    }
+
+    /// The ASCII text in `range` with its one-character escapes resolved, in one pass over the
+    /// buffer (a recording's payload has one per quote in it); nil when it holds a \u escape or
+    /// a control character, which `unescape` reads and judges.
+    private static func simplyUnescaped(_ bytes: [UInt8], _ range: Range<Int>) -> [UInt8]? {
+        bytes.withUnsafeBufferPointer { buffer -> [UInt8]? in
+            var failed = false
+            let utf8 = [UInt8](unsafeUninitializedCapacity: range.count) { out, count in
+                var offset = range.lowerBound
+                while offset < range.upperBound {
+                    var byte = buffer[offset]
+                    if byte == UInt8(ascii: "\\") {
+                        offset += 1
+                        switch buffer[offset] {
+                        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): byte = buffer[offset]
+                        case UInt8(ascii: "b"): byte = 0x08
+                        case UInt8(ascii: "f"): byte = 0x0C
+                        case UInt8(ascii: "n"): byte = 0x0A
+                        case UInt8(ascii: "r"): byte = 0x0D
+                        case UInt8(ascii: "t"): byte = 0x09
+                        default: failed = true
+                        }
+                    } else if byte < 0x20 {
+                        failed = true
+                    }
+                    if failed { break }
+                    out[count] = byte
+                    count += 1
+                    offset += 1
+                }
+            }
+            return failed ? nil : utf8
+        }
+    }
+
+    /// The rest of a string from `index` into `utf8`, escapes resolved, up to and past its
+    /// closing quote.
+    private mutating func unescape(into utf8: inout [UInt8]) throws(JSONValueError) {
         while true {
+            // The plain run up to the next quote, escape or control character, in one copy.
+            var plain = index
+            while plain < bytes.count, bytes[plain] != UInt8(ascii: "\""), bytes[plain] != UInt8(ascii: "\\"), bytes[plain] >= 0x20 { plain += 1 }
+            utf8.append(contentsOf: bytes[index..<plain])
+            index = plain
             guard index < bytes.count else { throw fail("unterminated string") }
             let byte = bytes[index]
             index += 1
             switch byte {
             case UInt8(ascii: "\""):
-                guard let text = String(validating: utf8, as: UTF8.self) else { throw fail("string is not UTF-8") }
-                return text
+                return
             case UInt8(ascii: "\\"):
                 guard index < bytes.count else { throw fail("unterminated escape") }
                 let escape = bytes[index]
@@ -181,10 +261,8 @@ private struct Parser {
                 case UInt8(ascii: "u"): try unicodeEscape(into: &utf8)
                 default: throw fail("bad escape")
                 }
-            case 0..<0x20:
-                throw fail("control character in a string")
             default:
-                utf8.append(byte)
+                throw fail("control character in a string")
             }
         }
     }
@@ -250,9 +328,11 @@ private struct Parser {
         return value
     }
 
-    /// Clinger's fast path: at most 15 significant digits and a power of ten within 10^±22 are
-    /// both exact in a Double, so one multiplication or division rounds correctly. Readings are
-    /// all like that (-69.5, 1767225600.25); anything else goes through the standard library.
+    /// Clinger's fast path: a mantissa up to 2^53 and a power of ten within 10^±22 are both exact
+    /// in a Double, so one multiplication or division rounds correctly, as the standard library's
+    /// correctly rounded parse does. Readings are all like that (-69.5, a recording's
+    /// 1795411724.123456, 16 digits: the 15-digit bound this had sent every recorded line's time
+    /// through a String and strtod); anything else goes through the standard library.
     static func exactValue(_ text: ArraySlice<UInt8>) -> Double? {
         var mantissa: UInt64 = 0
         var digits = 0
@@ -277,7 +357,7 @@ private struct Parser {
             }
             index += 1
         }
-        guard digits <= 15, scale >= -22 else { return nil }
+        guard digits <= 19, mantissa <= 1 << 53, scale >= -22 else { return nil }
         let magnitude = scale == 0 ? Double(mantissa) : Double(mantissa) / powersOfTen[-scale]
         return negative ? -magnitude : magnitude
     }

@@ -26,6 +26,11 @@ public struct ScannerRegistry: Sendable {
         fileprivate var configuredOffset: Double?
         fileprivate var referenceLevels: [Double] = []
         fileprivate var nextSample = 0
+
+        fileprivate mutating func noteHeard(at time: Double) {
+            lastHeard = max(lastHeard ?? time, time)
+            messages += 1
+        }
     }
 
     public private(set) var scanners: [String: Scanner] = [:]
@@ -48,9 +53,8 @@ public struct ScannerRegistry: Sendable {
     public mutating func heard(_ name: String, at time: Double) {
         // A message's time never moves the last-heard time back (telemetry carries the scanner's
         // own clock, which may be behind the view's).
-        let previous = scanners[name]?.lastHeard ?? time
-        scanners[name, default: Scanner(name: name, room: name, offset: 0, offsetSource: .none)].lastHeard = max(previous, time)
-        scanners[name]!.messages += 1
+        // One look-up, not three: this runs for every message.
+        scanners[name, default: Scanner(name: name, room: name, offset: 0, offsetSource: .none)].noteHeard(at: time)
     }
 
     public mutating func noteClock(_ name: String, offset: Double) {

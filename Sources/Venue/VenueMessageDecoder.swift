@@ -14,6 +14,7 @@ public struct VenueMessageDecoder: Sendable {
     /// Messages refused, by reason (`VenueMessageError.kindName`).
     public private(set) var refused: [String: Int] = [:]
     public private(set) var accepted = 0
+    private var beaconKeys = ESPresenseID.KeyCache()
 
     public init(topics: VenueTopics = VenueTopics()) {
         self.topics = topics
@@ -25,7 +26,9 @@ public struct VenueMessageDecoder: Sendable {
     /// ESPresense settings); malformed or hostile messages are counted and give nil too.
     public mutating func decode(topic: String, payload: [UInt8], receivedAt: Double) -> VenueInput? {
         do {
-            guard let input = try Self.input(topic: topic, payload: payload, receivedAt: receivedAt, topics: topics) else { return nil }
+            guard let input = try Self.input(topic: topic, payload: payload, receivedAt: receivedAt, topics: topics, keys: &beaconKeys) else {
+                return nil
+            }
             accepted += 1
             return input
         } catch {
@@ -35,6 +38,13 @@ public struct VenueMessageDecoder: Sendable {
     }
 
     public static func input(topic: String, payload: [UInt8], receivedAt: Double, topics: VenueTopics) throws(VenueMessageError) -> VenueInput? {
+        var keys = ESPresenseID.KeyCache()
+        return try input(topic: topic, payload: payload, receivedAt: receivedAt, topics: topics, keys: &keys)
+    }
+
+    static func input(
+        topic: String, payload: [UInt8], receivedAt: Double, topics: VenueTopics, keys: inout ESPresenseID.KeyCache
+    ) throws(VenueMessageError) -> VenueInput? {
         guard let levels = topics.levels(of: topic), levels.count == 4 else { return nil }
         let scanner: String
         switch (levels[0], levels[1], levels[3]) {
@@ -42,7 +52,7 @@ public struct VenueMessageDecoder: Sendable {
             scanner = try name(levels[3])
             let message = try ESPresenseDeviceMessage(json: payload)
             guard let rssi = message.rssi else { throw .wrongShape("ESPresense message without \"rssi\"") }
-            let beacon = ESPresenseID.beaconKey(try name(Substring(message.id)))
+            let beacon = keys.key(for: try name(message.id))
             return .reading(ScannerReading(
                 scanner: scanner, beacon: beacon, time: receivedAt, rssi: rssi, measuredPower: message.rssiAt1m,
                 distance: message.distance, format: .espresense
@@ -53,7 +63,7 @@ public struct VenueMessageDecoder: Sendable {
         case ("beacontop", "scanners", "readings"):
             scanner = try name(levels[2])
             var reading = try ScannerReadingMessage.reading(json: payload, scanner: scanner, receivedAt: receivedAt)
-            reading.beacon = try name(Substring(reading.beacon))
+            reading.beacon = try name(reading.beacon)
             return .reading(reading)
         case ("beacontop", "scanners", "telemetry"):
             scanner = try name(levels[2])
@@ -74,11 +84,30 @@ public struct VenueMessageDecoder: Sendable {
 
     /// A scanner name or beacon id: at most 256 bytes, no control characters (C0, DEL, C1).
     static func name(_ text: Substring) throws(VenueMessageError) -> String {
-        guard !text.isEmpty, text.utf8.count <= 256 else { throw .wrongShape("name empty or over 256 bytes") }
-        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
-            throw .wrongShape("control character in a name")
-        }
+        try checkName(text.utf8)
         return String(text)
+    }
+
+    static func name(_ text: String) throws(VenueMessageError) -> String {
+        try checkName(text.utf8)
+        return text
+    }
+
+    /// On the UTF-8 bytes, which are valid: C0 and DEL are single bytes, C1 is 0xC2 0x80-0x9F
+    /// (walking unicode scalars cost as much as the rest of the message's checks).
+    private static func checkName(_ utf8: some Collection<UInt8>) throws(VenueMessageError) {
+        guard !utf8.isEmpty, utf8.count <= 256 else { throw .wrongShape("name empty or over 256 bytes") }
+        let clean = utf8.withContiguousStorageIfAvailable(isClean) ?? isClean(utf8)
+        guard clean else { throw .wrongShape("control character in a name") }
+    }
+
+    private static func isClean(_ utf8: some Sequence<UInt8>) -> Bool {
+        var afterC2 = false
+        for byte in utf8 {
+            guard byte >= 0x20, byte != 0x7F, !(afterC2 && byte >= 0x80 && byte <= 0x9F) else { return false }
+            afterC2 = byte == 0xC2
+        }
+        return true
     }
 }
 

@@ -19,6 +19,7 @@ do {
     case "ranging-eval": try RangingEvaluationBenchmark.run(rest)
     case "survey": SurveyBenchmark.run(rest)
     case "venue-presence": try VenuePresenceBenchmark.run(rest)
+    case "venue-replay": try VenueReplayBenchmark.run(rest)
     case "venue": try VenueLoadBenchmark.run(rest)
     case "venue-subscriber": try VenueLoadBenchmark.subscriber(rest)
     default:

@@ -63,6 +63,15 @@ struct GoldenCase: Sendable, CustomTestStringConvertible, CustomStringConvertibl
         let root = SharedData.repositoryRoot
         cases += commands(input: "demo/museum-walk.btsnoop", in: root, catalog: "demo/museum.yaml")
         cases += commands(input: "demo/tradeshow.btsnoop", in: root, catalog: "demo/tradeshow.yaml")
+        // Venue recordings (`scripts/venue-fixture.py`: every message form, hostile ones, a bad and a
+        // torn line): the view's output is held byte for byte while its parsing is made faster.
+        for recording in ["mixed.venue.ndjson", "prefixed.venue.ndjson"] {
+            let input = "Tests/VenueRecordings/\(recording)"
+            cases += [
+                ("replay-json", ["replay", input, "--json"]), ("report", ["report", input]),
+                ("report-csv", ["report", input, "--csv"]), ("report-json", ["report", input, "--json"]),
+            ].map { GoldenCase(input: input, workingDirectory: root, arguments: $0.1, name: $0.0) }
+        }
         return cases
     }()
 
