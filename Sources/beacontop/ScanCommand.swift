@@ -173,8 +173,9 @@ struct ScanCommand: AsyncParsableCommand {
             } else if summary.droppedPackets > 0 || flushEachBatch {
                 StandardError.report("\(source.name): \(summary.packets) packets, \(summary.droppedPackets) dropped (the output could not keep up)")
             }
+            if let problem = output.problem { StandardError.report(problem) }
             stop.trigger(.sourceEnded)
-            consumed.trigger(.sourceEnded)
+            consumed.trigger(output.problem == nil ? .sourceEnded : .outputFailed)
         }
         consumer.name = "beacontop-scan"
         consumer.start()
@@ -183,7 +184,7 @@ struct ScanCommand: AsyncParsableCommand {
         // Stopping ends the source (a live source within one poll interval): the consumer prints
         // and records everything up to the last packet, then says the source ended.
         source.stop()
-        _ = await consumed.wait()
+        let consumerEnd = await consumed.wait()
         // A venue view published its last events while consuming; now the broker may go.
         if let broker = opening.broker { VenueBrokerClosing.close(broker) }
         // The agent says it is offline on every exit that gets here (signals, --duration, the
@@ -191,6 +192,7 @@ struct ScanCommand: AsyncParsableCommand {
         if let agentClient {
             StandardError.report(AgentPublisher.summary(agentClient.stop(), broker: agentClient.client.options.endpoint.description))
         }
+        if consumerEnd == .outputFailed { throw ExitCode(1) }
     }
 
     /// Disables scanning on a live controller (the radio stops on every exit).
