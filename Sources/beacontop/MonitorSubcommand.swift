@@ -50,6 +50,10 @@ struct MonitorSubcommand: AsyncParsableCommand {
         let replaySpeed = (try? ReplaySpeed(parsing: speed)) ?? .factor(1)
         let spec: SourceSpec
         do { spec = try SourceSpec(parsing: source) } catch { MonitorRunner.fail(error.description) }
+        let inputs = InputOverwriteGuard.inputs(of: spec, catalog: exhibits)
+        for (flag, output) in [("--record", record), ("--export", export)] {
+            if let output, let refusal = InputOverwriteGuard.refusal(output: output, flag: flag, inputs: inputs) { MonitorRunner.fail(refusal) }
+        }
         let opening: SourceOpening
         do {
             opening = try SourceOpening(

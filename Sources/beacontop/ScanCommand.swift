@@ -71,6 +71,12 @@ struct ScanCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (spec, timing, replaySpeed) = try parsed()
+        if let record, let refusal = InputOverwriteGuard.refusal(
+            output: record, flag: "--record", inputs: InputOverwriteGuard.inputs(of: spec, catalog: ranging.exhibits)
+        ) {
+            StandardError.report(refusal)
+            throw ExitCode(1)
+        }
         let opening: SourceOpening
         do {
             opening = try SourceOpening(
