@@ -37,7 +37,7 @@ struct MonitorSubcommand: AsyncParsableCommand {
     func validate() throws {
         do { _ = try RSSIFilterKind(name: filter) } catch { throw ValidationError(error.description) }
         do { _ = try ReplaySpeed(parsing: speed) } catch { throw ValidationError(error.description) }
-        if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
+        if let problem = ReplayOptions.windowProblem(from: from, to: to) { throw ValidationError(problem) }
         do { _ = try SourceSpec(parsing: source) } catch { throw ValidationError(error.description) }
     }
 

@@ -52,7 +52,7 @@ struct ScanCommand: AsyncParsableCommand {
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
         let replaySpeed: ReplaySpeed
         do { replaySpeed = try ReplaySpeed(parsing: speed) } catch { throw ValidationError(error.description) }
-        if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
+        if let problem = ReplayOptions.windowProblem(from: from, to: to) { throw ValidationError(problem) }
         if health && (!json || frames) { throw ValidationError("--health adds to the ranging ticks: use it with --json, without --frames") }
         if let publish {
             guard MQTTEndpoint.isEndpoint(publish) else { throw ValidationError("--publish takes mqtt://BROKER or mqtts://BROKER") }
