@@ -13,18 +13,9 @@ import Testing
 
     static let walk = SharedData.repositoryRoot.appendingPathComponent("demo/museum-walk.btsnoop").path
 
-    /// `sh -c script` with the executable and the capture as $0 and $1; its exit status and stderr.
-    static func shell(_ script: String) throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, beacontopExecutable, walk]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, stderr)
+    /// `sh -c script` with the executable and the capture as $0 and $1.
+    static func shell(_ script: String) throws -> ExternalCommand.Result {
+        try ExternalCommand.run("/bin/sh", ["-c", script, beacontopExecutable, walk], limit: 120)
     }
 
     @Test("decode, replay, report and scan into /dev/full: status 1 and a message saying the output is incomplete")
