@@ -19,6 +19,15 @@ int cnc_start(void) {
     screen = newterm(NULL, stdout, stdin);
     if (screen == NULL) return -1;
     set_term(screen);
+    // A known TERM that cannot move the cursor (TERM=dumb) gets every frame as scrolling lines with
+    // only the status line readable; refuse it before anything is drawn.
+    const char *cup = tigetstr("cup");
+    if (cup == NULL || cup == (char *)-1) {
+        endwin();
+        delscreen(screen);
+        screen = NULL;
+        return -2;
+    }
     cbreak();
     noecho();
     nonl();

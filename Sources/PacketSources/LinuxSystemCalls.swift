@@ -30,7 +30,10 @@ public struct LinuxSystemCalls: SystemCalls {
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
-        guard status == 0, let first = list else { throw SystemCallError(call: "getaddrinfo \(host)", errno: EHOSTUNREACH) }
+        // A name that does not resolve said "No route to host (errno 113)"; getaddrinfo has its own codes.
+        guard status == 0, let first = list else {
+            throw SystemCallError(call: "getaddrinfo \(host)", errno: EHOSTUNREACH, reason: String(cString: gai_strerror(status)))
+        }
         defer { freeaddrinfo(first) }
         var lastErrno = ECONNREFUSED
         var entry: UnsafeMutablePointer<addrinfo>? = first

@@ -39,4 +39,15 @@ public struct ReplayOptions: Sendable, Equatable {
         self.from = from
         self.to = to
     }
+
+    /// What is wrong with a `--from`/`--to` window, or nil: each a finite number of seconds, at
+    /// least 0, and `--to` after `--from`. NaN compared false everywhere and replayed the whole
+    /// capture; `--to=-5` replayed nothing without a word.
+    public static func windowProblem(from: Double?, to: Double?) -> String? {
+        for (flag, value) in [("--from", from), ("--to", to)] {
+            if let value, !(value.isFinite && value >= 0) { return "\(flag) must be a number of seconds, at least 0" }
+        }
+        if let from, let to, to <= from { return "--to must be after --from" }
+        return nil
+    }
 }

@@ -97,6 +97,10 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         var host = rest[..<colon]
         if host.hasPrefix("[") && host.hasSuffix("]") { host = host.dropFirst().dropLast() }
         guard !host.isEmpty else { throw SourceSpecError(spec: text, part: "HOST", problem: "is empty") }
+        // `tcp:[::1` split at its last colon left the host `[:`, connected to as `tcp:[[:]:1`.
+        guard !host.contains("["), !host.contains("]") else {
+            throw SourceSpecError(spec: text, part: "HOST", problem: "'\(host)' has an unmatched bracket; write tcp:[IPv6]:PORT")
+        }
         let portText = rest[rest.index(after: colon)...]
         guard let port = UInt16(portText), port > 0 else {
             throw SourceSpecError(spec: text, part: "PORT", problem: "'\(portText)' is not a port number 1-65535")

@@ -11,6 +11,8 @@ public enum StopReason: Sendable, Equatable, CustomStringConvertible {
     case requested
     /// Standard output was closed under us (`beacontop scan hci0 | head`): EPIPE on a write.
     case outputClosed
+    /// A write to standard output failed otherwise (a full disk): lines were lost, exit status 1.
+    case outputFailed
 
     public var description: String {
         switch self {
@@ -19,6 +21,7 @@ public enum StopReason: Sendable, Equatable, CustomStringConvertible {
         case .sourceEnded: "source ended"
         case .requested: "quit"
         case .outputClosed: "standard output closed"
+        case .outputFailed: "standard output failed"
         }
     }
 }

@@ -7,13 +7,19 @@ import Glibc
 public struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertible {
     public var call: String
     public var errno: Int32
+    /// The failure in words when it is no errno (getaddrinfo's own codes: `gai_strerror`).
+    public var reason: String?
 
-    public init(call: String, errno: Int32) {
+    public init(call: String, errno: Int32, reason: String? = nil) {
         self.call = call
         self.errno = errno
+        self.reason = reason
     }
 
-    public var description: String { "\(call): \(String(cString: strerror(errno))) (errno \(errno))" }
+    public var description: String {
+        if let reason { return "\(call): \(reason)" }
+        return "\(call): \(String(cString: strerror(errno))) (errno \(errno))"
+    }
 }
 
 /// The system calls the transports make, behind a protocol so tests can force EAFNOSUPPORT,

@@ -8,7 +8,7 @@ import PrintableText
 public enum StandardError {
     /// Writes `line`, made printable, and a newline.
     public static func line(_ line: String) {
-        _ = writeAll(Array((PrintableText.line(line) + "\n").utf8), to: STDERR_FILENO)
+        writeAll(Array((PrintableText.line(line) + "\n").utf8), to: STDERR_FILENO)
     }
 
     /// `beacontop: message`, the form every message to a person takes.
@@ -16,18 +16,20 @@ public enum StandardError {
         line("beacontop: \(message)")
     }
 
-    /// Writes every byte, going on after EINTR; false at any other error (a closed pipe: SIGPIPE is
-    /// ignored, `StopSignal`, so the write fails with EPIPE instead of killing the process).
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+    /// Writes every byte, going on after EINTR; nil when done, else the errno of the failure (a
+    /// closed pipe: SIGPIPE is ignored, `StopSignal`, so the write fails with EPIPE instead of
+    /// killing the process).
+    @discardableResult
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
         var done = 0
         while done < bytes.count {
             let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + done, $0.count - done) }
             if written < 0 {
                 if errno == EINTR { continue }
-                return false
+                return errno
             }
             done += written
         }
-        return true
+        return nil
     }
 }

@@ -5,15 +5,29 @@ import Glibc
 /// `flush()` after a live packet's line, so a pipe reader sees it at once.
 ///
 /// Once a write fails (the reader went away: `scan | head`) the output is `closed`: later writes are
-/// dropped, and a live scan stops and disables scanning instead of dying of SIGPIPE.
+/// dropped, and a live scan stops and disables scanning instead of dying of SIGPIPE. A failure other
+/// than a closed pipe (a full disk, /dev/full, EIO) lost lines: `problem` says so, and the commands
+/// report it and exit 1 rather than 0 (docs/robustness.md).
 public struct StandardOutput {
     private var buffer: [UInt8] = []
     private let descriptor: Int32
-    /// A write failed (EPIPE, or any other error): nothing more is written.
-    public private(set) var closed = false
+    /// The errno of the first failed write (EPIPE, ENOSPC, ...): nothing more is written.
+    public private(set) var failure: Int32?
+    /// A write failed: nothing more is written.
+    public var closed: Bool { failure != nil }
+
+    /// What went wrong, unless nothing did or the reader merely went away (EPIPE: `replay | head`
+    /// wanted no more, which is no error).
+    public var problem: String? {
+        guard let failure, failure != EPIPE else { return nil }
+        return "standard output: write failed: \(String(cString: strerror(failure))); the output is incomplete"
+    }
 
     /// Writes to `descriptor` (standard output unless a test gives another).
+    /// Ignores SIGPIPE from now on, so a reader that went away is a failed write (EPIPE), not death
+    /// by signal halfway through a line (`replay --json | head -1` exited 141).
     public init(descriptor: Int32 = STDOUT_FILENO) {
+        signal(SIGPIPE, SIG_IGN)
         self.descriptor = descriptor
         buffer.reserveCapacity(1 << 17)
     }
@@ -28,7 +42,7 @@ public struct StandardOutput {
 
     public mutating func flush() {
         guard !buffer.isEmpty else { return }
-        if !closed, !StandardError.writeAll(buffer, to: descriptor) { closed = true }
+        if !closed, let error = StandardError.writeAll(buffer, to: descriptor) { failure = error }
         buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -27,8 +27,13 @@ final class CursesTerminal {
         setlocale(LC_ALL, "")
         let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
         charset = Charset(codeset: codeset)
-        guard cnc_start() == 0 else {
-            throw TerminalError(description: "cannot start the terminal UI: stdin and stdout must be a terminal with a known TERM (use --headless for NDJSON)")
+        switch cnc_start() {
+        case 0: break
+        case -2:
+            let term = getenv("TERM").map { String(cString: $0) } ?? ""
+            throw TerminalError(description: "cannot start the terminal UI: TERM=\(term) cannot move the cursor; run it in a terminal such as xterm-256color, or use `beacontop scan SOURCE --json` for NDJSON")
+        default:
+            throw TerminalError(description: "cannot start the terminal UI: stdin and stdout must be a terminal with a known TERM; for NDJSON without a terminal use `beacontop scan SOURCE --json`")
         }
         let colors = Int(cnc_start_color())
         colorDepth = ColorDepth(colors: colors, noColorVariable: noColorVariable)

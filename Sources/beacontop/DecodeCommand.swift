@@ -60,7 +60,7 @@ struct DecodeCommand: ParsableCommand {
                 output.write(BeaconSummaryTable.text(sorted))
             }
         }
-        output.flush()
+        try output.finish()
         for (linkType, count) in totals.skippedRecords.sorted(by: { $0.key < $1.key }) {
             StandardError.line("note: \(count) records of unsupported link type \(linkType) skipped")
         }

@@ -95,9 +95,7 @@ enum MonitorRunner {
         inbox.close()
         if let broker = opening.broker { VenueBrokerClosing.close(broker) }
         if case .failure(let error) = outcome {
-            if error is TerminalError {
-                fail("cannot start the terminal UI: stdin and stdout must be a terminal with a known TERM; for NDJSON without a terminal use `beacontop scan SOURCE --json`")
-            }
+            // TerminalError says what to do (a TERM, a pipe); any other error is printed as it is.
             fail("\(error)")
         }
     }

@@ -37,7 +37,7 @@ struct MonitorSubcommand: AsyncParsableCommand {
     func validate() throws {
         do { _ = try RSSIFilterKind(name: filter) } catch { throw ValidationError(error.description) }
         do { _ = try ReplaySpeed(parsing: speed) } catch { throw ValidationError(error.description) }
-        if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
+        if let problem = ReplayOptions.windowProblem(from: from, to: to) { throw ValidationError(problem) }
         do { _ = try SourceSpec(parsing: source) } catch { throw ValidationError(error.description) }
     }
 
@@ -50,6 +50,10 @@ struct MonitorSubcommand: AsyncParsableCommand {
         let replaySpeed = (try? ReplaySpeed(parsing: speed)) ?? .factor(1)
         let spec: SourceSpec
         do { spec = try SourceSpec(parsing: source) } catch { MonitorRunner.fail(error.description) }
+        let inputs = InputOverwriteGuard.inputs(of: spec, catalog: exhibits)
+        for (flag, output) in [("--record", record), ("--export", export)] {
+            if let output, let refusal = InputOverwriteGuard.refusal(output: output, flag: flag, inputs: inputs) { MonitorRunner.fail(refusal) }
+        }
         let opening: SourceOpening
         do {
             opening = try SourceOpening(

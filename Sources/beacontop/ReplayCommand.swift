@@ -45,7 +45,7 @@ struct ReplayCommand: ParsableCommand {
                 StandardError.report("\(error)")
                 throw ExitCode(1)
             }
-            output.flush()
+            try output.finish()
             if let refused = scan.refusedSummary { StandardError.report(refused) }
             return
         }
@@ -62,7 +62,7 @@ struct ReplayCommand: ParsableCommand {
             output.write(writer.bytes)
             writer.removeAll()
         }
-        output.flush()
+        try output.finish()
         outcome.reportFailure()
         if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
     }

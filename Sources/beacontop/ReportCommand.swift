@@ -41,7 +41,7 @@ struct ReportCommand: ParsableCommand {
             } else {
                 output.write(VenueReplay.text(report))
             }
-            output.flush()
+            try output.finish()
             if let refused = scan.refusedSummary { StandardError.report(refused) }
             return
         }
@@ -57,7 +57,7 @@ struct ReportCommand: ParsableCommand {
             } else {
                 output.write(DwellReportRenderer.text(report))
             }
-            output.flush()
+            try output.finish()
         }
         outcome.reportFailure()
         if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }

@@ -52,7 +52,7 @@ struct ScanCommand: AsyncParsableCommand {
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
         let replaySpeed: ReplaySpeed
         do { replaySpeed = try ReplaySpeed(parsing: speed) } catch { throw ValidationError(error.description) }
-        if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
+        if let problem = ReplayOptions.windowProblem(from: from, to: to) { throw ValidationError(problem) }
         if health && (!json || frames) { throw ValidationError("--health adds to the ranging ticks: use it with --json, without --frames") }
         if let publish {
             guard MQTTEndpoint.isEndpoint(publish) else { throw ValidationError("--publish takes mqtt://BROKER or mqtts://BROKER") }
@@ -71,6 +71,12 @@ struct ScanCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (spec, timing, replaySpeed) = try parsed()
+        if let record, let refusal = InputOverwriteGuard.refusal(
+            output: record, flag: "--record", inputs: InputOverwriteGuard.inputs(of: spec, catalog: ranging.exhibits)
+        ) {
+            StandardError.report(refusal)
+            throw ExitCode(1)
+        }
         let opening: SourceOpening
         do {
             opening = try SourceOpening(
@@ -173,8 +179,9 @@ struct ScanCommand: AsyncParsableCommand {
             } else if summary.droppedPackets > 0 || flushEachBatch {
                 StandardError.report("\(source.name): \(summary.packets) packets, \(summary.droppedPackets) dropped (the output could not keep up)")
             }
+            if let problem = output.problem { StandardError.report(problem) }
             stop.trigger(.sourceEnded)
-            consumed.trigger(.sourceEnded)
+            consumed.trigger(output.problem == nil ? .sourceEnded : .outputFailed)
         }
         consumer.name = "beacontop-scan"
         consumer.start()
@@ -183,7 +190,7 @@ struct ScanCommand: AsyncParsableCommand {
         // Stopping ends the source (a live source within one poll interval): the consumer prints
         // and records everything up to the last packet, then says the source ended.
         source.stop()
-        _ = await consumed.wait()
+        let consumerEnd = await consumed.wait()
         // A venue view published its last events while consuming; now the broker may go.
         if let broker = opening.broker { VenueBrokerClosing.close(broker) }
         // The agent says it is offline on every exit that gets here (signals, --duration, the
@@ -191,6 +198,7 @@ struct ScanCommand: AsyncParsableCommand {
         if let agentClient {
             StandardError.report(AgentPublisher.summary(agentClient.stop(), broker: agentClient.client.options.endpoint.description))
         }
+        if consumerEnd == .outputFailed { throw ExitCode(1) }
     }
 
     /// Disables scanning on a live controller (the radio stops on every exit).

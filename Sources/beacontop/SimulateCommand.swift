@@ -61,7 +61,7 @@ struct SimulateCommand: ParsableCommand {
         var output = StandardOutput()
         output.write("\(out): \(summary.packets) advertisements from \(venue.beacons.count) beacons over \(Int(summary.duration.rounded())) s, \(summary.stays) stays\n")
         output.write("\(truthPath): \(summary.truthSamples) truth samples\n")
-        output.flush()
+        try output.finish()
     }
 }
 

@@ -134,6 +134,7 @@ struct SurveyCommand: AsyncParsableCommand {
             output.write(path + "\n")
         }
         output.flush()
+        if let problem = output.problem { MonitorRunner.fail(problem) }
     }
 }
 

@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 @testable import PacketSources
 
@@ -39,6 +40,9 @@ struct SourceSpecTests {
         ("tcp:localhost:0", "PORT", "'0' is not a port number 1-65535"),
         ("tcp:localhost:70000", "PORT", "'70000' is not a port number 1-65535"),
         ("tcp::9000", "HOST", "is empty"),
+        ("tcp:[::1", "HOST", "'[:' has an unmatched bracket; write tcp:[IPv6]:PORT"),
+        ("tcp:[::1:9000", "HOST", "'[::1' has an unmatched bracket; write tcp:[IPv6]:PORT"),
+        ("tcp:::1]:9000", "HOST", "'::1]' has an unmatched bracket; write tcp:[IPv6]:PORT"),
         ("unix:", "PATH", "is missing after unix:"),
         ("mqtt://broker:99999", "port", "'99999' is not a port number 1-65535"),
         ("mqtts://", "host", "is missing"),
@@ -83,5 +87,21 @@ struct SourceSpecTests {
     @Test("an empty spec says what is expected")
     func empty() {
         #expect(throws: SourceSpecError.self) { try SourceSpec(parsing: "") }
+    }
+}
+
+@Suite("TCP name resolution errors")
+struct TCPResolutionErrorTests {
+    @Test("a host that does not resolve says getaddrinfo's reason, not an errno it never set")
+    func unresolvableHost() throws {
+        // .invalid never resolves (RFC 6761); without DNS the reason is a temporary failure instead.
+        let reasons = [EAI_NONAME, EAI_AGAIN, EAI_FAIL].map { String(cString: gai_strerror($0)) }
+        do {
+            _ = try LinuxSystemCalls().connectTCP(host: "beacontop-test.invalid", port: 9000)
+            Issue.record("connected to a .invalid host")
+        } catch {
+            #expect(reasons.contains { error.description == "getaddrinfo beacontop-test.invalid: \($0)" }, "\(error.description)")
+            #expect(!error.description.contains("No route to host"))
+        }
     }
 }

@@ -12,7 +12,8 @@
 #include <wchar.h>
 
 /// Initialises the screen (setlocale must already have run). Returns 0, or -1 if stdin/stdout is not
-/// a terminal or ncurses could not start (newterm failed: unknown TERM).
+/// a terminal or ncurses could not start (newterm failed: unknown TERM), -2 if the terminal cannot
+/// move the cursor (no `cup`: TERM=dumb); the terminal is left as it was on either failure.
 int cnc_start(void);
 /// Ends curses mode (endwin); safe to call twice.
 void cnc_stop(void);

@@ -1,0 +1,47 @@
+import Foundation
+import TestFixtures
+import Testing
+
+/// `--record` and `--export` naming the run's own input: refused before anything is opened, the
+/// input unchanged (it was truncated to a 16-byte header, or a CSV header, and replayed nothing).
+@Suite struct InputOverwriteTests {
+    init() throws {
+        try TestPrerequisites.requireExecutable(beacontopExecutable)
+    }
+
+    @Test("scan and monitor refuse --record or --export onto their capture or catalog, by any path; the file is left whole")
+    func ownInputIsRefused() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("input-overwrite-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let capture = directory.appendingPathComponent("walk.btsnoop").path
+        let catalog = directory.appendingPathComponent("museum.yaml").path
+        let link = directory.appendingPathComponent("link.btsnoop").path
+        try FileManager.default.copyItem(atPath: SharedData.repositoryRoot.appendingPathComponent("demo/museum-walk.btsnoop").path, toPath: capture)
+        try FileManager.default.copyItem(atPath: SharedData.repositoryRoot.appendingPathComponent("demo/museum.yaml").path, toPath: catalog)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: capture)
+        let captureBytes = try Data(contentsOf: URL(fileURLWithPath: capture))
+        let catalogBytes = try Data(contentsOf: URL(fileURLWithPath: catalog))
+        let cases: [([String], String)] = [
+            (["scan", capture, "--json", "--record", capture], "--record"),
+            (["scan", capture, "--json", "--record", link], "--record"),
+            (["scan", capture, "--json", "--exhibits", catalog, "--record", catalog], "--record"),
+            (["scan", "sim:" + catalog, "--json", "--speed", "100", "--record", catalog], "--record"),
+            (["monitor", capture, "--record", link], "--record"),
+            (["monitor", capture, "--export", capture], "--export"),
+            (["monitor", capture, "--exhibits", catalog, "--export", catalog], "--export"),
+        ]
+        for (arguments, flag) in cases {
+            let run = try HostileInputCommandTests.run(arguments, timeout: 30)
+            #expect(run.status == 1 && !run.timedOut, "\(arguments): \(run.status) \(run.stderr)")
+            #expect(run.stderr.contains("beacontop: \(flag) ") && run.stderr.contains("writing it would destroy it"), "\(arguments): \(run.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: capture)) == captureBytes, "\(arguments) changed the capture")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: catalog)) == catalogBytes, "\(arguments) changed the catalog")
+        }
+        // Another file is still written.
+        let other = directory.appendingPathComponent("copy.btsnoop").path
+        let recorded = try HostileInputCommandTests.run(["scan", capture, "--json", "--record", other], timeout: 60)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: other)).count > 1_000_000)
+    }
+}
