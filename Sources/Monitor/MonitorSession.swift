@@ -301,7 +301,7 @@ public struct MonitorSession: Sendable {
         do {
             try CatalogCalibrationFile.save(power: power, id: identity.description, name: name, path: path)
             if catalogPath != nil {
-                feed.replaceCatalog(try ExhibitCatalog(contentsOf: URL(fileURLWithPath: path)))
+                feed.replaceCatalog(try ExhibitCatalog(path: path))
             } else {
                 note("no --exhibits catalog was given: the calibration went to \(path) (pass it with --exhibits)")
             }

@@ -43,13 +43,30 @@ public struct ExhibitCatalog: Sendable, Equatable {
 
     public func exhibit(forID id: String) -> Exhibit? { index(ofID: id).map { exhibits[$0] } }
 
+    /// Loads a catalog file named on the command line or in a key's prompt.
+    public init(path: String) throws {
+        self = try ExhibitCatalog(contentsOf: URL(fileURLWithPath: path), named: path)
+    }
+
     /// Loads a catalog file.
     public init(contentsOf url: URL) throws {
+        self = try ExhibitCatalog(contentsOf: url, named: url.path)
+    }
+
+    private init(contentsOf url: URL, named name: String) throws {
+        // Foundation names neither an empty path (read as the working directory) nor a directory:
+        // its message for both is "NSCocoaErrorDomain error 256".
+        var isDirectory: ObjCBool = false
+        if name.isEmpty {
+            throw CatalogError(line: nil, field: "file", reason: "no file named (the path is empty)")
+        } else if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw CatalogError(line: nil, field: "file", reason: "cannot read \(name): it is a directory, not a catalog file")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw CatalogError(line: nil, field: "file", reason: "cannot read \(url.path): \(error.localizedDescription)")
+            throw CatalogError(line: nil, field: "file", reason: "cannot read \(name): \(error.localizedDescription)")
         }
         self = try ExhibitCatalog(utf8: Array(data))
     }

@@ -91,7 +91,7 @@ public struct SourceOpening: Sendable {
 
     /// Reads an exhibit catalog; the error names the file.
     public static func catalog(_ path: String) throws(SourceOpeningError) -> ExhibitCatalog {
-        do { return try ExhibitCatalog(contentsOf: URL(fileURLWithPath: path)) } catch {
+        do { return try ExhibitCatalog(path: path) } catch {
             throw SourceOpeningError(description: "catalog \(path): \(error)")
         }
     }

@@ -84,7 +84,7 @@ struct RangingOptions: ParsableArguments {
     /// The `--exhibits` catalog, nil without one; an unreadable one is one line and exit 1.
     func catalog() throws -> ExhibitCatalog? {
         guard let exhibits else { return nil }
-        do { return try ExhibitCatalog(contentsOf: URL(fileURLWithPath: exhibits)) } catch {
+        do { return try ExhibitCatalog(path: exhibits) } catch {
             StandardError.report("\(exhibits): \(error)")
             throw ExitCode(1)
         }
@@ -97,7 +97,7 @@ struct RangingOptions: ParsableArguments {
         var catalog: ExhibitCatalog?
         if let exhibits {
             do {
-                catalog = try ExhibitCatalog(contentsOf: URL(fileURLWithPath: exhibits))
+                catalog = try ExhibitCatalog(path: exhibits)
             } catch {
                 StandardError.report("\(exhibits): \(error)")
                 throw ExitCode(1)

@@ -44,7 +44,7 @@ struct SimulateCommand: ParsableCommand {
     func run() throws {
         let venue: Scenario
         if let catalog {
-            let parsed = try ExhibitCatalog(contentsOf: URL(fileURLWithPath: catalog))
+            let parsed = try ExhibitCatalog(path: catalog)
             do {
                 venue = try scenario.scenario(catalog: parsed, seed: seed)
             } catch {

@@ -101,4 +101,16 @@ import Testing
             try ExhibitCatalog(contentsOf: URL(fileURLWithPath: "/nonexistent/catalog.yaml"))
         }
     }
+
+    /// Foundation says "NSCocoaErrorDomain error 256" for both, and reads an empty path as the
+    /// working directory.
+    @Test func anEmptyPathAndADirectorySayWhatTheyAre() {
+        #expect(throws: CatalogError(line: nil, field: "file", reason: "no file named (the path is empty)")) {
+            try ExhibitCatalog(path: "")
+        }
+        let directory = FileManager.default.temporaryDirectory.path
+        #expect(throws: CatalogError(line: nil, field: "file", reason: "cannot read \(directory): it is a directory, not a catalog file")) {
+            try ExhibitCatalog(path: directory)
+        }
+    }
 }
