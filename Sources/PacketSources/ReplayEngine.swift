@@ -17,6 +17,9 @@ struct ReplayEngine {
         var loopOffset = 0.0
         var firstDelivered: Double?
         var lastDelivered: Double?
+        /// The capture time a seek landed on while its packet waits (paused, or not yet due): the
+        /// next press counts from there, so presses add up as on a venue recording.
+        var seekedTo: Double?
         var loops = 0
         var paused = false
     }
@@ -89,6 +92,7 @@ struct ReplayEngine {
             return .wait(min(delay, Self.longestWait))
         }
         state.pending = nil
+        state.seekedTo = nil
         if state.firstDelivered == nil { state.firstDelivered = time }
         state.lastDelivered = time
         control.delivered(position: time - (state.captureStart ?? time))
@@ -104,7 +108,7 @@ struct ReplayEngine {
     /// looped) while skipping.
     private mutating func seek(by delta: Double, wall: Double) -> Action? {
         guard let start = state.captureStart else { return nil }
-        let here = state.lastDelivered ?? start
+        let here = state.seekedTo ?? state.lastDelivered ?? start
         let target = Swift.max(0, here - start + delta)
         if delta < 0 {
             do { state.reader = try makeReader() } catch {
@@ -118,6 +122,8 @@ struct ReplayEngine {
             guard let packet = state.pending else { return nil }
             if packet.timestamp - (state.captureStart ?? packet.timestamp) >= target {
                 state.pacer?.restart(captureStart: packet.timestamp, atWall: wall)
+                state.seekedTo = start + target
+                control.moved(to: target)
                 return nil
             }
             state.pending = nil

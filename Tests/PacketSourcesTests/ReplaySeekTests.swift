@@ -46,4 +46,40 @@ struct ReplaySeekTests {
         control.seek(by: -100)
         #expect(Self.deliver(&engine, atWall: 1009).map(\.marker) == [0])
     }
+
+    @Test("presses while paused add up, and the position shows where they landed")
+    func pausedSeeksAddUp() {
+        let packets = (0..<60).map { eventPacket(at: 100 + Double($0), UInt8($0)) }
+        let control = ReplayControl()
+        var engine = ReplayEngine(
+            name: "seek", options: ReplayOptions(), control: control, reader: ArrayReader(packets: packets)
+        ) { ArrayReader(packets: packets) }
+        _ = Self.deliver(&engine, atWall: 1000)
+        #expect(Self.deliver(&engine, atWall: 1002).map(\.marker) == [1, 2])
+        control.pause()
+        #expect(Self.deliver(&engine, atWall: 1002).isEmpty)
+
+        // Each press is applied at once (it wakes the paused replay), before the next.
+        control.seek(by: 10)
+        #expect(Self.deliver(&engine, atWall: 1003).isEmpty)
+        #expect(control.position.seconds == 12)
+        control.seek(by: 10)
+        #expect(Self.deliver(&engine, atWall: 1003).isEmpty)
+        #expect(control.position.seconds == 22)
+        control.step()
+        let forward = Self.deliver(&engine, atWall: 1004)
+        #expect(forward.map(\.marker) == [22])
+
+        control.seek(by: -10)
+        #expect(Self.deliver(&engine, atWall: 1004).isEmpty)
+        control.seek(by: -10)
+        #expect(Self.deliver(&engine, atWall: 1004).isEmpty)
+        #expect(control.position.seconds == 2)
+        control.step()
+        let back = Self.deliver(&engine, atWall: 1005)
+        #expect(back.map(\.marker) == [2])
+        // Time still never runs backwards, and jumps no further than the packet just before: the
+        // two presses back shift later packets once by the whole 20 s.
+        #expect(back.first.map { $0.time >= 122 && $0.time < 123 } == true)
+    }
 }
