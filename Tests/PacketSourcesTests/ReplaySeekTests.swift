@@ -14,13 +14,18 @@ struct ReplaySeekTests {
         return out
     }
 
+    /// An engine over `packets` that re-reads them from the start on a seek back.
+    static func engine(_ packets: [HCIPacket], control: ReplayControl) -> ReplayEngine {
+        ReplayEngine(name: "seek", options: ReplayOptions(), control: control, reader: ArrayReader(packets: packets)) {
+            ArrayReader(packets: packets)
+        }
+    }
+
     @Test("forward skips to the target; back replays from there with time still increasing")
     func seekForwardAndBack() {
         let packets = (0..<40).map { eventPacket(at: 100 + Double($0), UInt8($0)) }
         let control = ReplayControl()
-        var engine = ReplayEngine(
-            name: "seek", options: ReplayOptions(), control: control, reader: ArrayReader(packets: packets)
-        ) { ArrayReader(packets: packets) }
+        var engine = Self.engine(packets, control: control)
         let first = Self.deliver(&engine, atWall: 1000)
         #expect(first.map(\.marker) == [0])
         #expect(Self.deliver(&engine, atWall: 1005).map(\.marker) == [1, 2, 3, 4, 5])
@@ -51,9 +56,7 @@ struct ReplaySeekTests {
     func pausedSeeksAddUp() {
         let packets = (0..<60).map { eventPacket(at: 100 + Double($0), UInt8($0)) }
         let control = ReplayControl()
-        var engine = ReplayEngine(
-            name: "seek", options: ReplayOptions(), control: control, reader: ArrayReader(packets: packets)
-        ) { ArrayReader(packets: packets) }
+        var engine = Self.engine(packets, control: control)
         _ = Self.deliver(&engine, atWall: 1000)
         #expect(Self.deliver(&engine, atWall: 1002).map(\.marker) == [1, 2])
         control.pause()
