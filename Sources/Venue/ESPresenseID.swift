@@ -100,18 +100,9 @@ public enum ESPresenseID {
         let parsed = text.utf8.withContiguousStorageIfAvailable { utf8 -> (UUIDBytes, UInt16, UInt16)?? in
             guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
             guard utf8.count > 37, utf8[36] == UInt8(ascii: "-") else { return .some(nil) }
-            // As `UUIDBytes(String)` reads it: 32 hex digits, dashes anywhere between them.
-            var high: UInt64 = 0
-            var low: UInt64 = 0
-            var digits = 0
-            for byte in utf8[0..<36] where byte != UInt8(ascii: "-") {
-                guard digits < 32, let nibble = nibble(byte) else { return .some(nil) }
-                if digits < 16 { high = high << 4 | UInt64(nibble) } else { low = low << 4 | UInt64(nibble) }
-                digits += 1
-            }
-            guard digits == 32, let dash = utf8[37...].firstIndex(of: UInt8(ascii: "-")),
+            guard let uuid = UUIDBytes(hexDigits: utf8[0..<36]), let dash = utf8[37...].firstIndex(of: UInt8(ascii: "-")),
                   let major = decimal(utf8[37..<dash]), let minor = decimal(utf8[(dash + 1)...]) else { return .some(nil) }
-            return (UUIDBytes(high: high, low: low), major, minor)
+            return (uuid, major, minor)
         }
         return parsed ?? nil
     }
