@@ -18,6 +18,8 @@ public struct WalkEvaluation: Sendable {
         public var covered: Int
         public var ranged: Int
         public var widths: [Double]
+        /// The errors and the range's misses by true distance.
+        public var byDistance = DistanceBuckets()
         /// Each tick's time and `nearest`, in order.
         public var ticks: [(time: Double, nearest: BeaconIdentity?)] = []
 
@@ -52,6 +54,8 @@ public struct WalkEvaluation: Sendable {
                 let truth = walk.distance(to: exhibit, at: next)
                 if let scored = walk.scoredDistances, !scored.contains(truth) { continue }
                 score.errors.append(abs(reading.accuracy - truth))
+                score.byDistance.add(truth: truth, estimate: reading.accuracy,
+                                     range: reading.accuracyRange.flatMap { $0.lowerBound > 0 ? $0 : nil })
                 if let range = reading.accuracyRange, range.lowerBound > 0 {
                     score.ranged += 1
                     if range.contains(truth) { score.covered += 1 }

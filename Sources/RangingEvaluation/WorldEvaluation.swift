@@ -36,6 +36,7 @@ public struct WorldEvaluation: Sendable {
         public var covered = 0
         public var ranged = 0
         public var widths: [Double] = []
+        public var byDistance = DistanceBuckets()
         /// Each walk's share of stay ticks naming the visited exhibit.
         public var walkShares: [Double] = []
 
@@ -48,6 +49,7 @@ public struct WorldEvaluation: Sendable {
             covered += score.covered
             ranged += score.ranged
             widths += score.widths
+            byDistance.add(score.byDistance)
             walkShares.append(score.nearest.overallShare)
         }
 

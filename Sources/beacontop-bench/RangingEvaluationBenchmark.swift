@@ -3,7 +3,7 @@ import Ranging
 import RangingEvaluation
 
 /// `beacontop-bench ranging-eval [--seeds FIRST-LAST] [--runs-only] [--level mean|median] [--body-loss DB] [--range-ends separate]
-/// [--nearest-only] [HERALD-DIR]`: the ranging evaluation of docs/ranging.md, printed as the Markdown tables the docs
+/// [--nearest-only] [--by-distance] [HERALD-DIR]`: the ranging evaluation of docs/ranging.md, printed as the Markdown tables the docs
 /// quote. Real runs are scored leave-one-run-out; the worlds on seeds no parameter was chosen on
 /// (101-120 by default; the real-trace walk one more, so each of the seven runs is behind three
 /// walks).
@@ -13,6 +13,8 @@ import RangingEvaluation
 /// `--range-ends separate` learns a scale per end of the range instead of one for both.
 /// `--nearest-only` prints the walks' tables and nearest's misses and changes by cause
 /// (`NearestDiagnosis`), without the runs' tables (the tuning seeds: `--nearest-only --seeds 1-20`).
+/// `--by-distance` prints the walks' tables and beacontop's distance error and range misses by
+/// true distance (`DistanceBuckets`), without the runs' tables.
 enum RangingEvaluationBenchmark {
     static func run(_ arguments: [String]) throws {
         var seeds: ClosedRange<UInt64> = 101...120
@@ -21,6 +23,7 @@ enum RangingEvaluationBenchmark {
         var directory = (ProcessInfo.processInfo.environment["BEACONTOP_SHARED_DATA"] ?? "../shared/data") + "/herald"
         var separateEnds = false
         var nearestOnly = false
+        var byDistance = false
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -30,6 +33,7 @@ enum RangingEvaluationBenchmark {
                 seeds = parts[0]...parts[1]
             case "--runs-only": runsOnly = true
             case "--nearest-only": nearestOnly = true
+            case "--by-distance": byDistance = true
             case "--body-loss":
                 guard let loss = Double(rest.popFirst() ?? ""), loss >= 0 else { throw UsageError(message: "--body-loss takes DB, e.g. 0") }
                 var prior = PathLossPrior.herald
@@ -58,6 +62,13 @@ enum RangingEvaluationBenchmark {
             for world in worlds { print(EvaluationReport.world(world)) }
             print("### Where nearest loses, by cause\n")
             print(EvaluationReport.nearestDiagnosis(worlds))
+            return
+        }
+        if byDistance {
+            let worlds = walks(seeds: seeds, runs: runs, learning: learning, base: base)
+            for world in worlds { print(EvaluationReport.world(world)) }
+            print("### Distance error and the range's misses by true distance\n")
+            print(EvaluationReport.distanceBuckets(worlds))
             return
         }
         print("## The issue's table, reproduced\n")
