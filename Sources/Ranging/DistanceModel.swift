@@ -63,7 +63,7 @@ extension PathLossPrior {
         return PathLossPosteriorTable.Key(
             exponent: mean, exponentSpread: spread, shadowing: shadowing,
             nearestDistance: nearestDistance, farthestDistance: farthestDistance, bodyLoss: bodyLoss, bodyShare: bodyShare,
-            nearTail: tails.near, farTail: tails.far
+            nearTail: tails.near, farTail: tails.far, farSlope: farSlope
         )
     }
 }

@@ -48,10 +48,14 @@ public struct PathLossPrior: Sendable, Hashable {
     /// near end) was measured leave-one-run-out and not kept (docs/ranging.md, "The range").
     public var rangeScaleNear: Double
     public var rangeScaleFar: Double
+    /// The loss's second slope beyond the rig's reach (`PathLossFarSlope`); nil: one slope to
+    /// `farthestDistance`, as ships (the tenth round's three variants were tried on tuning seeds
+    /// and none met the rule written before them: docs/ranging.md, "Tenth round").
+    public var farSlope: PathLossFarSlope?
 
     public init(exponentSpread: Double, calibratedExponentSpread: Double, shadowing: Double,
                 nearestDistance: Double = 0.1, farthestDistance: Double = 30, bodyLoss: Double = 10, bodyShare: Double = 0.5,
-                rangeScaleNear: Double = 1, rangeScaleFar: Double = 1) {
+                rangeScaleNear: Double = 1, rangeScaleFar: Double = 1, farSlope: PathLossFarSlope? = nil) {
         self.exponentSpread = exponentSpread
         self.calibratedExponentSpread = calibratedExponentSpread
         self.shadowing = shadowing
@@ -61,6 +65,7 @@ public struct PathLossPrior: Sendable, Hashable {
         self.bodyShare = bodyShare
         self.rangeScaleNear = rangeScaleNear
         self.rangeScaleFar = rangeScaleFar
+        self.farSlope = farSlope
     }
 
     /// Everything learned on all seven HERALD runs by `RangingEvaluation` (`ModelLearning`; a test
@@ -100,9 +105,12 @@ public final class PathLossPosteriorTable: Sendable {
         /// The posterior mass below the range's near end and above its far end.
         public var nearTail: Double
         public var farTail: Double
+        /// The second slope beyond the breakpoint, or nil for one slope (`PathLossPrior.farSlope`).
+        public var farSlope: PathLossFarSlope?
 
         public init(exponent: Double, exponentSpread: Double, shadowing: Double, nearestDistance: Double,
-                    farthestDistance: Double, bodyLoss: Double, bodyShare: Double, nearTail: Double, farTail: Double) {
+                    farthestDistance: Double, bodyLoss: Double, bodyShare: Double, nearTail: Double, farTail: Double,
+                    farSlope: PathLossFarSlope? = nil) {
             self.exponent = exponent
             self.exponentSpread = exponentSpread
             self.shadowing = shadowing
@@ -112,6 +120,7 @@ public final class PathLossPosteriorTable: Sendable {
             self.bodyShare = bodyShare
             self.nearTail = nearTail
             self.farTail = farTail
+            self.farSlope = farSlope
         }
     }
 

@@ -14,7 +14,7 @@ struct PathLossPosteriorGrid {
     static let lStep = 5.0 / Double(lCount - 1)
 
     private var inside: [Bool]
-    private var slope: [Double]
+    private var expectedLoss: [Double]
     private var variance: [Double]
     private let body: Double
     private let share: Double
@@ -22,13 +22,17 @@ struct PathLossPosteriorGrid {
     init(_ key: PathLossPosteriorTable.Key) {
         let (near, far) = (log10(max(key.nearestDistance, 0.01)), log10(min(max(key.farthestDistance, key.nearestDistance), 1000)))
         inside = [Bool](repeating: false, count: Self.lCount)
-        slope = [Double](repeating: 0, count: Self.lCount)
+        expectedLoss = [Double](repeating: 0, count: Self.lCount)
         variance = [Double](repeating: 1, count: Self.lCount)
         for j in 0..<Self.lCount {
             let l = Self.lLow + Double(j) * Self.lStep
             let spread = 10 * key.exponentSpread * l
             variance[j] = key.shadowing * key.shadowing + spread * spread + 1e-9
-            slope[j] = 10 * key.exponent * l
+            expectedLoss[j] = 10 * key.exponent * l
+            if let far = key.farSlope?.line(l: l, near: key.exponent, nearSpread: key.exponentSpread) {
+                variance[j] = key.shadowing * key.shadowing + far.variance + 1e-9
+                expectedLoss[j] = far.mean
+            }
             // Flat in log distance inside the bounds, nothing outside.
             inside[j] = l >= near - Self.lStep / 2 && l <= far + Self.lStep / 2
         }
@@ -43,13 +47,13 @@ struct PathLossPosteriorGrid {
         var total = 0.0
         for j in 0..<Self.lCount {
             guard inside[j] else { weights[j] = 0; continue }
-            weights[j] = Self.likelihood(x - slope[j], variance: variance[j], body: body, share: share)
+            weights[j] = Self.likelihood(x - expectedLoss[j], variance: variance[j], body: body, share: share)
             total += weights[j]
         }
         return total
     }
 
-    /// The density (times sqrt(2 pi)) of the residual `r = x - 10 n0 log10 d` at a distance whose
+    /// The density (times sqrt(2 pi)) of the residual `r = x - expected x at d` at a distance whose
     /// spread is `variance`: no body (a normal) on `1 - share` of readings, a body's extra loss
     /// drawn evenly from 0 to `body` dB on the rest (the normal convolved with that: a difference
     /// of two normal CDFs over the width).

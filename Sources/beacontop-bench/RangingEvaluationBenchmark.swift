@@ -3,7 +3,7 @@ import Ranging
 import RangingEvaluation
 
 /// `beacontop-bench ranging-eval [--seeds FIRST-LAST] [--runs-only] [--level mean|median] [--body-loss DB] [--range-ends separate]
-/// [--nearest-only] [--by-distance] [HERALD-DIR]`: the ranging evaluation of docs/ranging.md, printed as the Markdown tables the docs
+/// [--nearest-only] [--by-distance] [--far-slope none|A|B|C] [HERALD-DIR]`: the ranging evaluation of docs/ranging.md, printed as the Markdown tables the docs
 /// quote. Real runs are scored leave-one-run-out; the worlds on seeds no parameter was chosen on
 /// (101-120 by default; the real-trace walk one more, so each of the seven runs is behind three
 /// walks).
@@ -14,7 +14,9 @@ import RangingEvaluation
 /// `--nearest-only` prints the walks' tables and nearest's misses and changes by cause
 /// (`NearestDiagnosis`), without the runs' tables (the tuning seeds: `--nearest-only --seeds 1-20`).
 /// `--by-distance` prints the walks' tables and beacontop's distance error and range misses by
-/// true distance (`DistanceBuckets`), without the runs' tables.
+/// true distance (`DistanceBuckets`) and what is learned, without the runs' scored tables.
+/// `--far-slope` sets the model's second slope beyond 3.4 m to one of the tenth round's variants
+/// (`PathLossFarSlope`), or none.
 enum RangingEvaluationBenchmark {
     static func run(_ arguments: [String]) throws {
         var seeds: ClosedRange<UInt64> = 101...120
@@ -36,8 +38,14 @@ enum RangingEvaluationBenchmark {
             case "--by-distance": byDistance = true
             case "--body-loss":
                 guard let loss = Double(rest.popFirst() ?? ""), loss >= 0 else { throw UsageError(message: "--body-loss takes DB, e.g. 0") }
-                var prior = PathLossPrior.herald
+                guard case .posterior(var prior) = base.distanceModel else { break }
                 prior.bodyLoss = loss
+                base.distanceModel = .posterior(prior)
+            case "--far-slope":
+                let variants: [String: PathLossFarSlope?] = ["none": nil, "A": .variantA, "B": .variantB, "C": .variantC]
+                guard let name = rest.popFirst(), let variant = variants[name] else { throw UsageError(message: "--far-slope takes none, A, B or C") }
+                guard case .posterior(var prior) = base.distanceModel else { break }
+                prior.farSlope = variant
                 base.distanceModel = .posterior(prior)
             case "--range-ends":
                 guard let ends = rest.popFirst(), ends == "separate" || ends == "one" else {
@@ -69,6 +77,8 @@ enum RangingEvaluationBenchmark {
             for world in worlds { print(EvaluationReport.world(world)) }
             print("### Distance error and the range's misses by true distance\n")
             print(EvaluationReport.distanceBuckets(worlds))
+            print("### What is learned, fold by fold\n")
+            print(EvaluationReport.learning(learning))
             return
         }
         print("## The issue's table, reproduced\n")
