@@ -61,15 +61,21 @@ public struct UUIDBytes: Hashable, Sendable, Comparable, CustomStringConvertible
     /// Any even number of hex digits as bytes (nil for anything else): UUIDs, advertising data and
     /// Eddystone ids written as text.
     public static func hexBytes(_ text: Substring) -> [UInt8]? {
-        guard text.count % 2 == 0, text.allSatisfy(\.isHexDigit) else { return nil }
+        // On the UTF-8 bytes: only ASCII hex digits count (a fullwidth or combined digit is refused),
+        // and a venue view reads an Eddystone id's two parts this way once per broker message.
+        let utf8 = text.utf8
+        guard utf8.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.count / 2)
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
+        bytes.reserveCapacity(utf8.count / 2)
+        var high: UInt8?
+        for byte in utf8 {
+            guard let value = nibble(byte) else { return nil }
+            if let first = high {
+                bytes.append(first << 4 | value)
+                high = nil
+            } else {
+                high = value
+            }
         }
         return bytes
     }

@@ -38,7 +38,7 @@ public enum ESPresenseID {
         }
         if id.hasPrefix("eddy:") {
             let parts = id.dropFirst(5).split(separator: "-", omittingEmptySubsequences: false)
-            guard parts.count == 2, var namespace = bytes(hex: parts[0]), let instance = bytes(hex: parts[1]), instance.count == 6 else { return nil }
+            guard parts.count == 2, var namespace = UUIDBytes.hexBytes(parts[0]), let instance = UUIDBytes.hexBytes(parts[1]), instance.count == 6 else { return nil }
             if namespace.count == 11 {
                 guard namespace[4] == namespace[5] else { return nil }
                 namespace.remove(at: 5)
@@ -127,25 +127,5 @@ public enum ESPresenseID {
             utf8.append(digits[Int(byte & 0xF)])
         }
         return String(decoding: utf8, as: UTF8.self)
-    }
-
-    private static func bytes(hex: Substring) -> [UInt8]? {
-        let utf8 = Array(hex.utf8)
-        guard utf8.count % 2 == 0 else { return nil }
-        var out: [UInt8] = []
-        for index in stride(from: 0, to: utf8.count, by: 2) {
-            guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else { return nil }
-            out.append(high << 4 | low)
-        }
-        return out
-    }
-
-    private static func nibble(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
