@@ -42,4 +42,16 @@ struct UUIDBytesParseTests {
     func refusesAnythingButThirtyTwoAsciiHexDigits(_ text: String) {
         #expect(UUIDBytes(text) == nil)
     }
+
+    /// `hexBytes` reads Eddystone ids (CLI beacon specs, ESPresense `eddy:` ids) by the same rule:
+    /// pairs of ASCII hex digits, nothing else.
+    @Test func hexBytesReadsPairsOfAsciiHexDigits() {
+        #expect(UUIDBytes.hexBytes("00aAfF19") == [0x00, 0xAA, 0xFF, 0x19])
+        #expect(UUIDBytes.hexBytes("") == [])
+    }
+
+    @Test(arguments: ["0", "abc", "0g", "Ｅ4", "e\u{301}4", "é4", "0\u{0}", "12 4", "-12"])
+    func hexBytesRefusesAnythingElse(_ text: String) {
+        #expect(UUIDBytes.hexBytes(Substring(text)) == nil)
+    }
 }
