@@ -49,7 +49,7 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
         /// What the filter reports: the Kalman filter's mean (the default), or the median of the
         /// packets since the last change it detected (`SegmentMedian`): the same statistic as a
         /// technician's median calibration, robust to the fades that skew RSSI low. Measured in
-        /// docs/ranging.md ("What was tried").
+        /// docs/ranging-history.md ("What was tried").
         public var level: Level = .kalmanMean
 
         public init() {}

@@ -24,7 +24,7 @@ import Foundation
 /// (now minus its lowest then); the part of the fall no rise matched, beyond `fallDeadBand`, is
 /// taken off the lead. A fade, a shadow or the body at the holder with the neighbours steady then
 /// earns a neighbour at most what the band leaves until it has lasted the window; a move, which
-/// changes both levels, goes through (docs/ranging.md, "Seventh round").
+/// changes both levels, goes through (docs/ranging-history.md, "Seventh round").
 public struct NearestExhibitSelector: Sendable, Equatable {
     /// dB a challenger must lead by before its lead counts as evidence.
     public var hysteresis: Double
@@ -40,7 +40,7 @@ public struct NearestExhibitSelector: Sendable, Equatable {
     /// dB of unmatched fall still credited: the 90% quantile (3.5 dB) of `fall - rise` while a
     /// visitor stands still, pooled over three walk worlds' tuning seeds, so the noise of the two
     /// 3-s differences, which a one-sided correction would only ever subtract, is left alone on
-    /// nine ticks in ten (measured before it was scored; docs/ranging.md, "Seventh round").
+    /// nine ticks in ten (measured before it was scored; docs/ranging-history.md, "Seventh round").
     public var fallDeadBand: Double
     public private(set) var holder: BeaconIdentity?
     /// The current challenger's accumulated evidence, dB·s.

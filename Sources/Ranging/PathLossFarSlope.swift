@@ -1,7 +1,7 @@
 import Foundation
 
 /// The default model's second slope: beyond `breakpoint` the loss grows with an exponent of its
-/// own, the dual-slope log-distance form of indoor propagation (docs/ranging.md, "Tenth round").
+/// own, the dual-slope log-distance form of indoor propagation (docs/ranging-history.md, "Tenth round").
 /// Every learned number of the model comes from phones 0.25-3.4 m apart; beyond that the runs
 /// say nothing, so these values are fixed from published indoor measurements, never learned.
 ///
@@ -34,7 +34,7 @@ public struct PathLossFarSlope: Sendable, Hashable {
     static let ituExponent = (2.8 + 3.0 + 2.2) / 3
     static let ituSpread = 0.416_333
 
-    /// The tenth round's three planned variants (docs/ranging.md): A, the three environments'
+    /// The tenth round's three planned variants (docs/ranging-history.md): A, the three environments'
     /// spread, independent; B, that spread widened to the next venue (x1.66), independent; C, B
     /// fully correlated with the near exponent.
     public static let variantA = PathLossFarSlope(breakpoint: 3.4, exponent: ituExponent, spread: ituSpread, correlation: 0)

@@ -45,12 +45,12 @@ public struct PathLossPrior: Sendable, Hashable {
     /// the far end its quantile of `1 - Phi(-rangeScaleFar z_p)` (z_p the two-sided normal quantile
     /// of the stated probability p); 1 and 1 trust the model as it is. One value ships for both:
     /// a scale per end (a flat phone's truth lies beyond the far end, a steep phone's below the
-    /// near end) was measured leave-one-run-out and not kept (docs/ranging.md, "The range").
+    /// near end) was measured leave-one-run-out and not kept (docs/ranging-history.md, "Fourth round").
     public var rangeScaleNear: Double
     public var rangeScaleFar: Double
     /// The loss's second slope beyond the rig's reach (`PathLossFarSlope`); nil: one slope to
     /// `farthestDistance`, as ships (the tenth round's three variants were tried on tuning seeds
-    /// and none met the rule written before them: docs/ranging.md, "Tenth round").
+    /// and none met the rule written before them: docs/ranging-history.md, "Tenth round").
     public var farSlope: PathLossFarSlope?
 
     public init(exponentSpread: Double, calibratedExponentSpread: Double, shadowing: Double,

@@ -4,7 +4,7 @@ public struct RangingConfiguration: Sendable, Equatable {
     public var filter: RSSIFilterKind = .adaptive
     /// Parameters of the default filter.
     public var adaptiveFilter = AdaptiveKalmanRSSIFilter.Parameters()
-    /// The default is learned from the HERALD runs (docs/ranging.md "The default model").
+    /// The default is learned from the HERALD runs (docs/ranging.md "Distance").
     public var distanceModel: DistanceModel = .posterior(.herald)
     /// Path-loss exponent n: for the posterior model the centre of its exponent's distribution
     /// (learned: phones 0-3.4 m apart indoors), for log-distance the exponent itself (2: free

@@ -1,7 +1,7 @@
 import Foundation
 
 /// beacontop's distance error and its range's misses sorted by the true distance: where in a
-/// venue the errors and the misses sit (docs/ranging.md, "Tenth round"). The runs' rig stood at
+/// venue the errors and the misses sit (docs/ranging-history.md, "Tenth round"). The runs' rig stood at
 /// 0.25-3.4 m, so every learned number of the model saw the first three buckets only; the edges
 /// are fixed, not chosen on any score.
 public struct DistanceBuckets: Sendable {

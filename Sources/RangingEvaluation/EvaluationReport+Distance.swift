@@ -2,7 +2,7 @@ import Foundation
 
 extension EvaluationReport {
     /// beacontop's median distance error and its range's misses by true distance, one block of rows
-    /// per world (`DistanceBuckets`; docs/ranging.md, "Tenth round").
+    /// per world (`DistanceBuckets`; docs/ranging-history.md, "Tenth round").
     public static func distanceBuckets(_ worlds: [WorldEvaluation]) -> String {
         var text = "| world | true distance | readings | median error (m) | range held | truth below the range | truth above the range |\n"
         text += "|---|---|---|---|---|---|---|\n"

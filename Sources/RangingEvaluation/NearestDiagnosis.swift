@@ -4,7 +4,7 @@ import Simulation
 
 /// Sorts beacontop's `nearest` misses and extra changes on walks by their cause, so a rule can be
 /// aimed at the largest class and its most possible gain known before it is scored
-/// (docs/ranging.md, "Where nearest loses, by cause"). Stay ticks are scored as
+/// (docs/ranging-history.md, "Where nearest loses, by cause"). Stay ticks are scored as
 /// `NearestExhibitScore` scores them (after each stay's first `settle` seconds).
 ///
 /// Misses:

@@ -5,7 +5,7 @@ import Ranging
 /// the scales at which the run farthest from the stated probability is as near it as any choice
 /// makes it, then the next farthest, and so on (each run's miss, worst first, compared
 /// lexicographically). One scale for both ends by default (what ships); with `separateEnds` a
-/// scale per end (measured and not kept: docs/ranging.md, "What was tried").
+/// scale per end (measured and not kept: docs/ranging-history.md, "Fourth round").
 ///
 /// A run's coverage is one minus its misses below the near end and above the far end (disjoint),
 /// and the near end's misses depend on the near scale alone: so each run's misses are counted once

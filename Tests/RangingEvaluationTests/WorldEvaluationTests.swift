@@ -32,7 +32,7 @@ import Testing
         }
         // Nothing blanks: with every exhibit heard, a tick with no nearest would be a miss.
         #expect(world.beacontop.ticks > 3000)
-        // Why 97% is out of reach here (docs/ranging.md, "Where nearest loses, by cause"): whole
+        // Why 97% is out of reach here (docs/ranging-history.md, "Where nearest loses, by cause"): whole
         // stays where the neighbour's median level is the higher are lost to any rule on these
         // levels (4.0% of the stay ticks on these seeds), and the classes add up to the misses.
         let diagnosis = world.diagnosis

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import Ranging
 
-/// The model's optional second slope beyond the rig's reach (`PathLossFarSlope`, docs/ranging.md
-/// "Tenth round"): on data drawn from the dual-slope model its range means what it says, and a
+/// The model's optional second slope beyond the rig's reach (`PathLossFarSlope`,
+/// docs/ranging-history.md "Tenth round"): on data drawn from the dual-slope model its range means what it says, and a
 /// faint reading is placed nearer than one slope carried to 30 m places it.
 @Suite struct PathLossFarSlopeTests {
     static let exponent = PathLossPosteriorTests.exponent
