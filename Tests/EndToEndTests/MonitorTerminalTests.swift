@@ -74,7 +74,11 @@ struct MonitorTerminalTests {
         let catalog = SharedData.repositoryRoot.appendingPathComponent("demo/tradeshow.yaml").path
         let session = try Self.start("monitor sim:\(catalog) --speed 4 --record walk.btsnoop", in: directory.path)
         defer { session.kill() }
-        let screen = try session.waitFor(timeout: 15, "the trade show's beacons") { $0.contains("sim:") && $0.contains(" beacons ·") && $0.contains("REC walk.btsnoop") }
+        // A beacon heard, not only the title's count: "0 beacons" is on screen before the first
+        // packet, and a `q` then leaves a recording with nothing but its header (seen under load).
+        let screen = try session.waitFor(timeout: 15, "the trade show's beacons") { screen in
+            screen.contains("sim:") && screen.contains(" beacons ·") && !screen.contains("No beacons heard yet") && screen.contains("REC walk.btsnoop")
+        }
         #expect(screen.contains("scanning"))
         try session.send("q")
         try Self.expectRestored(session)
