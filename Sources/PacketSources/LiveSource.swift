@@ -216,7 +216,7 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
             if isStopped { return false }
             let transport: OpenTransport
             do { transport = try opener.open(spec) } catch {
-                reason = "\(error)"
+                reason = error.detail
                 attempt += 1
                 continue
             }

@@ -44,6 +44,13 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
+    /// The description without the source's name, for a line that already starts with it (a
+    /// reconnect line said `tcp:127.0.0.1:9000: tcp:127.0.0.1:9000: connect ...`).
+    public var detail: String {
+        if case .failed(_, let error) = self { return error.description }
+        return description
+    }
+
     public var description: String {
         switch self {
         case .noBluetoothInKernel:

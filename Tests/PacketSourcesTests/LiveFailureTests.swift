@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+/// What a technician sees when a live controller misbehaves (docs/robustness.md): Bumble
+/// controllers that refuse a command or go away, and beacontop run as a user runs it.
+@Suite("Live failures", .serialized)
+struct LiveFailureTests {
+    static let catalog = """
+        title: Hall
+        exhibits:
+          - id: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1"
+            name: Clock
+            position: [1, 1]
+        walls:
+          - [[0, 0], [4, 0], [4, 3], [0, 3], [0, 0]]
+
+        """
+
+    @Test("reconnect lines name the source once, then why the last attempt failed")
+    func reconnectLinesNameTheSourceOnce() throws {
+        let world = try BumbleWorld(controllers: 1)
+        let port = world.ports[0]
+        defer { world.stop() }
+        let scan = try BeacontopBinary.Running(["scan", "tcp:127.0.0.1:\(port)", "--duration", "3.5"])
+        Thread.sleep(forTimeInterval: 1)
+        world.stop()
+        // Attempts at 0.5 and 1.0 s after the loss: the second says why the first failed.
+        let result = scan.wait(limit: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        let source = "tcp:127.0.0.1:\(port)"
+        #expect(result.stderr.contains("\(source): connect 127.0.0.1:\(port): Connection refused"), "\(result.stderr)")
+        #expect(result.stderr.contains("reconnecting in 1.0 s (attempt 2)"), "\(result.stderr)")
+        #expect(!result.stderr.contains("\(source): \(source)"), "\(result.stderr)")
+    }
+}
