@@ -16,6 +16,26 @@ struct LiveFailureTests {
 
         """
 
+    @Test("a survey whose controller refuses to scan says so and leaves no survey that a retry would refuse")
+    func surveyRefusedAtStartLeavesNoSurvey() throws {
+        let world = try BumbleWorld(controllers: 1, options: ["--refuse", "HCI_LE_SET_EXTENDED_SCAN_ENABLE_COMMAND"])
+        defer { world.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("livetour-survey-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let catalog = directory.appendingPathComponent("hall.yaml")
+        try Self.catalog.write(to: catalog, atomically: true, encoding: .utf8)
+        let out = directory.appendingPathComponent("survey")
+
+        let result = try BeacontopBinary.run(
+            ["survey", "tcp:127.0.0.1:\(world.ports[0])", "--catalog", catalog.path, "--out", out.path], limit: 30)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("LE Set Extended Scan Enable failed: Command Disallowed (0x0C)"), "\(result.stderr)")
+        // Before: survey.ndjson held its header and no sample, and the same command again said
+        // 'already holds a survey: add --resume'.
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("survey.ndjson").path))
+    }
+
     @Test("reconnect lines name the source once, then why the last attempt failed")
     func reconnectLinesNameTheSourceOnce() throws {
         let world = try BumbleWorld(controllers: 1)
