@@ -1,4 +1,5 @@
 import Foundation
+import TestFixtures
 import Testing
 
 /// What a technician sees when a live controller misbehaves (docs/robustness.md): Bumble
@@ -34,6 +35,38 @@ struct LiveFailureTests {
         // Before: survey.ndjson held its header and no sample, and the same command again said
         // 'already holds a survey: add --resume'.
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("survey.ndjson").path))
+    }
+
+    @Test("a controller lost during a survey sample cancels it: the spot is not saved with no coverage")
+    func surveySampleCutByALossIsNotSaved() throws {
+        try TestPrerequisites.requireTmux()
+        let executable = try BeacontopBinary.url.path
+        let world = try BumbleWorld(controllers: 1)
+        defer { world.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("livetour-survey-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let catalog = directory.appendingPathComponent("hall.yaml")
+        try Self.catalog.write(to: catalog, atomically: true, encoding: .utf8)
+        let out = directory.appendingPathComponent("survey")
+        let session = try TmuxSession(
+            command: "sh -c '\(executable) survey tcp:127.0.0.1:\(world.ports[0]) --catalog \(catalog.path) --out \(out.path) --sample 3; echo EXIT=$?; sleep 60'",
+            columns: 100, lines: 30, environment: ["LANG": "C.UTF-8", "TERM": "screen-256color"])
+        defer { session.kill() }
+        try session.waitFor(timeout: 20, "the plan") { $0.contains("Enter: sample") }
+        Thread.sleep(forTimeInterval: 1)
+        try session.send("Enter")
+        Thread.sleep(forTimeInterval: 1)
+        world.stop()
+        // The sample would have ended 2 s later on the loop's clock, with 1 s of packets, saved.
+        Thread.sleep(forTimeInterval: 4)
+        let lines = try String(contentsOf: out.appendingPathComponent("survey.ndjson"), encoding: .utf8).split(separator: "\n")
+        let screen = try session.capture()
+        #expect(lines.count == 1, "the header only: \(lines.count - 1) samples saved\n\(screen)")
+        try session.send("Enter")
+        try session.waitFor(timeout: 5, "a sample refused while lost") { $0.contains("the source is lost") }
+        try session.send("q")
+        try session.waitFor("EXIT=0")
     }
 
     @Test("reconnect lines name the source once, then why the last attempt failed")
