@@ -69,6 +69,34 @@ struct LiveFailureTests {
         try session.waitFor("EXIT=0")
     }
 
+    @Test("a controller back after a loss that refuses to scan is shown as not scanning, not as scanning")
+    func monitorShowsARefusedRestart() throws {
+        try TestPrerequisites.requireTmux()
+        let executable = try BeacontopBinary.url.path
+        var world: BumbleWorld? = try BumbleWorld(controllers: 1)
+        let port = world!.ports[0]
+        defer { world?.stop() }
+        let session = try TmuxSession(
+            command: "sh -c '\(executable) monitor tcp:127.0.0.1:\(port); echo EXIT=$?; sleep 60'",
+            columns: 100, lines: 30, environment: ["LANG": "C.UTF-8", "TERM": "screen-256color"])
+        defer { session.kill() }
+        try session.waitFor(timeout: 20, "four beacons") { $0.contains(" 4 beacons") }
+        world?.stop()
+        world = try BumbleWorld(controllers: 1, ports: [port], options: ["--refuse", "HCI_LE_SET_EXTENDED_SCAN_ENABLE_COMMAND"])
+        // It said 'tcp:127.0.0.1:PORT scanning · 0 adv/s', the refusal only in the event log, cut at
+        // 'LE Set Extended Scan En' on a 100-column screen.
+        let screen = try session.waitFor(timeout: 20, "the state on the status line") {
+            $0.contains("tcp:127.0.0.1:\(port) not scanning since the reconnect (e: why)")
+        }
+        #expect(!screen.contains("tcp:127.0.0.1:\(port) scanning ·"))
+        try session.send("e")
+        let log = try session.waitFor(timeout: 5, "the event log") { $0.contains("Events (") }
+        let words = log.split(separator: "\n").map { $0.dropFirst(32) }.joined(separator: " ").split(separator: " ").joined(separator: " ")
+        #expect(words.contains("scanning not restarted: LE Set Extended Scan Enable failed: Command Disallowed (0x0C):"), "\(log)")
+        try session.send("q")
+        try session.waitFor("EXIT=0")
+    }
+
     @Test("reconnect lines name the source once, then why the last attempt failed")
     func reconnectLinesNameTheSourceOnce() throws {
         let world = try BumbleWorld(controllers: 1)
