@@ -97,6 +97,29 @@ struct LiveFailureTests {
         try session.waitFor("EXIT=0")
     }
 
+    @Test("scan and advertise stopped while their controller is lost say that nothing could be turned off, and why")
+    func stoppedWhileLost() throws {
+        let world = try BumbleWorld(controllers: 2, advertisers: false)
+        defer { world.stop() }
+        let scan = try BeacontopBinary.Running(["scan", "tcp:127.0.0.1:\(world.ports[0])"])
+        let advertise = try BeacontopBinary.Running(
+            ["advertise", "tcp:127.0.0.1:\(world.ports[1])", "--ibeacon", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:5:6"])
+        let deadline = Date().addingTimeInterval(15)
+        while !advertise.stderrText.contains("advertising ibeacon") && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        world.stop()
+        Thread.sleep(forTimeInterval: 1)
+        kill(scan.process.processIdentifier, SIGINT)
+        kill(advertise.process.processIdentifier, SIGINT)
+        for (result, port, activity) in [(scan.wait(limit: 20), world.ports[0], "scanning"), (advertise.wait(limit: 20), world.ports[1], "advertising")] {
+            #expect(result.status == 0, "\(result.stderr)")
+            // It said 'could not disable scanning: tcp:127.0.0.1:PORT was closed'.
+            #expect(result.stderr.contains(
+                "tcp:127.0.0.1:\(port) is lost, so \(activity) could not be turned off; a controller that is still powered goes on \(activity)"),
+                "\(result.stderr)")
+            #expect(!result.stderr.contains("was closed"), "\(result.stderr)")
+        }
+    }
+
     @Test("reconnect lines name the source once, then why the last attempt failed")
     func reconnectLinesNameTheSourceOnce() throws {
         let world = try BumbleWorld(controllers: 1)
