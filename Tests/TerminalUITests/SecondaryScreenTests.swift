@@ -174,6 +174,10 @@ import Testing
         _ = state.update(Self.state(row, calibration: done).snapshot)
         #expect(render(state.viewModel(), size: ScreenSize(columns: 80, lines: 12)).line(8)
             .hasPrefix("  Enter saves -59 dBm as the catalog override; Esc cancels."))
+        // Samples go on past those needed: a count, not '137/100' (seen live on a Bumble beacon as '72/20').
+        done.samplesCollected = 137
+        _ = state.update(Self.state(row, calibration: done).snapshot)
+        #expect(render(state.viewModel(), size: ScreenSize(columns: 80, lines: 12)).line(3).hasSuffix("] 137 samples"))
         #expect(state.handle(.enter).1 == .saveCalibration(row.identity, measuredPower: -59))
         #expect(state.handle(.escape).1 == .cancelCalibration)
         #expect(state.screen == .table)
