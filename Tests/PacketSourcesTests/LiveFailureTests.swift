@@ -17,16 +17,21 @@ struct LiveFailureTests {
 
         """
 
+    /// A fresh directory holding the catalog, and the survey directory to be made in it.
+    static func surveyDirectory() throws -> (directory: URL, catalog: URL, out: URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("livetour-survey-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let catalog = directory.appendingPathComponent("hall.yaml")
+        try Self.catalog.write(to: catalog, atomically: true, encoding: .utf8)
+        return (directory, catalog, directory.appendingPathComponent("survey"))
+    }
+
     @Test("a survey whose controller refuses to scan says so and leaves no survey that a retry would refuse")
     func surveyRefusedAtStartLeavesNoSurvey() throws {
         let world = try BumbleWorld(controllers: 1, options: ["--refuse", "HCI_LE_SET_EXTENDED_SCAN_ENABLE_COMMAND"])
         defer { world.stop() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("livetour-survey-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (directory, catalog, out) = try Self.surveyDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let catalog = directory.appendingPathComponent("hall.yaml")
-        try Self.catalog.write(to: catalog, atomically: true, encoding: .utf8)
-        let out = directory.appendingPathComponent("survey")
 
         let result = try BeacontopBinary.run(
             ["survey", "tcp:127.0.0.1:\(world.ports[0])", "--catalog", catalog.path, "--out", out.path], limit: 30)
@@ -43,12 +48,8 @@ struct LiveFailureTests {
         let executable = try BeacontopBinary.url.path
         let world = try BumbleWorld(controllers: 1)
         defer { world.stop() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("livetour-survey-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (directory, catalog, out) = try Self.surveyDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let catalog = directory.appendingPathComponent("hall.yaml")
-        try Self.catalog.write(to: catalog, atomically: true, encoding: .utf8)
-        let out = directory.appendingPathComponent("survey")
         let session = try TmuxSession(
             command: "sh -c '\(executable) survey tcp:127.0.0.1:\(world.ports[0]) --catalog \(catalog.path) --out \(out.path) --sample 3; echo EXIT=$?; sleep 60'",
             columns: 100, lines: 30, environment: ["LANG": "C.UTF-8", "TERM": "screen-256color"])
