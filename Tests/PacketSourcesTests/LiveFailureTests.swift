@@ -100,13 +100,15 @@ struct LiveFailureTests {
 
     @Test("scan and advertise stopped while their controller is lost say that nothing could be turned off, and why")
     func stoppedWhileLost() throws {
-        let world = try BumbleWorld(controllers: 2, advertisers: false)
+        let world = try BumbleWorld(controllers: 2)
         defer { world.stop() }
-        let scan = try BeacontopBinary.Running(["scan", "tcp:127.0.0.1:\(world.ports[0])"])
+        let scan = try BeacontopBinary.Running(["scan", "tcp:127.0.0.1:\(world.ports[0])", "--json", "--frames"])
         let advertise = try BeacontopBinary.Running(
             ["advertise", "tcp:127.0.0.1:\(world.ports[1])", "--ibeacon", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:5:6"])
         let deadline = Date().addingTimeInterval(15)
-        while !advertise.stderrText.contains("advertising ibeacon") && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        // Both running before the controllers go (a loaded machine starts a debug binary slowly).
+        func scanning() -> Bool { ((try? Data(contentsOf: scan.out))?.count ?? 0) > 0 }
+        while !(advertise.stderrText.contains("advertising ibeacon") && scanning()) && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
         world.stop()
         Thread.sleep(forTimeInterval: 1)
         kill(scan.process.processIdentifier, SIGINT)
@@ -126,8 +128,10 @@ struct LiveFailureTests {
         let world = try BumbleWorld(controllers: 1)
         let port = world.ports[0]
         defer { world.stop() }
-        let scan = try BeacontopBinary.Running(["scan", "tcp:127.0.0.1:\(port)", "--duration", "3.5"])
-        Thread.sleep(forTimeInterval: 1)
+        let scan = try BeacontopBinary.Running(["scan", "tcp:127.0.0.1:\(port)", "--duration", "5"])
+        // Scanning (a frame heard) before the controller goes: a loaded machine starts a debug binary slowly.
+        let deadline = Date().addingTimeInterval(15)
+        while ((try? Data(contentsOf: scan.out))?.count ?? 0) == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
         world.stop()
         // Attempts at 0.5 and 1.0 s after the loss: the second says why the first failed.
         let result = scan.wait(limit: 30)
