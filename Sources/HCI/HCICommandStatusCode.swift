@@ -71,7 +71,8 @@ public struct HCIStatusCode: RawRepresentable, Sendable, Hashable, CustomStringC
         switch (self, opcode) {
         case (.commandDisallowed, HCIOpcode.leSetScanEnable), (.commandDisallowed, HCIOpcode.leSetExtendedScanEnable),
              (.commandDisallowed, HCIOpcode.leSetScanParameters), (.commandDisallowed, HCIOpcode.leSetExtendedScanParameters):
-            "the adapter is already scanning (bluetoothd or another program); stop it, or use hci0:monitor to listen alongside"
+            // Not 'hci0:monitor': the same words reach a user of hci1 or of a tcp: controller.
+            "the controller is already scanning (bluetoothd or another program); stop it, or on a kernel adapter listen alongside with its monitor channel (hciN:monitor)"
         case (.commandDisallowed, HCIOpcode.leSetAdvertisingEnable), (.commandDisallowed, HCIOpcode.leSetExtendedAdvertisingEnable),
              (.commandDisallowed, HCIOpcode.leSetAdvertisingParameters), (.commandDisallowed, HCIOpcode.leSetExtendedAdvertisingParameters):
             "the adapter is already advertising or has that advertising set in use"

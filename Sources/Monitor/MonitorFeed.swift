@@ -133,6 +133,7 @@ public struct MonitorFeed: Sendable {
         case .connected:
             if case .lost = status.state { status.state = .scanning }
             if case .reconnecting = status.state { status.state = .scanning }
+            if case .notScanning = status.state { status.state = .scanning }
             log(.info, news.description)
         case .lost(_, let reason):
             status.state = .lost(reason: reason)
@@ -141,6 +142,9 @@ public struct MonitorFeed: Sendable {
             status.state = .reconnecting(attempt: attempt)
             log(.warning, news.description)
         case .framingError, .warning:
+            log(.warning, news.description)
+        case .restartFailed(_, let message):
+            status.state = .notScanning(reason: message)
             log(.warning, news.description)
         case .poweredOn:
             log(.info, news.description)

@@ -11,6 +11,10 @@ public struct SourceStatus: Sendable, Equatable {
         case lost(reason: String)
         /// Trying again after a loss; `attempt` counts from 1.
         case reconnecting(attempt: Int)
+        /// Back after a loss, but the controller refused to scan again; `reason` is the whole
+        /// message ("scanning not restarted: ..."). It said `scanning` with 0 adv/s, as if the room
+        /// had gone quiet.
+        case notScanning(reason: String)
         /// A replay reached its end.
         case finished
     }

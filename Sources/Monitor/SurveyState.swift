@@ -22,6 +22,10 @@ public struct SurveyState: Sendable {
     public private(set) var message: String?
     /// The newest capture time seen.
     public private(set) var time: Double?
+    /// True from a loss of the source until it is connected again: no sample starts meanwhile.
+    public private(set) var sourceLost = false
+    /// A sample was under way when the source was lost (said again when it is back).
+    private var sampleCutByLoss = false
 
     /// What a key asks of the loop.
     public enum Outcome: Equatable, Sendable {
@@ -48,6 +52,10 @@ public struct SurveyState: Sendable {
         case .right: move(dx: Self.step, dy: 0)
         case .enter, .character(" "):
             guard collector == nil else { return .none }
+            guard !sourceLost else {
+                message = "the source is lost: a sample starts once it is back"
+                return .redraw
+            }
             guard let time else {
                 message = "no packet heard yet: a sample starts once the source delivers"
                 return .redraw
@@ -110,6 +118,27 @@ public struct SurveyState: Sendable {
     /// Source news worth a line (a lost transport, a reconnect, a replay's end).
     public mutating func note(_ text: String) {
         message = text
+    }
+
+    /// The source was lost (`text` says how). A sample under way is dropped: the clock runs on
+    /// without packets, so it was saved with its first seconds only, and a controller lost early in
+    /// a sample saved the spot as one with no coverage.
+    public mutating func lose(_ text: String) {
+        sourceLost = true
+        guard collector != nil else { return note(text) }
+        collector = nil
+        sampleCutByLoss = true
+        message = "sample cancelled: \(text)"
+    }
+
+    /// The source is connected (at start, or back after a loss).
+    public mutating func connected(_ source: String) {
+        guard sourceLost else { return }
+        sourceLost = false
+        message = sampleCutByLoss
+            ? "\(source) is back: the sample the loss cut off was not saved; take it again (Enter)"
+            : "\(source) is back"
+        sampleCutByLoss = false
     }
 
     /// A save failed: the sample stays on screen, the message says what to do.

@@ -80,7 +80,7 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
     }
 
     /// Runs `action` each time the transport is back after a loss; a message it returns is
-    /// delivered as a warning ("scanning not restarted: ...").
+    /// delivered as `.restartFailed` ("scanning not restarted: ...").
     public func onReconnect(_ action: @escaping @Sendable () async -> String?) {
         state.withLock { $0.onReconnect = action }
     }
@@ -216,7 +216,7 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
             if isStopped { return false }
             let transport: OpenTransport
             do { transport = try opener.open(spec) } catch {
-                reason = "\(error)"
+                reason = error.detail
                 attempt += 1
                 continue
             }
@@ -230,7 +230,7 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
             if let action = state.withLock({ $0.onReconnect }) {
                 let name = spec.description
                 Task { [self] in
-                    if let failure = await action() { deliver([.notice(.warning(source: name, message: failure))]) }
+                    if let failure = await action() { deliver([.notice(.restartFailed(source: name, message: failure))]) }
                 }
             }
             return true

@@ -18,8 +18,11 @@ public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
     /// recording again from its start, unpaced up to `target` (their time the seek aimed at), so a
     /// consumer that builds state from them (the venue view) starts it afresh here.
     case rewound(source: String, target: Double)
-    /// Something went wrong beside the packets ("scanning not restarted: ...").
+    /// Something went wrong beside the packets.
     case warning(source: String, message: String)
+    /// The controller is back after a loss but refused what beacontop restarts on it ("scanning not
+    /// restarted: LE Set Extended Scan Enable failed: ..."): connected, yet hearing nothing.
+    case restartFailed(source: String, message: String)
     /// Every packet is being written to `path` (`--record`, `r`).
     case recordingStarted(path: String)
     /// Recording ended on request after `packets` packets.
@@ -36,7 +39,7 @@ public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
             "\(source): \(reason); reconnecting in \(delay) s (attempt \(attempt))"
         case .framingError(let source, let detail): "\(source): \(detail)"
         case .ended(let source, let reason): "\(source): \(reason)"
-        case .warning(let source, let message): "\(source): \(message)"
+        case .warning(let source, let message), .restartFailed(let source, let message): "\(source): \(message)"
         case .rewound(let source, _): "\(source): seek back: the venue view rebuilt from the recording's start"
         case .recordingStarted(let path): "recording to \(path)"
         case .recordingStopped(let path, let packets): "recording stopped: \(path), \(packets) packets"

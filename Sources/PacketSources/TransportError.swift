@@ -44,6 +44,20 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
+    /// What `scan` and `advertise` say when they end while their controller is lost: nothing can
+    /// be sent (it said 'could not disable scanning: tcp:... was closed', as if beacontop had failed).
+    public static func notConnectedAtExit(_ source: String, _ activity: String) -> String {
+        "\(source) is lost, so \(activity) could not be turned off; a controller that is still powered "
+            + "goes on \(activity) until it is reset or beacontop starts on it again"
+    }
+
+    /// The description without the source's name, for a line that already starts with it (a
+    /// reconnect line said `tcp:127.0.0.1:9000: tcp:127.0.0.1:9000: connect ...`).
+    public var detail: String {
+        if case .failed(_, let error) = self { return error.description }
+        return description
+    }
+
     public var description: String {
         switch self {
         case .noBluetoothInKernel:

@@ -17,7 +17,9 @@ enum CalibrationView {
         }
         let needed = max(1, progress.samplesNeeded)
         let fraction = min(1, Double(progress.samplesCollected) / Double(needed))
-        let counter = " \(progress.samplesCollected)/\(progress.samplesNeeded) samples"
+        // Samples keep coming after those needed (a longer hold, a steadier mean): then only a count.
+        let counter = progress.samplesCollected < progress.samplesNeeded
+            ? " \(progress.samplesCollected)/\(progress.samplesNeeded) samples" : " \(progress.samplesCollected) samples"
         let barWidth = max(4, buffer.width - 4 - counter.count)
         let filled = Int((fraction * Double(barWidth)).rounded(.down))
         let (full, empty): (Character, Character) = buffer.charset == .unicode ? ("█", "░") : ("#", ".")

@@ -13,14 +13,27 @@ enum EventLogView {
             buffer.write("  No region events yet.", x: 0, y: 2, role: .muted)
             return
         }
-        for (offset, event) in model.events.suffix(capacity).enumerated() {
+        // Each message wrapped under WHAT, up to `linesPerEvent`: a reconnect's reason or a refused
+        // command's explanation ran off a 100-column screen in the middle of the reason.
+        var rows: [(event: MonitorEvent?, text: String)] = []
+        for event in model.events.reversed() {
+            let lines = Wrap.words(event.message, width: max(1, buffer.width - 32), lines: linesPerEvent, ellipsis: buffer.charset.ellipsis)
+            let fitting = rows.isEmpty ? Array(lines.prefix(capacity)) : lines
+            guard rows.count + fitting.count <= capacity else { break }
+            rows.insert(contentsOf: fitting.enumerated().map { ($0.offset == 0 ? event : nil, $0.element) }, at: 0)
+        }
+        for (offset, row) in rows.enumerated() {
             let y = 2 + offset
-            let time = CellFormat.clock(event.time)
-            buffer.writeRight(time, end: 22, y: y, role: .muted)
-            buffer.write(event.kind.rawValue, x: 23, y: y, role: role(event.kind))
-            buffer.write(event.message, x: 32, y: y, role: .plain)
+            if let event = row.event {
+                buffer.writeRight(CellFormat.clock(event.time), end: 22, y: y, role: .muted)
+                buffer.write(event.kind.rawValue, x: 23, y: y, role: role(event.kind))
+            }
+            buffer.write(row.text, x: 32, y: y, role: .plain)
         }
     }
+
+    /// Lines one event may take; a longer message ends in an ellipsis.
+    static let linesPerEvent = 4
 
     static func role(_ kind: MonitorEvent.Kind) -> StyleRole {
         switch kind {

@@ -87,6 +87,8 @@ enum StatusLine {
         case .lost(let reason): [Segment(text: " ", role: .status), Segment(text: "lost: \(reason)", role: .statusWarning)]
         case .reconnecting(let attempt):
             [Segment(text: " ", role: .status), Segment(text: "reconnecting (attempt \(attempt))", role: .statusWarning)]
+        // The reason (a refused command and its explanation) is longer than a status line: the log has it.
+        case .notScanning: [Segment(text: " ", role: .status), Segment(text: "not scanning since the reconnect (e: why)", role: .statusWarning)]
         }
     }
 

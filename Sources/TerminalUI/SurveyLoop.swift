@@ -101,8 +101,11 @@ public struct SurveyLoop {
                     continue
                 case .notice(let notice):
                     // A lost source is said on the info line, never a crash; a first connect is no news.
-                    if case .connected = notice { continue }
-                    state.note(notice.description)
+                    switch notice {
+                    case .connected(let source): state.connected(source)
+                    case .lost: state.lose(notice.description)
+                    default: state.note(notice.description)
+                    }
                 }
                 any = true
             }

@@ -90,6 +90,8 @@ struct AdvertiseCommand: AsyncParsableCommand {
             do {
                 try await AdvertisingProcedure.stop(on: live, mode: mode)
                 live.setCrashStop(nil)
+            } catch TransportError.closed {
+                StandardError.report(TransportError.notConnectedAtExit(live.name, "advertising"))
             } catch {
                 StandardError.report("could not stop advertising: \(error)")
             }

@@ -207,6 +207,8 @@ struct ScanCommand: AsyncParsableCommand {
         do {
             try await ScanProcedure.stop(on: live, mode: mode)
             live.setCrashStop(nil)
+        } catch TransportError.closed {
+            StandardError.report(TransportError.notConnectedAtExit(live.name, "scanning"))
         } catch {
             StandardError.report("could not disable scanning: \(error)")
         }

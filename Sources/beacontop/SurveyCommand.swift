@@ -64,19 +64,26 @@ struct SurveyCommand: AsyncParsableCommand {
             do { return try SourceOpening.catalog(path) } catch { MonitorRunner.fail("\(error)") }
         }
         let session: SurveySession
-        let file: LineFileAppender
+        let openFile: @Sendable () throws -> LineFileAppender
         do {
             if resume {
                 guard exists else { MonitorRunner.fail("--resume: \(surveyPath) does not exist; start a survey with --catalog") }
                 session = try SurveyLog.load(path: surveyPath)
-                file = try LineFileAppender(path: surveyPath, mode: .append)
+                let file = try LineFileAppender(path: surveyPath, mode: .append)
+                openFile = { file }
             } else {
                 if exists { MonitorRunner.fail("\(out) already holds a survey: add --resume to continue it, or choose another --out") }
                 guard let catalogFile else { MonitorRunner.fail("--catalog is needed for a new survey: its positions and walls are the plan") }
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
                 session = SurveySession(plan: SurveyPlan(catalog: catalogFile), created: Date().timeIntervalSince1970, catalogPath: catalog)
-                file = try LineFileAppender(path: surveyPath, mode: .create)
-                try file.write(SurveyLog.headerLine(session))
+                // Created once the source runs and scans (on the loop thread): a controller that refused
+                // to scan at start-up left a survey of no samples, which the next try refused without --resume.
+                let header = SurveyLog.headerLine(session)
+                openFile = {
+                    let file = try LineFileAppender(path: surveyPath, mode: .create)
+                    try file.write(header)
+                    return file
+                }
             }
         } catch {
             MonitorRunner.fail("\(error)")
@@ -104,7 +111,7 @@ struct SurveyCommand: AsyncParsableCommand {
         let exit = ExitBox()
         await MonitorRunner.drive(opening: opening, record: capture, scanning: scanning, inbox: inbox) {
             var loop = SurveyLoop(
-                state: state, inbox: inbox, file: file, rate: rate, noColorVariable: ProcessInfo.processInfo.environment["NO_COLOR"]
+                state: state, inbox: inbox, file: try openFile(), rate: rate, noColorVariable: ProcessInfo.processInfo.environment["NO_COLOR"]
             )
             defer { exit.samples = loop.state.session.samples.count }
             return try loop.run()

@@ -49,6 +49,26 @@ import Testing
         #expect(state.message == "sample 1 saved: 2 beacons heard")
     }
 
+    @Test func aSourceLostMidSampleCancelsItAndNoSampleStartsUntilItIsBack() {
+        var state = SurveyState(session: SurveySession(plan: Self.plan, created: 0), catalog: nil, sampleSeconds: 2)
+        state.observe(Self.sighting(minor: 1, rssi: -70, at: 100))
+        _ = state.handle(.enter)
+        state.observe(Self.sighting(minor: 1, rssi: -70, at: 100.5))
+        state.lose("tcp:127.0.0.1:9000: lost (the other end closed the connection)")
+        #expect(state.collector == nil)
+        #expect(state.message == "sample cancelled: tcp:127.0.0.1:9000: lost (the other end closed the connection)")
+        #expect(state.advance(to: 103) == nil, "the loop's clock runs on past the sample's end: nothing saved")
+        #expect(state.session.samples.isEmpty)
+
+        #expect(state.handle(.enter) == .redraw)
+        #expect(state.collector == nil, "no sample while the source is lost")
+        #expect(state.message == "the source is lost: a sample starts once it is back")
+        state.connected("tcp:127.0.0.1:9000")
+        #expect(state.message == "tcp:127.0.0.1:9000 is back: the sample the loss cut off was not saved; take it again (Enter)")
+        _ = state.handle(.enter)
+        #expect(state.collector != nil)
+    }
+
     @Test func escapeCancelsAndQuitQuits() {
         var state = SurveyState(session: SurveySession(plan: Self.plan, created: 0), catalog: nil)
         state.observe(Self.sighting(minor: 1, rssi: -70, at: 100))

@@ -21,7 +21,8 @@ final class BumbleWorld {
     static var script: URL { SharedData.repositoryRoot.appendingPathComponent("Tests/bumble/beacon_world.py") }
 
     /// `ports` reuses given ports (a world restarted where beacontop reconnects); else free ones.
-    init(controllers: Int, advertisers: Bool = true, ports given: [UInt16]? = nil) throws {
+    /// `options` are more of the script's flags (`--refuse COMMAND`, `--rssi N`, ...).
+    init(controllers: Int, advertisers: Bool = true, ports given: [UInt16]? = nil, options: [String] = []) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.python.path) else {
             throw HarnessError(description: "no Bumble venv at \(Self.python.path): run 'bash Tests/setup.sh' first")
         }
@@ -29,7 +30,7 @@ final class BumbleWorld {
         output = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-world-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         process.executableURL = Self.python
-        process.arguments = [Self.script.path] + ports.flatMap { ["--port", String($0)] } + (advertisers ? [] : ["--no-advertisers"])
+        process.arguments = [Self.script.path] + ports.flatMap { ["--port", String($0)] } + (advertisers ? [] : ["--no-advertisers"]) + options
         let handle = try FileHandle(forWritingTo: output)
         process.standardOutput = handle
         process.standardError = handle

@@ -48,7 +48,7 @@ struct ScanProcedureTests {
             _ = try await ScanProcedure.start(on: controller, options: ScanOptions())
             Issue.record("scanning started despite Command Disallowed")
         } catch let failure as CommandFailure {
-            #expect(failure.description == "LE Set Scan Enable failed: Command Disallowed (0x0C): the adapter is already scanning (bluetoothd or another program); stop it, or use hci0:monitor to listen alongside")
+            #expect(failure.description == "LE Set Scan Enable failed: Command Disallowed (0x0C): the controller is already scanning (bluetoothd or another program); stop it, or on a kernel adapter listen alongside with its monitor channel (hciN:monitor)")
         }
         let unknown = ScriptedController(failures: [HCIOpcode.leSetScanParameters: .unknownCommand])
         await #expect(throws: CommandFailure(opcode: HCIOpcode.leSetScanParameters, status: .unknownCommand)) {

@@ -102,6 +102,26 @@ import Testing
         #expect(state.screen == .table)
     }
 
+    @Test func eventLogWrapsALongMessageUnderWhat() throws {
+        let reason = "tcp:127.0.0.1:9000: scanning not restarted: LE Set Extended Scan Enable failed: Command Disallowed (0x0C)"
+        let events = (0..<6).map { MonitorEvent(time: Double($0) * 10, kind: .info, message: "nearest: exhibit \($0)") }
+            + [MonitorEvent(time: 70, kind: .warning, message: reason)]
+        var state = Self.state(try Self.vectorRow(), events: events)
+        _ = state.handle(.character("e"))
+        let screen = render(state.viewModel(), size: ScreenSize(columns: 80, lines: 10))
+        // It was cut at the screen's edge: '... scanning not restarted: LE'. The newest events that
+        // fit whole, the oldest left out.
+        #expect(Array((2...8).map { screen.line($0).trimmingTrailingSpaces() }) == [
+            "                 00:20 info     nearest: exhibit 2",
+            "                 00:30 info     nearest: exhibit 3",
+            "                 00:40 info     nearest: exhibit 4",
+            "                 00:50 info     nearest: exhibit 5",
+            "                 01:10 warning  tcp:127.0.0.1:9000: scanning not restarted: LE",
+            "                                Set Extended Scan Enable failed: Command",
+            "                                Disallowed (0x0C)",
+        ])
+    }
+
     @Test func helpIsDrawnFromTheKeyTable() throws {
         var state = Self.state(try Self.vectorRow())
         _ = state.handle(.character("?"))
@@ -154,6 +174,10 @@ import Testing
         _ = state.update(Self.state(row, calibration: done).snapshot)
         #expect(render(state.viewModel(), size: ScreenSize(columns: 80, lines: 12)).line(8)
             .hasPrefix("  Enter saves -59 dBm as the catalog override; Esc cancels."))
+        // Samples go on past those needed: a count, not '137/100' (seen live on a Bumble beacon as '72/20').
+        done.samplesCollected = 137
+        _ = state.update(Self.state(row, calibration: done).snapshot)
+        #expect(render(state.viewModel(), size: ScreenSize(columns: 80, lines: 12)).line(3).hasSuffix("] 137 samples"))
         #expect(state.handle(.enter).1 == .saveCalibration(row.identity, measuredPower: -59))
         #expect(state.handle(.escape).1 == .cancelCalibration)
         #expect(state.screen == .table)

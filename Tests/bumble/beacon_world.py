@@ -8,7 +8,10 @@ On one Bumble LocalLink (a shared virtual radio) it puts:
   - virtual advertisers, each a Bumble Device with its own controller: an iBeacon, an AltBeacon,
     an Eddystone-UID, an Eddystone-URL and a thermometer that is no beacon;
   - with --scanner-log FILE, a passive scanner whose every report becomes a JSON line in FILE
-    (address, data hex, RSSI): what a phone on the link hears.
+    (address, data hex, RSSI): what a phone on the link hears;
+  - with --ibeacons N, N more iBeacons; with --rssi and --swing, another RSSI than Bumble's fixed
+    -50 dBm in the reports beacontop gets, swinging per advertiser; with --refuse and --ignore,
+    controllers that answer a command with Command Disallowed or not at all.
 
 Every controller here answers a passive scan with one report per advertisement: Bumble's adds a
 fake scan response to each (two reports, doubling any rate measured), which `BeaconController` drops.
@@ -20,7 +23,9 @@ point of the test.
 """
 import argparse
 import asyncio
+import dataclasses
 import json
+import math
 import sys
 import time
 
@@ -42,9 +47,9 @@ EDDYSTONE_INSTANCE = bytes.fromhex("0BADC0FFEE01")
 FLAGS = bytes([0x02, 0x01, 0x06])
 
 
-def ibeacon() -> bytes:
+def ibeacon(minor: int = 1) -> bytes:
     # Apple company 0x004C, type 0x02, length 0x15, UUID, major 100, minor 1, measured power -59
-    body = bytes([0x4C, 0x00, 0x02, 0x15]) + IBEACON_UUID + bytes([0x00, 100, 0x00, 1, 0xC5])
+    body = bytes([0x4C, 0x00, 0x02, 0x15]) + IBEACON_UUID + bytes([0x00, 100, 0x00, minor, 0xC5])
     return FLAGS + bytes([len(body) + 1, 0xFF]) + body
 
 
@@ -86,7 +91,39 @@ ADVERTISERS = [
 
 
 class BeaconController(Controller):
-    """Bumble's controller without the fake scan response to a passive scan."""
+    """Bumble's controller without the fake scan response to a passive scan.
+
+    The controllers beacontop talks to can also be told (`configure`) to report another RSSI than
+    Bumble's fixed -50 dBm, swinging per advertiser (a visitor walking), and to answer chosen
+    commands with Command Disallowed or not at all (a controller in a bad state).
+    """
+
+    rssi = -50
+    swing = 0.0
+    refuse: set = set()
+    ignore: set = set()
+    started = time.monotonic()
+
+    def configure(self, rssi: int, swing: float, refuse: list, ignore: list) -> "BeaconController":
+        self.rssi, self.swing, self.refuse, self.ignore = rssi, swing, set(refuse), set(ignore)
+        return self
+
+    def on_hci_command_packet(self, command) -> None:
+        if command.name in self.ignore:
+            return
+        if command.name in self.refuse:
+            self.send_hci_packet(hci.HCI_Command_Complete_Event(
+                num_hci_command_packets=1, command_opcode=command.op_code,
+                return_parameters=hci.HCI_StatusReturnParameters(status=hci.HCI_ErrorCode.COMMAND_DISALLOWED_ERROR)))
+            return
+        super().on_hci_command_packet(command)
+
+    def reported_rssi(self, address) -> int:
+        if not self.swing:
+            return self.rssi
+        # Each advertiser's phase from its last address byte: they peak one after the other.
+        phase = bytes(address)[0] * 1.3
+        return round(self.rssi + self.swing * math.sin(2 * math.pi * (time.monotonic() - self.started) / 20 + phase))
 
     def on_hci_le_set_extended_scan_parameters_command(self, command):
         self.le_scan_type = command.scan_types[0] if command.scan_types else 0
@@ -95,6 +132,10 @@ class BeaconController(Controller):
     def send_hci_packet(self, packet) -> None:
         if self.le_scan_type == 0 and self.is_scan_response(packet):
             return
+        if (self.rssi != -50 or self.swing) and isinstance(
+                packet, (hci.HCI_LE_Advertising_Report_Event, hci.HCI_LE_Extended_Advertising_Report_Event)):
+            packet = type(packet)([dataclasses.replace(report, rssi=self.reported_rssi(report.address))
+                                   for report in packet.reports])
         super().send_hci_packet(packet)
 
     @staticmethod
@@ -160,7 +201,19 @@ async def main() -> None:
     parser.add_argument("--scanner-log", help="also scan passively and log every report to this file")
     parser.add_argument("--no-advertisers", action="store_true",
                         help="only the controllers (for the advertise test)")
+    parser.add_argument("--ibeacons", type=int, default=0,
+                        help="this many more iBeacons (the first's UUID and major, minor 2, 3, ...)")
+    parser.add_argument("--rssi", type=int, default=-50,
+                        help="the RSSI beacontop's controllers report (Bumble's own is always -50)")
+    parser.add_argument("--swing", type=float, default=0,
+                        help="each advertiser's RSSI swings this many dB around --rssi over 20 s")
+    parser.add_argument("--refuse", action="append", default=[],
+                        help="a command (Bumble's name, e.g. HCI_LE_SET_SCAN_ENABLE_COMMAND) beacontop's "
+                             "controllers answer with Command Disallowed (repeat for more)")
+    parser.add_argument("--ignore", action="append", default=[],
+                        help="a command they never answer (e.g. HCI_RESET_COMMAND)")
     args = parser.parse_args()
+    behaviour = (args.rssi, args.swing, args.refuse, args.ignore)
 
     link = LocalLink()
     transports = []
@@ -168,16 +221,17 @@ async def main() -> None:
         transport = await open_transport(f"tcp-server:127.0.0.1:{port}")
         transports.append(transport)
         BeaconController(f"beacontop{index}", host_source=transport.source, host_sink=transport.sink,
-                         link=link, public_address=f"A0:00:00:00:00:0{index + 1}")
+                         link=link, public_address=f"A0:00:00:00:00:0{index + 1}").configure(*behaviour)
     for index, path in enumerate(args.unix):
         source, sink = await open_unix_server(path)
         BeaconController(f"vhci{index}", host_source=source, host_sink=sink,
-                         link=link, public_address=f"B0:00:00:00:00:0{index + 1}")
+                         link=link, public_address=f"B0:00:00:00:00:0{index + 1}").configure(*behaviour)
     scanner = await start_scanner(link, args.scanner_log) if args.scanner_log else None
 
     devices = []
     if not args.no_advertisers:
-        for name, address, data in ADVERTISERS:
+        extra = [(f"ibeacon-{minor}", f"C0:00:00:00:01:{minor:02X}", ibeacon(minor)) for minor in range(2, args.ibeacons + 2)]
+        for name, address, data in ADVERTISERS + extra:
             controller = BeaconController(name, link=link, public_address=address)
             device = Device(name=name, address=Address(address),
                             host=Host(controller, AsyncPipeSink(controller)))

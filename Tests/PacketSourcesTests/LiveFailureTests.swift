@@ -1,0 +1,144 @@
+import Foundation
+import TestFixtures
+import Testing
+
+/// What a technician sees when a live controller misbehaves (docs/robustness.md): Bumble
+/// controllers that refuse a command or go away, and beacontop run as a user runs it.
+@Suite("Live failures", .serialized)
+struct LiveFailureTests {
+    static let catalog = """
+        title: Hall
+        exhibits:
+          - id: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1"
+            name: Clock
+            position: [1, 1]
+        walls:
+          - [[0, 0], [4, 0], [4, 3], [0, 3], [0, 0]]
+
+        """
+
+    /// A fresh directory holding the catalog, and the survey directory to be made in it.
+    static func surveyDirectory() throws -> (directory: URL, catalog: URL, out: URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("livetour-survey-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let catalog = directory.appendingPathComponent("hall.yaml")
+        try Self.catalog.write(to: catalog, atomically: true, encoding: .utf8)
+        return (directory, catalog, directory.appendingPathComponent("survey"))
+    }
+
+    @Test("a survey whose controller refuses to scan says so and leaves no survey that a retry would refuse")
+    func surveyRefusedAtStartLeavesNoSurvey() throws {
+        let world = try BumbleWorld(controllers: 1, options: ["--refuse", "HCI_LE_SET_EXTENDED_SCAN_ENABLE_COMMAND"])
+        defer { world.stop() }
+        let (directory, catalog, out) = try Self.surveyDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let result = try BeacontopBinary.run(
+            ["survey", "tcp:127.0.0.1:\(world.ports[0])", "--catalog", catalog.path, "--out", out.path], limit: 30)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("LE Set Extended Scan Enable failed: Command Disallowed (0x0C)"), "\(result.stderr)")
+        // Before: survey.ndjson held its header and no sample, and the same command again said
+        // 'already holds a survey: add --resume'.
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("survey.ndjson").path))
+    }
+
+    @Test("a controller lost during a survey sample cancels it: the spot is not saved with no coverage")
+    func surveySampleCutByALossIsNotSaved() throws {
+        try TestPrerequisites.requireTmux()
+        let executable = try BeacontopBinary.url.path
+        let world = try BumbleWorld(controllers: 1)
+        defer { world.stop() }
+        let (directory, catalog, out) = try Self.surveyDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let session = try TmuxSession(
+            command: "sh -c '\(executable) survey tcp:127.0.0.1:\(world.ports[0]) --catalog \(catalog.path) --out \(out.path) --sample 3; echo EXIT=$?; sleep 60'",
+            columns: 100, lines: 30, environment: ["LANG": "C.UTF-8", "TERM": "screen-256color"])
+        defer { session.kill() }
+        try session.waitFor(timeout: 20, "the plan") { $0.contains("Enter: sample") }
+        Thread.sleep(forTimeInterval: 1)
+        try session.send("Enter")
+        Thread.sleep(forTimeInterval: 1)
+        world.stop()
+        // The sample would have ended 2 s later on the loop's clock, with 1 s of packets, saved.
+        Thread.sleep(forTimeInterval: 4)
+        let lines = try String(contentsOf: out.appendingPathComponent("survey.ndjson"), encoding: .utf8).split(separator: "\n")
+        let screen = try session.capture()
+        #expect(lines.count == 1, "the header only: \(lines.count - 1) samples saved\n\(screen)")
+        try session.send("Enter")
+        try session.waitFor(timeout: 5, "a sample refused while lost") { $0.contains("the source is lost") }
+        try session.send("q")
+        try session.waitFor("EXIT=0")
+    }
+
+    @Test("a controller back after a loss that refuses to scan is shown as not scanning, not as scanning")
+    func monitorShowsARefusedRestart() throws {
+        try TestPrerequisites.requireTmux()
+        let executable = try BeacontopBinary.url.path
+        var world: BumbleWorld? = try BumbleWorld(controllers: 1)
+        let port = world!.ports[0]
+        defer { world?.stop() }
+        let session = try TmuxSession(
+            command: "sh -c '\(executable) monitor tcp:127.0.0.1:\(port); echo EXIT=$?; sleep 60'",
+            columns: 100, lines: 30, environment: ["LANG": "C.UTF-8", "TERM": "screen-256color"])
+        defer { session.kill() }
+        try session.waitFor(timeout: 20, "four beacons") { $0.contains(" 4 beacons") }
+        world?.stop()
+        world = try BumbleWorld(controllers: 1, ports: [port], options: ["--refuse", "HCI_LE_SET_EXTENDED_SCAN_ENABLE_COMMAND"])
+        // It said 'tcp:127.0.0.1:PORT scanning · 0 adv/s', the refusal only in the event log, cut at
+        // 'LE Set Extended Scan En' on a 100-column screen.
+        let screen = try session.waitFor(timeout: 20, "the state on the status line") {
+            $0.contains("tcp:127.0.0.1:\(port) not scanning since the reconnect (e: why)")
+        }
+        #expect(!screen.contains("tcp:127.0.0.1:\(port) scanning ·"))
+        try session.send("e")
+        let log = try session.waitFor(timeout: 5, "the event log") { $0.contains("Events (") }
+        let words = log.split(separator: "\n").map { $0.dropFirst(32) }.joined(separator: " ").split(separator: " ").joined(separator: " ")
+        #expect(words.contains("scanning not restarted: LE Set Extended Scan Enable failed: Command Disallowed (0x0C):"), "\(log)")
+        try session.send("q")
+        try session.waitFor("EXIT=0")
+    }
+
+    @Test("scan and advertise stopped while their controller is lost say that nothing could be turned off, and why")
+    func stoppedWhileLost() throws {
+        let world = try BumbleWorld(controllers: 2)
+        defer { world.stop() }
+        let scan = try BeacontopBinary.Running(["scan", "tcp:127.0.0.1:\(world.ports[0])", "--json", "--frames"])
+        let advertise = try BeacontopBinary.Running(
+            ["advertise", "tcp:127.0.0.1:\(world.ports[1])", "--ibeacon", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:5:6"])
+        let deadline = Date().addingTimeInterval(15)
+        // Both running before the controllers go (a loaded machine starts a debug binary slowly).
+        func scanning() -> Bool { ((try? Data(contentsOf: scan.out))?.count ?? 0) > 0 }
+        while !(advertise.stderrText.contains("advertising ibeacon") && scanning()) && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        world.stop()
+        Thread.sleep(forTimeInterval: 1)
+        kill(scan.process.processIdentifier, SIGINT)
+        kill(advertise.process.processIdentifier, SIGINT)
+        for (result, port, activity) in [(scan.wait(limit: 20), world.ports[0], "scanning"), (advertise.wait(limit: 20), world.ports[1], "advertising")] {
+            #expect(result.status == 0, "\(result.stderr)")
+            // It said 'could not disable scanning: tcp:127.0.0.1:PORT was closed'.
+            #expect(result.stderr.contains(
+                "tcp:127.0.0.1:\(port) is lost, so \(activity) could not be turned off; a controller that is still powered goes on \(activity)"),
+                "\(result.stderr)")
+            #expect(!result.stderr.contains("was closed"), "\(result.stderr)")
+        }
+    }
+
+    @Test("reconnect lines name the source once, then why the last attempt failed")
+    func reconnectLinesNameTheSourceOnce() throws {
+        let world = try BumbleWorld(controllers: 1)
+        let port = world.ports[0]
+        defer { world.stop() }
+        let scan = try BeacontopBinary.Running(["scan", "tcp:127.0.0.1:\(port)", "--duration", "5"])
+        // Scanning (a frame heard) before the controller goes: a loaded machine starts a debug binary slowly.
+        let deadline = Date().addingTimeInterval(15)
+        while ((try? Data(contentsOf: scan.out))?.count ?? 0) == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        world.stop()
+        // Attempts at 0.5 and 1.0 s after the loss: the second says why the first failed.
+        let result = scan.wait(limit: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        let source = "tcp:127.0.0.1:\(port)"
+        #expect(result.stderr.contains("\(source): connect 127.0.0.1:\(port): Connection refused"), "\(result.stderr)")
+        #expect(result.stderr.contains("reconnecting in 1.0 s (attempt 2)"), "\(result.stderr)")
+        #expect(!result.stderr.contains("\(source): \(source)"), "\(result.stderr)")
+    }
+}
