@@ -80,6 +80,7 @@ enum MonitorRunner {
             }
             controller.onReconnect { await ScanProcedure.restart(on: controller, options: options) }
         }
+        if let measure = opening.lengthMeasure { opening.replayControl?.measureLength(measure) }
         let outcome: Result<MonitorExit, Error> = await withCheckedContinuation { continuation in
             let thread = Thread {
                 continuation.resume(returning: Result { try loop() })
