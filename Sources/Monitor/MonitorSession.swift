@@ -132,7 +132,7 @@ public struct MonitorSession: Sendable {
             feed.status.replayPosition = position
             // A file appended to while it plays runs past the length measured at the start.
             feed.status.replayDuration = replay.length.map { Swift.max($0, position) }
-            if feed.status.state != .finished {
+            if !feed.status.state.isOver {
                 if paused {
                     feed.status.state = .paused
                 } else if case .factor(let factor)? = speed {

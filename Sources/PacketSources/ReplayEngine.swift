@@ -17,6 +17,8 @@ struct ReplayEngine {
         var loopOffset = 0.0
         var firstDelivered: Double?
         var lastDelivered: Double?
+        /// Seconds into the capture of the last packet read this pass, delivered or not.
+        var lastRead: Double?
         /// The capture time a seek landed on while its packet waits (paused, or not yet due): the
         /// next press counts from there, so presses add up as on a venue recording.
         var seekedTo: Double?
@@ -148,6 +150,7 @@ struct ReplayEngine {
                 if state.captureStart == nil { state.captureStart = packet.timestamp }
                 let offset = packet.timestamp - state.captureStart!
                 if let from = options.from, offset < from { continue }
+                state.lastRead = offset
                 if let to = options.to, offset > to { reachedEnd = true }
                 if !reachedEnd {
                     state.pending = packet
@@ -157,6 +160,11 @@ struct ReplayEngine {
             let note = state.reader?.endNote.map { ": \($0)" } ?? ""
             guard options.loop, let first = state.firstDelivered, let last = state.lastDelivered else {
                 return finish("end of replay after \(control.position.packets) packets\(note)")
+                if control.position.packets == 0, let from = options.from, let last = state.lastRead, last < from {
+                    state.finished = true
+                    state.reader = nil
+                    return .emit(.notice(.pastTheEnd(source: name, from: from, last: last)))
+                }
             }
             do { state.reader = try makeReader() } catch {
                 return finish("replay stopped: cannot reopen: \(error)")
@@ -165,6 +173,7 @@ struct ReplayEngine {
             state.loopOffset += last - first + 1
             state.captureStart = nil
             state.firstDelivered = nil
+            state.lastRead = nil
             state.pacer = nil
             return .emit(.notice(.ended(source: name, reason: "looping (\(state.loops))\(note)")))
         }

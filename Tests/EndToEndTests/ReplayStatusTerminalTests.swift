@@ -3,7 +3,7 @@ import TestFixtures
 import Testing
 
 /// What the monitor's status line says about a replay, in a real terminal (tmux): where it is and
-/// how long the recording is (`00:12/06:35`).
+/// how long the recording is (`00:12/06:35`), and a `--from` past the end said in words.
 @Suite(.serialized)
 struct ReplayStatusTerminalTests {
     init() throws {
@@ -53,5 +53,22 @@ struct ReplayStatusTerminalTests {
         }
         try session.send("q")
         try MonitorTerminalTests.expectRestored(session)
+    }
+
+    @Test("--from past the end: said on the status line and again on exit, with status 64")
+    func fromPastTheEnd() throws {
+        let capture = SharedData.capture("govee-h5100.btsnoop").path
+        let tenths = (try Self.lengthByTshark(capture) * 10).rounded(.down) / 10
+        let expected = "nothing replayed: --from 5000 s is past the end (0-\(tenths) s)"
+        // Run beside the capture: the message on exit names it as given, on one line of the terminal.
+        let session = try MonitorTerminalTests.start(
+            "monitor govee-h5100.btsnoop --speed max --from 5000", in: SharedData.capture("govee-h5100.btsnoop").deletingLastPathComponent().path
+        )
+        defer { session.kill() }
+        let screen = try session.waitFor(timeout: 20, "nothing replayed on the status line") { $0.contains(expected) }
+        #expect(!screen.contains("replay finished"))
+        try session.send("q")
+        let after = try session.waitFor("EXIT=64")
+        #expect(after.contains("beacontop: govee-h5100.btsnoop: \(expected)"), "\(after)")
     }
 }
