@@ -182,4 +182,8 @@ public struct AdvertisementScriptError: Error, Sendable, Equatable, CustomString
     public var description: String {
         line > 0 ? "\(path):\(line): \(field) \(reason); line skipped" : "\(path): \(reason)"
     }
+
+    public var detail: String {
+        line > 0 ? "line \(line): \(field) \(reason); line skipped" : reason
+    }
 }

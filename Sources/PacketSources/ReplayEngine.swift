@@ -140,17 +140,18 @@ struct ReplayEngine {
             do {
                 packet = try state.reader?.nextPacket()
             } catch {
-                if let recoverable = error as? any RecoverableReplayError, recoverable.isRecoverable {
-                    return .emit(.notice(.framingError(source: name, detail: "\(error)")))
+                let replayError = error as? any RecoverableReplayError
+                if let replayError, replayError.isRecoverable {
+                    return .emit(.notice(.framingError(source: name, detail: replayError.detail)))
                 }
-                return finish("replay stopped: \(error)")
+                return finish("replay stopped: \(replayError?.detail ?? "\(error)")")
             }
             var reachedEnd = packet == nil
             if let packet {
                 if state.captureStart == nil { state.captureStart = packet.timestamp }
                 let offset = packet.timestamp - state.captureStart!
-                if let from = options.from, offset < from { continue }
                 state.lastRead = offset
+                if let from = options.from, offset < from { continue }
                 if let to = options.to, offset > to { reachedEnd = true }
                 if !reachedEnd {
                     state.pending = packet
@@ -159,12 +160,12 @@ struct ReplayEngine {
             }
             let note = state.reader?.endNote.map { ": \($0)" } ?? ""
             guard options.loop, let first = state.firstDelivered, let last = state.lastDelivered else {
-                return finish("end of replay after \(control.position.packets) packets\(note)")
                 if control.position.packets == 0, let from = options.from, let last = state.lastRead, last < from {
                     state.finished = true
                     state.reader = nil
                     return .emit(.notice(.pastTheEnd(source: name, from: from, last: last)))
                 }
+                return finish("end of replay after \(control.position.packets) packets\(note)")
             }
             do { state.reader = try makeReader() } catch {
                 return finish("replay stopped: cannot reopen: \(error)")
@@ -172,8 +173,8 @@ struct ReplayEngine {
             state.loops += 1
             state.loopOffset += last - first + 1
             state.captureStart = nil
-            state.firstDelivered = nil
             state.lastRead = nil
+            state.firstDelivered = nil
             state.pacer = nil
             return .emit(.notice(.ended(source: name, reason: "looping (\(state.loops))\(note)")))
         }
