@@ -160,6 +160,9 @@ public struct MonitorFeed: Sendable {
         case .rewound(_, let target):
             rewindVenue(to: target)
             log(.info, news.description, at: target)
+        case .pastTheEnd(_, let from, let last):
+            status.state = .nothingReplayed(reason: "--from \(SourceNotice.seconds(from)) s is past the end (0-\(SourceNotice.seconds(last)) s)")
+            log(.warning, news.description)
         case .ended(_, let reason):
             // A `--loop` replay reports each pass as "looping (n)" and goes on.
             if !reason.hasPrefix("looping") { status.state = .finished }

@@ -128,8 +128,11 @@ public struct MonitorSession: Sendable {
         reanchorClock(now: now)
         let time = captureTime(now: now)
         if let replay {
-            feed.status.replayPosition = replay.position.seconds
-            if feed.status.state != .finished {
+            let position = replay.position.seconds
+            feed.status.replayPosition = position
+            // A file appended to while it plays runs past the length measured at the start.
+            feed.status.replayDuration = replay.length.map { Swift.max($0, position) }
+            if !feed.status.state.isOver {
                 if paused {
                     feed.status.state = .paused
                 } else if case .factor(let factor)? = speed {

@@ -17,6 +17,16 @@ public struct SourceStatus: Sendable, Equatable {
         case notScanning(reason: String)
         /// A replay reached its end.
         case finished
+        /// A replay ended with nothing replayed, and `reason` says why (`--from` past the end).
+        case nothingReplayed(reason: String)
+
+        /// The replay is over: the state no longer follows pause and speed.
+        public var isOver: Bool {
+            switch self {
+            case .finished, .nothingReplayed: true
+            default: false
+            }
+        }
     }
 
     /// The source spec string as given (`hci0`, `session.btsnoop`, `tcp:127.0.0.1:9000`).

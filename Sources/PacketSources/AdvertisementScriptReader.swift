@@ -72,6 +72,20 @@ public struct AdvertisementScriptReader: ReplayPacketReader {
 
     public var endNote: String? { nil }
 
+    /// Seconds from the script's first packet to its last (bad lines left out, as the replay
+    /// skips them), or nil when it cannot be read or has none. Scripts are small: read whole.
+    public static func span(path: String) -> Double? {
+        guard var reader = try? AdvertisementScriptReader(path: path) else { return nil }
+        var first: Double?
+        var last = 0.0
+        while reader.index < reader.lines.count {
+            guard let packet = try? reader.nextPacket() else { continue }
+            if first == nil { first = packet.timestamp }
+            last = packet.timestamp
+        }
+        return first.map { last - $0 }
+    }
+
     public mutating func nextPacket() throws -> HCIPacket? {
         while index < lines.count {
             let number = index + 1
@@ -167,5 +181,9 @@ public struct AdvertisementScriptError: Error, Sendable, Equatable, CustomString
 
     public var description: String {
         line > 0 ? "\(path):\(line): \(field) \(reason); line skipped" : "\(path): \(reason)"
+    }
+
+    public var detail: String {
+        line > 0 ? "line \(line): \(field) \(reason); line skipped" : reason
     }
 }

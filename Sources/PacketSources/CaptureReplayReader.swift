@@ -22,4 +22,15 @@ public struct CaptureReplayReader: ReplayPacketReader {
     }
 }
 
-extension CaptureError: RecoverableReplayError {}
+extension CaptureError: RecoverableReplayError {
+    public var detail: String {
+        let path: String
+        switch self {
+        case .cannotOpen(let file, _), .readFailed(let file, _, _), .unknownFormat(let file, _), .unsupported(let file, _),
+             .corrupt(let file, _, _, _), .writeFailed(let file, _), .malformedRecord(let file, _, _):
+            path = file
+        }
+        let text = description
+        return text.hasPrefix(path + ": ") ? String(text.dropFirst(path.count + 2)) : text
+    }
+}

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// The transport controls of a replay, driven from another thread (the monitor's keys):
@@ -17,6 +18,7 @@ public final class ReplayControl: Sendable {
 
     private let requests = Mutex(Requests())
     private let progress = Mutex<(position: Double, packets: Int)>((0, 0))
+    private let measuredLength = Mutex<Double?>(nil)
     private let wakeup = DispatchSemaphore(value: 0)
 
     public init(paused: Bool = false) {
@@ -58,6 +60,22 @@ public final class ReplayControl: Sendable {
     /// Seconds into the capture of the last packet delivered, and how many were delivered.
     public var position: (seconds: Double, packets: Int) {
         progress.withLock { ($0.position, $0.packets) }
+    }
+
+    /// Seconds from the recording's first packet (message) to its last, once measured (on a thread
+    /// of its own, `measureLength`); nil until then, or when it cannot be.
+    public var length: Double? { measuredLength.withLock { $0 } }
+
+    /// Measures the recording's length on a background thread and keeps it for `length`: the
+    /// replay starts at once, and the status line shows the length when it is known.
+    public func measureLength(_ measure: @escaping @Sendable () -> Double?) {
+        let thread = Thread { [self] in
+            let length = measure()
+            measuredLength.withLock { $0 = length }
+        }
+        thread.name = "beacontop replay length"
+        thread.qualityOfService = .utility
+        thread.start()
     }
 
     // The replay thread's side.

@@ -17,6 +17,8 @@ struct ReplayEngine {
         var loopOffset = 0.0
         var firstDelivered: Double?
         var lastDelivered: Double?
+        /// Seconds into the capture of the last packet read this pass, delivered or not.
+        var lastRead: Double?
         /// The capture time a seek landed on while its packet waits (paused, or not yet due): the
         /// next press counts from there, so presses add up as on a venue recording.
         var seekedTo: Double?
@@ -138,15 +140,17 @@ struct ReplayEngine {
             do {
                 packet = try state.reader?.nextPacket()
             } catch {
-                if let recoverable = error as? any RecoverableReplayError, recoverable.isRecoverable {
-                    return .emit(.notice(.framingError(source: name, detail: "\(error)")))
+                let replayError = error as? any RecoverableReplayError
+                if let replayError, replayError.isRecoverable {
+                    return .emit(.notice(.framingError(source: name, detail: replayError.detail)))
                 }
-                return finish("replay stopped: \(error)")
+                return finish("replay stopped: \(replayError?.detail ?? "\(error)")")
             }
             var reachedEnd = packet == nil
             if let packet {
                 if state.captureStart == nil { state.captureStart = packet.timestamp }
                 let offset = packet.timestamp - state.captureStart!
+                state.lastRead = offset
                 if let from = options.from, offset < from { continue }
                 if let to = options.to, offset > to { reachedEnd = true }
                 if !reachedEnd {
@@ -156,6 +160,11 @@ struct ReplayEngine {
             }
             let note = state.reader?.endNote.map { ": \($0)" } ?? ""
             guard options.loop, let first = state.firstDelivered, let last = state.lastDelivered else {
+                if control.position.packets == 0, let from = options.from, let last = state.lastRead, last < from {
+                    state.finished = true
+                    state.reader = nil
+                    return .emit(.notice(.pastTheEnd(source: name, from: from, last: last)))
+                }
                 return finish("end of replay after \(control.position.packets) packets\(note)")
             }
             do { state.reader = try makeReader() } catch {
@@ -164,6 +173,7 @@ struct ReplayEngine {
             state.loops += 1
             state.loopOffset += last - first + 1
             state.captureStart = nil
+            state.lastRead = nil
             state.firstDelivered = nil
             state.pacer = nil
             return .emit(.notice(.ended(source: name, reason: "looping (\(state.loops))\(note)")))

@@ -12,4 +12,7 @@ public protocol ReplayPacketReader: Sendable {
 /// Errors a reader may throw that do not end the file: one bad record, skipped.
 public protocol RecoverableReplayError: Error {
     var isRecoverable: Bool { get }
+    /// What went wrong without the file's name: the replay's notices name their source, and the
+    /// error's own description names the file too (`FILE: FILE:4: ...`).
+    var detail: String { get }
 }

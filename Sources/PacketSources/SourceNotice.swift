@@ -14,6 +14,9 @@ public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
     case framingError(source: String, detail: String)
     /// A replay reached its end, or was stopped.
     case ended(source: String, reason: String)
+    /// A replay ended with nothing replayed because `--from` lies past the file's last packet
+    /// (message), `last` seconds after its first: the end of the replay, and a usage error.
+    case pastTheEnd(source: String, from: Double, last: Double)
     /// A replay went back (a seek back on a venue recording): the messages that follow are the
     /// recording again from its start, unpaced up to `target` (their time the seek aimed at), so a
     /// consumer that builds state from them (the venue view) starts it afresh here.
@@ -39,11 +42,19 @@ public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
             "\(source): \(reason); reconnecting in \(delay) s (attempt \(attempt))"
         case .framingError(let source, let detail): "\(source): \(detail)"
         case .ended(let source, let reason): "\(source): \(reason)"
+        case .pastTheEnd(let source, let from, let last):
+            "\(source): --from \(Self.seconds(from)) s is past the end: the file spans 0-\(Self.seconds(last)) s; nothing replayed"
         case .warning(let source, let message), .restartFailed(let source, let message): "\(source): \(message)"
         case .rewound(let source, _): "\(source): seek back: the venue view rebuilt from the recording's start"
         case .recordingStarted(let path): "recording to \(path)"
         case .recordingStopped(let path, let packets): "recording stopped: \(path), \(packets) packets"
         case .recordingFailed(let path, let reason): "recording \(path): lost (\(reason); recording stopped)"
         }
+    }
+
+    /// Seconds to a tenth, without a trailing `.0` (`500`, `120.4`).
+    public static func seconds(_ value: Double) -> String {
+        let tenths = (value * 10).rounded(.down) / 10
+        return tenths == tenths.rounded() && abs(tenths) < 1e15 ? String(Int(tenths)) : String(tenths)
     }
 }

@@ -19,6 +19,8 @@ public enum CaptureReplay {
         public var stoppedBy: CaptureError?
         public var records = 0
         public var malformed = 0
+        /// `stopped` said stop (the output was closed) before the end of the file.
+        public var stoppedEarly = false
 
         /// 0 replayed, 1 the file cannot be read, 2 reading stopped at a corrupt header.
         public var exitStatus: Int32 { cannotRead != nil ? 1 : stoppedBy != nil ? 2 : 0 }
@@ -38,10 +40,12 @@ public enum CaptureReplay {
 
     /// As `run(path:pipeline:onTick:)`, and when `health` is set every sighting (telemetry
     /// included) also goes to it, and each tick comes with its health fields and events
-    /// (`replay --json --health`).
+    /// (`replay --json --health`). `stopped` is asked before each batch: when it says so (a write
+    /// failed: `replay --json | head -1`), reading stops there instead of going on to the end of the
+    /// file with nowhere to put the ticks, and the summary says how many packets were read.
     public static func run(
         path: String, pipeline: inout BeaconPipeline, health: inout HealthTickLines?,
-        onTick: (RangingSnapshot, HealthTickLines.Extras?) -> Void
+        stopped: () -> Bool = { false }, onTick: (RangingSnapshot, HealthTickLines.Extras?) -> Void
     ) -> Outcome {
         func tick(_ snapshot: RangingSnapshot) { onTick(snapshot, health?.extras(at: snapshot.time)) }
         let reader: CaptureReader
@@ -55,8 +59,15 @@ public enum CaptureReplay {
         var malformedPackets = 0
         var firstPacketError: DecodeError?
         var end: BackgroundCaptureDecoder.End?
+        var packetsRead = 0
         let decoder = BackgroundCaptureDecoder(reader: reader)
         while let batch = decoder.next() {
+            if stopped() {
+                decoder.cancel()
+                outcome.stoppedEarly = true
+                break
+            }
+            packetsRead += batch.packetCount
             for error in batch.malformedRecords {
                 malformedRecords += 1
                 if malformedRecords <= 5 { StandardError.line("warning: \(error)") }
@@ -79,6 +90,10 @@ public enum CaptureReplay {
         outcome.stoppedBy = end?.stoppedBy
         outcome.records = end?.recordCount ?? 0
         outcome.malformed = malformedPackets + malformedRecords
+        if outcome.stoppedEarly {
+            StandardError.line("\(packetsRead) packets read, \(pipeline.beaconReports) beacon frames ranged: the output was closed")
+            return outcome
+        }
         pipeline.finish(onTick: tick)
         if let truncation = end?.truncation {
             StandardError.line("warning: \(path): \(truncation); replayed up to there")

@@ -34,6 +34,8 @@ public struct HeadlessScan {
         /// Broker messages taken in, and those the venue view refused (malformed, hostile).
         public var messages = 0
         public var refusedMessages = 0
+        /// The replay ended with nothing replayed: `--from` lies past the file's end.
+        public var pastTheEnd = false
     }
 
     /// Ranging ticks when set; frame lines otherwise.
@@ -149,6 +151,7 @@ public struct HeadlessScan {
             output.flush()
             StandardError.report("\(notice)")
             if case .lost = notice { lost = true }
+            if case .pastTheEnd = notice { summary.pastTheEnd = true }
             if case .connected = notice { lost = false }
         }
     }

@@ -1,3 +1,4 @@
+import Captures
 import Foundation
 import MQTT
 import PacketSources
@@ -19,6 +20,9 @@ public struct SourceOpening: Sendable {
     public var broker: BrokerSource?
     /// The topics of that venue (the spec's prefix).
     public var venueTopics: VenueTopics?
+    /// Measures a replayed file's length in seconds (`ReplayControl.measureLength`); nil for
+    /// everything but replays. The monitor shows it; a headless scan has no use for it.
+    public var lengthMeasure: (@Sendable () -> Double?)?
 
     /// Builds the source a spec names: a live transport, a capture replay or an advertisement
     /// script (chosen by the file's first bytes), or the simulator walking a catalog; recording to
@@ -45,6 +49,7 @@ public struct SourceOpening: Sendable {
             let prefix = replaySource.prefix
             venueTopics = VenueTopics(prefix: prefix)
             venueRecorder = { try VenueRecordingWriter(path: $0, prefix: prefix) }
+            lengthMeasure = { VenueRecordingReader.span(path: path) }
         case .file(let path):
             let script = AdvertisementScriptReader.looksLikeScript(path: path)
             let replaySource = ReplaySource(name: path, options: replay) {
@@ -52,6 +57,7 @@ public struct SourceOpening: Sendable {
             }
             base = replaySource
             replayControl = replaySource.control
+            lengthMeasure = { script ? AdvertisementScriptReader.span(path: path) : CaptureReader.span(path: path)?.seconds }
         case .simulation(let path):
             guard case .factor(let speed) = replay.speed else {
                 throw SourceOpeningError(description: "sim: needs a numeric --speed (0.25 to 100)")

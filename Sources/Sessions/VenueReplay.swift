@@ -8,16 +8,29 @@ import Venue
 /// on this thread, as fast as it decodes, at its recorded receive time (the same view a live
 /// `scan mqtt://` ran, so the same presence and visits), publishing nothing.
 public enum VenueReplay {
-    /// Runs the recording; `emit` gets the NDJSON venue lines as they fill the writer.
-    public static func run(path: String, catalog: ExhibitCatalog?, emit: (inout JSONWriter) -> Void) throws(VenueRecordingError) -> VenueScan {
+    /// Runs the recording; `emit` gets the NDJSON venue lines as they fill the writer. `stopped` is
+    /// asked after each: when it says so (a write failed: `replay --json | head -1`), reading stops
+    /// there, with a line on stderr saying how many messages were read, instead of reading the
+    /// rest of the recording with nowhere to put its lines.
+    public static func run(
+        path: String, catalog: ExhibitCatalog?, stopped: () -> Bool = { false }, emit: (inout JSONWriter) -> Void
+    ) throws(VenueRecordingError) -> VenueScan {
         var reader = try VenueRecordingReader(path: path)
         var scan = VenueScan(view: VenueView(catalog: catalog, topics: VenueTopics(prefix: reader.prefix)), clock: nil, publish: { _ in })
         var lines = JSONWriter(capacity: 1 << 16)
         var failure: VenueRecordingError?
+        var read = 0
         do {
             while let message = try reader.next() {
+                read += 1
                 scan.receive(message, lines: &lines)
-                if lines.bytes.count >= 1 << 15 { emit(&lines) }
+                if lines.bytes.count >= 1 << 15 {
+                    emit(&lines)
+                    if stopped() {
+                        StandardError.report("\(path): \(read) messages read: the output was closed")
+                        return scan
+                    }
+                }
             }
         } catch {
             failure = error

@@ -36,6 +36,8 @@ struct VenueReplayEngine {
     private var start: Double?
     private var firstDelivered: Double?
     private var lastDelivered: Double?
+    /// Seconds into the recording of the last message read this pass, delivered or not.
+    private var lastRead: Double?
     /// Where the replay is: the last message delivered, or the target a seek reached.
     private var reached: Double?
     /// The recording time a seek aims at: messages before it are delivered unpaced.
@@ -120,6 +122,16 @@ struct VenueReplayEngine {
         return .notice(.ended(source: name, reason: reason))
     }
 
+    /// The end of the recording (or of what could be read of it): `.pastTheEnd` when nothing was
+    /// delivered because `--from` lies beyond its last message.
+    private mutating func ending() -> SourceEvent {
+        let notice = finish("end of replay after \(delivered) messages")
+        if delivered == 0, let from = options.from, let last = lastRead, last < from {
+            return .notice(.pastTheEnd(source: name, from: from, last: last))
+        }
+        return notice
+    }
+
     /// Aims at `delta` seconds from where the replay is (or from the target of a seek still
     /// catching up, so presses add up), never before the start of the window.
     private mutating func seek(by delta: Double) {
@@ -143,12 +155,13 @@ struct VenueReplayEngine {
         while true {
             let message: BrokerMessage?
             do { message = try reader?.next() } catch {
-                queue.append(finish("end of replay after \(delivered) messages"))
+                queue.append(ending())
                 return .emit(.notice(.warning(source: name, message: "\(error.problem) (line \(error.line)); replayed up to there")))
             }
             if let message {
                 if start == nil { start = message.receivedAt }
                 let offset = message.receivedAt - start!
+                lastRead = offset
                 if let from = options.from, offset < from { continue }
                 if options.to.map({ offset <= $0 }) ?? true {
                     pending = message
@@ -156,7 +169,7 @@ struct VenueReplayEngine {
                 }
             }
             guard options.loop, let first = firstDelivered, let last = lastDelivered else {
-                return .emit(finish("end of replay after \(delivered) messages"))
+                return .emit(ending())
             }
             do { reader = try open() } catch {
                 return .emit(finish("replay stopped: cannot reopen: \(error)"))
@@ -164,6 +177,7 @@ struct VenueReplayEngine {
             loops += 1
             loopOffset += last - first + 1
             start = nil
+            lastRead = nil
             firstDelivered = nil
             lastDelivered = nil
             reached = nil

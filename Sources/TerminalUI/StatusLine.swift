@@ -83,6 +83,7 @@ enum StatusLine {
         case .scanning: [Segment(text: " scanning", role: .status)]
         case .replaying(let speed): [Segment(text: " replaying at \(speedText(speed))", role: .status)]
         case .finished: [Segment(text: " replay finished", role: .status)]
+        case .nothingReplayed(let reason): [Segment(text: " ", role: .status), Segment(text: "nothing replayed: \(reason)", role: .statusWarning)]
         case .paused: [Segment(text: " ", role: .status), Segment(text: "paused", role: .statusWarning)]
         case .lost(let reason): [Segment(text: " ", role: .status), Segment(text: "lost: \(reason)", role: .statusWarning)]
         case .reconnecting(let attempt):

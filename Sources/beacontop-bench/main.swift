@@ -16,6 +16,7 @@ do {
     case "simulate": SimulateBenchmark.run(rest)
     case "h4-framer": H4FramerBenchmark.run(rest)
     case "replay-stages": try ReplayStagesBenchmark.run(rest)
+    case "replay-length": try ReplayLengthBenchmark.run(rest)
     case "ranging-eval": try RangingEvaluationBenchmark.run(rest)
     case "posterior-table": PosteriorTableBenchmark.run(rest)
     case "survey": SurveyBenchmark.run(rest)
@@ -24,7 +25,7 @@ do {
     case "venue": try VenueLoadBenchmark.run(rest)
     case "venue-subscriber": try VenueLoadBenchmark.subscriber(rest)
     default:
-        print("usage: beacontop-bench decode-events|decode-file|ranging|render|monitor|monitor-idle|monitor-capture|simulate|h4-framer|replay-stages|ranging-eval|posterior-table|survey|venue-presence|venue [ARGS]")
+        print("usage: beacontop-bench decode-events|decode-file|ranging|render|monitor|monitor-idle|monitor-capture|simulate|h4-framer|replay-stages|replay-length|ranging-eval|posterior-table|survey|venue-presence|venue [ARGS]")
     }
 } catch {
     print("\(arguments.first ?? ""): \(error)")

@@ -1,8 +1,10 @@
+import ArgumentParser
 import Foundation
 import Monitor
 import PacketSources
 import Ranging
 import Sessions
+import Synchronization
 import TerminalUI
 import Venue
 
@@ -45,15 +47,24 @@ enum MonitorRunner {
         }
         if let broker = opening.broker { configured.publish = { broker.publish($0.message) } }
         let session = configured
+        let nothingReplayed = Mutex<String?>(nil)
         await drive(opening: opening, record: setup.record, scanning: setup.scanning, inbox: inbox) {
             var loop = MonitorLoop(session: session, noColorVariable: ProcessInfo.processInfo.environment["NO_COLOR"])
             let exit = try loop.run()
             // The terminal is restored; a venue view closes its open visits before the broker goes.
             var ended = loop.session
+            if case .nothingReplayed(let reason) = ended.feed.status.state {
+                nothingReplayed.withLock { $0 = "\(source.name): nothing replayed: \(reason)" }
+            }
             if let closed = ended.finishVenue(now: SourceInbox.wallClock()), let broker = opening.broker {
                 StandardError.report(VenueBrokerClosing.closedVisits(closed, broker: broker))
             }
             return exit
+        }
+        // Said again on the restored screen, with the status of a usage error (docs/commands.md).
+        if let message = nothingReplayed.withLock({ $0 }) {
+            StandardError.report(message)
+            throw ExitCode(64)
         }
     }
 
@@ -69,6 +80,7 @@ enum MonitorRunner {
             do { try source.startRecording(to: record) } catch { fail("--record \(record): \(error)") }
         }
         do { try source.start(into: inbox) } catch { fail("\(error)") }
+        if let measure = opening.lengthMeasure { opening.replayControl?.measureLength(measure) }
         var mode: ScanMode?
         if let controller = opening.controller, let options = scanning {
             do {

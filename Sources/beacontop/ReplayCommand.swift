@@ -37,7 +37,7 @@ struct ReplayCommand: ParsableCommand {
             var output = StandardOutput()
             let scan: VenueScan
             do {
-                scan = try VenueReplay.run(path: file, catalog: try ranging.catalog()) { lines in
+                scan = try VenueReplay.run(path: file, catalog: try ranging.catalog(), stopped: { output.closed }) { lines in
                     output.write(lines.bytes)
                     lines.removeAll()
                 }
@@ -53,7 +53,7 @@ struct ReplayCommand: ParsableCommand {
         var output = StandardOutput()
         var writer = JSONWriter(capacity: 1 << 16)
         var healthLines = health ? HealthTickLines(catalog: pipeline.engine.catalog) : nil
-        let outcome = CaptureReplay.run(path: file, pipeline: &pipeline, health: &healthLines) { snapshot, extras in
+        let outcome = CaptureReplay.run(path: file, pipeline: &pipeline, health: &healthLines, stopped: { output.closed }) { snapshot, extras in
             if let extras {
                 TickLineEncoder.appendLine(snapshot, extras: extras, to: &writer)
             } else {

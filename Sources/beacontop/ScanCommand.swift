@@ -6,6 +6,7 @@ import Ranging
 import MQTT
 import Sessions
 import Survey
+import Synchronization
 import Venue
 
 /// `beacontop scan SOURCE`: headless scanning: NDJSON ranging ticks with `--json` (the same lines as
@@ -168,6 +169,7 @@ struct ScanCommand: AsyncParsableCommand {
         }
         let flushEachBatch = spec.isLive
         let consumed = StopSignal()
+        let pastTheEnd = Mutex(false)
         let consumer = Thread {
             var scan = HeadlessScan(mode: scanMode, flushEachBatch: flushEachBatch, health: healthLines)
             var output = StandardOutput()
@@ -180,6 +182,7 @@ struct ScanCommand: AsyncParsableCommand {
                 StandardError.report("\(source.name): \(summary.packets) packets, \(summary.droppedPackets) dropped (the output could not keep up)")
             }
             if let problem = output.problem { StandardError.report(problem) }
+            pastTheEnd.withLock { $0 = summary.pastTheEnd }
             stop.trigger(.sourceEnded)
             consumed.trigger(output.problem == nil ? .sourceEnded : .outputFailed)
         }
@@ -199,6 +202,8 @@ struct ScanCommand: AsyncParsableCommand {
             StandardError.report(AgentPublisher.summary(agentClient.stop(), broker: agentClient.client.options.endpoint.description))
         }
         if consumerEnd == .outputFailed { throw ExitCode(1) }
+        // Nothing replayed for a window past the end: a usage error found only by reading the file.
+        if pastTheEnd.withLock({ $0 }) { throw ExitCode(64) }
     }
 
     /// Disables scanning on a live controller (the radio stops on every exit).

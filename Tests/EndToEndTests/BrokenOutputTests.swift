@@ -42,4 +42,60 @@ import Testing
     static func statusFile() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("broken-output-\(getpid())-\(UUID().uuidString.prefix(8))").path
     }
+
+    /// Runs `script` with the executable as $0 and `file` as $1.
+    static func shell(_ script: String, file: String) throws -> ExternalCommand.Result {
+        try ExternalCommand.run("/bin/sh", ["-c", script, beacontopExecutable, file], limit: 120)
+    }
+
+    /// The count in "N packets read, ... the output was closed" (or "N messages read: ..."), nil
+    /// when the replay did not say it stopped early.
+    static func readBeforeClosing(_ stderr: String) -> Int? {
+        guard let line = stderr.split(separator: "\n").first(where: { $0.hasSuffix("the output was closed") }),
+              let match = line.firstMatch(of: /(\d+) (packets|messages) read/) else { return nil }
+        return Int(match.1)
+    }
+
+    @Test("replay --json of a large capture into head -1, or a full disk, stops reading at the first failed write")
+    func aClosedOutputStopsTheCaptureReplay() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("broken-output-big-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let capture = directory.appendingPathComponent("big.btsnoop").path
+        let made = try ExternalCommand.run(beacontopExecutable, ["simulate", "--duration", "3000", "--out", capture])
+        let total = try #require(made.stdout.firstMatch(of: /(\d+) advertisements/).flatMap { Int($0.1) }, "\(made.stdout) \(made.stderr)")
+        #expect(total > 200_000)
+        let closed = try Self.shell("\"$0\" replay --json \"$1\" | head -1 > /dev/null", file: capture)
+        #expect(closed.status == 0, "\(closed.stderr)")
+        let read = try #require(Self.readBeforeClosing(closed.stderr), "\(closed.stderr)")
+        // The reading thread runs at most a few batches of 4,096 ahead of the ticks written, and
+        // those stop within a pipe's 64 KiB and the output's 64 KiB buffer of the reader leaving.
+        #expect(read < total / 4, "read \(read) of \(total)")
+        let full = try Self.shell("\"$0\" replay --json \"$1\" > /dev/full", file: capture)
+        #expect(full.status == 1, "\(full.stderr)")
+        #expect(full.stderr.contains("write failed: No space left on device"), "\(full.stderr)")
+        #expect((Self.readBeforeClosing(full.stderr) ?? .max) < total / 4, "\(full.stderr)")
+    }
+
+    @Test("replay --json of a venue recording into head -1 stops reading it")
+    func aClosedOutputStopsTheVenueReplay() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("broken-output-\(getpid())-\(UUID().uuidString.prefix(8)).venue.ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // An ESPresense node hearing one beacon ten times a second for 10,000 s: a venue line a
+        // second, so the 64 KiB of a pipe and of the output buffer hold under 1,000 s of it.
+        let id = "iBeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e4-100-1"
+        var text = #"{"beacontopVenueRecording":1,"prefix":""}"# + "\n"
+        let total = 100_000
+        for step in 0..<total {
+            let payload = #"{\"id\":\"\#(id)\",\"rssi@1m\":-59,\"rssi\":\#(-60 - step % 7),\"distance\":1.5,\"int\":100}"#
+            text += #"{"t":\#(1_795_411_724 + Double(step) / 10),"topic":"espresense/devices/\#(id)/kitchen","payload":"\#(payload)"}"# + "\n"
+        }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let whole = try Self.shell("\"$0\" replay --json \"$1\" | wc -l", file: path)
+        #expect((Int(whole.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 1_000, "\(whole.stdout) \(whole.stderr)")
+        let closed = try Self.shell("\"$0\" replay --json \"$1\" | head -1 > /dev/null", file: path)
+        #expect(closed.status == 0, "\(closed.stderr)")
+        let read = try #require(Self.readBeforeClosing(closed.stderr), "\(closed.stderr)")
+        #expect(read < total / 4, "read \(read) of \(total)")
+    }
 }

@@ -34,4 +34,20 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.split(separator: "\n").count >= 9, "\(run.stdout.prefix(300))")
     }
+
+    @Test("--from past the end of a capture or a venue recording: said, with the file's span, and status 64")
+    func fromPastTheEnd() throws {
+        let walk = SharedData.repositoryRoot.appendingPathComponent("demo/museum-walk.btsnoop").path
+        let venue = SharedData.repositoryRoot.appendingPathComponent("Tests/VenueRecordings/mixed.venue.ndjson").path
+        // The venue recording's replay ends at its bad line (line 1500, 89.5 s in).
+        for (file, span) in [(walk, "0-210.7"), (venue, "0-89.5")] {
+            for extra in [[String](), ["--loop"]] {
+                let run = try HostileInputCommandTests.run(["scan", file, "--json", "--speed", "max", "--from", "500"] + extra, timeout: 60)
+                #expect(run.status == 64, "\(file) \(extra): \(run.status) \(run.stderr)")
+                #expect(run.stderr.contains("beacontop: \(file): --from 500 s is past the end: the file spans \(span) s; nothing replayed"),
+                        "\(file) \(extra): \(run.stderr)")
+                #expect(run.stdout.isEmpty || !run.stdout.contains("\"beacons\":[{"), "\(file): \(run.stdout.prefix(200))")
+            }
+        }
+    }
 }

@@ -27,10 +27,11 @@ struct VenueRecordingMonitorTests {
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
     }
 
-    /// The replay position on the status line (`· 00:42 ·`), in seconds.
+    /// The replay position on the status line (`· 00:42 ·`, or `· 00:42/01:29 ·` once the length
+    /// is known), in seconds.
     static func position(_ screen: String) -> Int? {
         guard let line = screen.split(separator: "\n").last(where: { $0.contains(" msg/s") }),
-              let match = line.firstMatch(of: /· (\d\d):(\d\d) ·/) else { return nil }
+              let match = line.firstMatch(of: /· (\d\d):(\d\d)(?:\/\d\d:\d\d)? ·/) else { return nil }
         return Int(match.1)! * 60 + Int(match.2)!
     }
 

@@ -1,0 +1,74 @@
+import Foundation
+import TestFixtures
+import Testing
+
+/// What the monitor's status line says about a replay, in a real terminal (tmux): where it is and
+/// how long the recording is (`00:12/06:35`), and a `--from` past the end said in words.
+@Suite(.serialized)
+struct ReplayStatusTerminalTests {
+    init() throws {
+        try TestPrerequisites.requireTmux()
+        try TestPrerequisites.requireExecutable(beacontopExecutable)
+    }
+
+    /// `mm:ss` of the capture's length as Wireshark counts it (the last frame's time relative to
+    /// the first): a reader that is not ours.
+    static func lengthByTshark(_ path: String) throws -> Double {
+        let run = try ExternalCommand.run("/usr/bin/tshark", ["-r", path, "-T", "fields", "-e", "frame.time_relative"])
+        return try #require(run.stdout.split(separator: "\n").last.flatMap { Double($0) }, "tshark: \(run.stderr)")
+    }
+
+    static func clock(_ seconds: Double) -> String {
+        String(format: "%02d:%02d", Int(seconds) / 60, Int(seconds) % 60)
+    }
+
+    @Test("the status line shows the position and the capture's length, as a media player does")
+    func positionAndLength() throws {
+        let capture = SharedData.capture("govee-h5100.btsnoop").path
+        let length = Self.clock(try Self.lengthByTshark(capture))
+        let session = try MonitorTerminalTests.start("monitor \(capture) --speed 1")
+        defer { session.kill() }
+        let screen = try session.waitFor(timeout: 15, "the position and the length") { screen in
+            screen.split(separator: "\n").last { $0.contains("replaying") }?.contains("/\(length)") == true
+        }
+        let status = screen.split(separator: "\n").last { $0.contains("replaying") } ?? ""
+        #expect(status.range(of: #"00:0\d/"# + length, options: .regularExpression) != nil, "\(status)")
+        try session.send("Right", "Right", "Right")
+        try session.waitFor(timeout: 10, "the position 30 s on, the length unchanged") { screen in
+            screen.split(separator: "\n").last { $0.contains("replaying") }?.contains("00:3") == true
+                && screen.contains("/\(length)")
+        }
+        try session.send("q")
+        try MonitorTerminalTests.expectRestored(session)
+    }
+
+    @Test("a venue recording shows its length too")
+    func venueRecordingLength() throws {
+        let recording = SharedData.repositoryRoot.appendingPathComponent("Tests/VenueRecordings/mixed.venue.ndjson").path
+        let session = try MonitorTerminalTests.start("monitor \(recording) --speed 1")
+        defer { session.kill() }
+        // mixed.venue.ndjson holds 90 s of a small venue.
+        try session.waitFor(timeout: 15, "the position and the length") { screen in
+            screen.split(separator: "\n").last { $0.contains("replaying") }?.range(of: #"00:\d\d/01:(29|30)"#, options: .regularExpression) != nil
+        }
+        try session.send("q")
+        try MonitorTerminalTests.expectRestored(session)
+    }
+
+    @Test("--from past the end: said on the status line and again on exit, with status 64")
+    func fromPastTheEnd() throws {
+        let capture = SharedData.capture("govee-h5100.btsnoop").path
+        let tenths = (try Self.lengthByTshark(capture) * 10).rounded(.down) / 10
+        let expected = "nothing replayed: --from 5000 s is past the end (0-\(tenths) s)"
+        // Run beside the capture: the message on exit names it as given, on one line of the terminal.
+        let session = try MonitorTerminalTests.start(
+            "monitor govee-h5100.btsnoop --speed max --from 5000", in: SharedData.capture("govee-h5100.btsnoop").deletingLastPathComponent().path
+        )
+        defer { session.kill() }
+        let screen = try session.waitFor(timeout: 20, "nothing replayed on the status line") { $0.contains(expected) }
+        #expect(!screen.contains("replay finished"))
+        try session.send("q")
+        let after = try session.waitFor("EXIT=64")
+        #expect(after.contains("beacontop: govee-h5100.btsnoop: \(expected)"), "\(after)")
+    }
+}
