@@ -204,10 +204,11 @@ public struct MonitorFeed: Sendable {
         log(.info, "filter: \(kind.rawValue)")
     }
 
-    /// Uses a new catalog (after the calibration wizard saved an override into it).
+    /// Uses a new catalog (after the calibration wizard saved an override into it). The engine keeps
+    /// its beacons, visits and regions (`RangingEngine.replaceCatalog`): a calibration is no visit's end.
     public mutating func replaceCatalog(_ catalog: ExhibitCatalog?) {
         self.catalog = catalog
-        engine = RangingEngine(configuration: configuration, catalog: catalog)
+        engine.replaceCatalog(catalog)
         watch.replaceCatalog(catalog)
         healthDue = true
     }

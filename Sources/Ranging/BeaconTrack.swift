@@ -24,14 +24,15 @@ struct BeaconTrack: Sendable {
     var lastSeen: Double
     var packetsSinceTick = 0
     var totalPackets = 0
-    /// Catalog entry and calibration, looked up once when the beacon is first heard.
-    let exhibitIndex: Int?
-    let measuredPowerOverride: Double?
-    let pathLossExponent: Double
+    /// Catalog entry and calibration, looked up when the beacon is first heard and again only when
+    /// the engine takes a new catalog (`RangingEngine.replaceCatalog`).
+    var exhibitIndex: Int?
+    var measuredPowerOverride: Double?
+    var pathLossExponent: Double
     /// The default model's table for this beacon's exponent (nil for the other models), resolved
     /// once: a tick only interpolates in it.
-    let posterior: PathLossPosteriorTable?
-    let regionIndices: [Int]
+    var posterior: PathLossPosteriorTable?
+    var regionIndices: [Int]
     /// Recent packets: the rate, the advertising interval and the nearest-exhibit window.
     private var arrivals: ArrivalRing
 

@@ -15,7 +15,7 @@ public struct RangingEngine: Sendable {
     /// struct the compiler copied whole around calls on the per-sighting path (perf, memcpy).
     private let settings: Settings
     public var configuration: RangingConfiguration { settings.value }
-    public let catalog: ExhibitCatalog?
+    public private(set) var catalog: ExhibitCatalog?
     /// iBeacon and AltBeacon tracks by a flat key in an open-addressing table (this lookup runs for
     /// every sighting; see `FlatBeaconTable`); other kinds by identity.
     private var flatIndex = FlatBeaconTable()
@@ -27,7 +27,7 @@ public struct RangingEngine: Sendable {
     public private(set) var evictedBeacons = 0
     public private(set) var lastTick: Double?
     /// The catalog's `nearestWithin`, else the configuration's.
-    private let nearestWithin: Double?
+    private var nearestWithin: Double?
 
     /// - Parameters:
     ///   - catalog: when given, only its exhibits can be `nearest`, and its calibration overrides apply.
@@ -153,6 +153,26 @@ public struct RangingEngine: Sendable {
         DwellReport(totals: dwell.totals(at: time), catalog: catalog)
     }
 
+    /// Takes a new catalog (the calibration wizard saved a measured power into it) keeping every
+    /// beacon's state: its filter (RSSI, so a new measured power only changes the distance computed
+    /// from it, from the next tick), proximity, the nearest exhibit, visits and region membership (no
+    /// second `enter` for a visitor already inside). A beacon the new catalog no longer lists stops
+    /// being a nearest candidate at the next tick; a region it drops while inside exits then.
+    /// Regions passed to `init(regions:)` are replaced by the new catalog's.
+    public mutating func replaceCatalog(_ catalog: ExhibitCatalog?) {
+        self.catalog = catalog
+        nearestWithin = catalog?.nearestWithin ?? configuration.nearestWithin
+        regionMonitor.replaceRegions(catalog?.regions ?? [])
+        for position in tracks.indices {
+            let entry = catalogEntry(for: tracks[position].identity)
+            tracks[position].exhibitIndex = entry.exhibitIndex
+            tracks[position].measuredPowerOverride = entry.exhibit?.measuredPower
+            tracks[position].pathLossExponent = entry.exponent
+            tracks[position].posterior = entry.posterior
+            tracks[position].regionIndices = entry.regionIndices
+        }
+    }
+
     // MARK: - Internals
 
     /// A beacon heard within `staleAfter` (a catalog exhibit when there is a catalog), with its level
@@ -172,8 +192,12 @@ public struct RangingEngine: Sendable {
         return NearestExhibitSelector.Candidate(key: reading.identity, level: level)
     }
 
-    private func makeTrack(for sighting: Sighting) -> BeaconTrack {
-        let exhibitIndex = catalog?.index(ofID: sighting.identity.description)
+    /// What the catalog and regions say about a beacon: looked up when it is first heard and when
+    /// the catalog is replaced, never per sighting.
+    private func catalogEntry(for identity: BeaconIdentity) -> (
+        exhibitIndex: Int?, exhibit: Exhibit?, exponent: Double, posterior: PathLossPosteriorTable?, regionIndices: [Int]
+    ) {
+        let exhibitIndex = catalog?.index(ofID: identity.description)
         let exhibit = exhibitIndex.flatMap { catalog?.exhibits[$0] }
         let exponent = exhibit?.pathLossExponent ?? configuration.pathLossExponent
         var posterior: PathLossPosteriorTable?
@@ -182,6 +206,11 @@ public struct RangingEngine: Sendable {
                 exponent: configuration.pathLossExponent, catalogExponent: exhibit?.pathLossExponent, probability: configuration.rangeProbability
             )
         }
+        return (exhibitIndex, exhibit, exponent, posterior, regionMonitor.regionIndices(for: identity))
+    }
+
+    private func makeTrack(for sighting: Sighting) -> BeaconTrack {
+        let entry = catalogEntry(for: sighting.identity)
         let filter: any RSSIFilter = configuration.filter == .adaptive
             ? AdaptiveKalmanRSSIFilter(parameters: configuration.adaptiveFilter)
             : configuration.filter.makeFilter()
@@ -191,10 +220,10 @@ public struct RangingEngine: Sendable {
                 immediateBelow: configuration.immediateBelow, nearBelow: configuration.nearBelow,
                 margin: configuration.proximityMargin, dwell: configuration.proximityDwell
             ),
-            exhibitIndex: exhibitIndex,
-            measuredPowerOverride: exhibit?.measuredPower,
-            pathLossExponent: exponent, posterior: posterior,
-            regionIndices: regionMonitor.regionIndices(for: sighting.identity),
+            exhibitIndex: entry.exhibitIndex,
+            measuredPowerOverride: entry.exhibit?.measuredPower,
+            pathLossExponent: entry.exponent, posterior: entry.posterior,
+            regionIndices: entry.regionIndices,
             arrivalHistory: configuration.arrivalHistory
         )
     }
