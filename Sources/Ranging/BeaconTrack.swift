@@ -18,7 +18,7 @@ struct BeaconTrack: Sendable {
     /// `otherFilter`, and `adaptiveFilter` then sits unused.
     var adaptiveFilter: AdaptiveKalmanRSSIFilter
     var otherFilter: (any RSSIFilter)?
-    private let usesAdaptiveFilter: Bool
+    private var usesAdaptiveFilter = false
     var classifier: ProximityClassifier
     var firstSeen: Double
     var lastSeen: Double
@@ -46,14 +46,7 @@ struct BeaconTrack: Sendable {
         self.address = address
         addressText = address.description
         addressTextFor = address
-        if let adaptive = filter as? AdaptiveKalmanRSSIFilter {
-            adaptiveFilter = adaptive
-            usesAdaptiveFilter = true
-        } else {
-            adaptiveFilter = AdaptiveKalmanRSSIFilter()
-            otherFilter = filter
-            usesAdaptiveFilter = false
-        }
+        adaptiveFilter = AdaptiveKalmanRSSIFilter()
         self.classifier = classifier
         firstSeen = time
         lastSeen = time
@@ -63,6 +56,21 @@ struct BeaconTrack: Sendable {
         self.posterior = posterior
         self.regionIndices = regionIndices
         arrivals = ArrivalRing(capacity: arrivalHistory)
+        replaceFilter(with: filter)
+    }
+
+    /// Ranges with `filter` from now on (also the monitor's `f`): it starts empty and fills from the
+    /// next packet, while the arrivals, class, catalog entry and regions carry on.
+    mutating func replaceFilter(with filter: any RSSIFilter) {
+        if let adaptive = filter as? AdaptiveKalmanRSSIFilter {
+            adaptiveFilter = adaptive
+            otherFilter = nil
+            usesAdaptiveFilter = true
+        } else {
+            adaptiveFilter = AdaptiveKalmanRSSIFilter()
+            otherFilter = filter
+            usesAdaptiveFilter = false
+        }
     }
 
     /// Records one sighting. After a silence longer than `staleAfter` the filter and class start

@@ -13,7 +13,7 @@ import HCI
 public struct RangingEngine: Sendable {
     /// The tunables, behind one reference: inline, the 600-byte configuration made the engine a
     /// struct the compiler copied whole around calls on the per-sighting path (perf, memcpy).
-    private let settings: Settings
+    private var settings: Settings
     public var configuration: RangingConfiguration { settings.value }
     public private(set) var catalog: ExhibitCatalog?
     /// iBeacon and AltBeacon tracks by a flat key in an open-addressing table (this lookup runs for
@@ -173,6 +173,16 @@ public struct RangingEngine: Sendable {
         }
     }
 
+    /// Switches every beacon to a new filter kind (the monitor's `f`), keeping the rest of the
+    /// engine's state as `replaceCatalog` does: each filter starts empty and fills from the beacon's
+    /// next packet, and no visit ends or region is entered again because of the switch.
+    public mutating func selectFilter(_ kind: RSSIFilterKind) {
+        var configuration = settings.value
+        configuration.filter = kind
+        settings = Settings(configuration)
+        for position in tracks.indices { tracks[position].replaceFilter(with: makeFilter()) }
+    }
+
     // MARK: - Internals
 
     /// A beacon heard within `staleAfter` (a catalog exhibit when there is a catalog), with its level
@@ -211,11 +221,8 @@ public struct RangingEngine: Sendable {
 
     private func makeTrack(for sighting: Sighting) -> BeaconTrack {
         let entry = catalogEntry(for: sighting.identity)
-        let filter: any RSSIFilter = configuration.filter == .adaptive
-            ? AdaptiveKalmanRSSIFilter(parameters: configuration.adaptiveFilter)
-            : configuration.filter.makeFilter()
         return BeaconTrack(
-            identity: sighting.identity, address: sighting.address, time: sighting.time, filter: filter,
+            identity: sighting.identity, address: sighting.address, time: sighting.time, filter: makeFilter(),
             classifier: ProximityClassifier(
                 immediateBelow: configuration.immediateBelow, nearBelow: configuration.nearBelow,
                 margin: configuration.proximityMargin, dwell: configuration.proximityDwell
@@ -226,6 +233,12 @@ public struct RangingEngine: Sendable {
             regionIndices: entry.regionIndices,
             arrivalHistory: configuration.arrivalHistory
         )
+    }
+
+    private func makeFilter() -> any RSSIFilter {
+        configuration.filter == .adaptive
+            ? AdaptiveKalmanRSSIFilter(parameters: configuration.adaptiveFilter)
+            : configuration.filter.makeFilter()
     }
 
     /// Puts `elements[order[i]]` at `i`, following each cycle of the permutation with swaps: a swap

@@ -2,9 +2,10 @@ import BeaconFormats
 import Testing
 @testable import Ranging
 
-/// `RangingEngine.replaceCatalog`: the calibration wizard's save hands the engine a catalog with a
-/// new measured power; a visitor inside must not leave and re-enter (a second `enter`, a second visit).
-@Suite struct RangingEngineCatalogReplaceTests {
+/// `RangingEngine.replaceCatalog` and `selectFilter`: the calibration wizard's save hands the engine a
+/// catalog with a new measured power, `f` a new filter; a visitor inside must not leave and re-enter
+/// (a second `enter`, a second visit).
+@Suite struct RangingEngineCarryOverTests {
     static let beacon = ScriptedBeacon.iBeacon(minor: 1)
     static let other = ScriptedBeacon.iBeacon(minor: 2)
 
@@ -103,5 +104,24 @@ import Testing
         #expect(events.map(\.kind) == [.enter])
         #expect(events.map(\.region.identifier) == [Self.beacon.identity.description])
         #expect(after.last?.nearest == Self.beacon.identity)
+    }
+
+    @Test func aFilterSwitchKeepsTheVisitAndRangesWithTheNewFilterFromTheNextPacket() throws {
+        let sightings = Self.sightings(until: 30)
+        var engine = RangingEngine(catalog: Self.catalog(measuredPower: -59))
+        _ = Self.feed(sightings, from: 0, to: 15, into: &engine)
+        var untouched = engine
+        engine.selectFilter(.kalman)
+        #expect(engine.configuration.filter == .kalman)
+        let after = Self.feed(sightings, from: 15, to: 30, into: &engine)
+        let unchanged = Self.feed(sightings, from: 15, to: 30, into: &untouched)
+        #expect(after.flatMap(\.events).isEmpty, "no second enter, no exit")
+        #expect(after.allSatisfy { $0.nearest == Self.beacon.identity })
+        let first = try #require(after.first?.beacons.first { $0.identity == Self.beacon.identity })
+        let same = try #require(unchanged.first?.beacons.first { $0.identity == Self.beacon.identity })
+        #expect(first.filteredRSSI != nil && first.filteredRSSI != same.filteredRSSI, "a new filter, filled by the second's packets")
+        #expect(first.proximity == .immediate || first.proximity == .near)
+        #expect(engine.dwellReport(at: 30) == untouched.dwellReport(at: 30), "the same one visit as with no switch")
+        #expect(engine.dwellReport(at: 30).rows.first { $0.id == Self.beacon.identity.description }?.visits == 1)
     }
 }
