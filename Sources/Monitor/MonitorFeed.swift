@@ -198,19 +198,21 @@ public struct MonitorFeed: Sendable {
 
     // MARK: - Commands
 
-    /// Switches the ranging filter (`f`, `--filter`). The engine starts afresh with the new filter:
-    /// its tracks refill within a few packets, and the history and side-by-side estimates go on.
+    /// Switches the ranging filter (`f`, `--filter`). Each beacon's filter starts afresh and refills
+    /// within a few packets; the engine's other state (regions, nearest, visits), the history and
+    /// the side-by-side estimates go on (`RangingEngine.selectFilter`).
     public mutating func selectFilter(named name: String) throws(RangingConfigurationError) {
         let kind = try RSSIFilterKind(name: name)
         configuration.filter = kind
-        engine = RangingEngine(configuration: configuration, catalog: catalog)
+        engine.selectFilter(kind)
         log(.info, "filter: \(kind.rawValue)")
     }
 
-    /// Uses a new catalog (after the calibration wizard saved an override into it).
+    /// Uses a new catalog (after the calibration wizard saved an override into it). The engine keeps
+    /// its beacons, visits and regions (`RangingEngine.replaceCatalog`): a calibration is no visit's end.
     public mutating func replaceCatalog(_ catalog: ExhibitCatalog?) {
         self.catalog = catalog
-        engine = RangingEngine(configuration: configuration, catalog: catalog)
+        engine.replaceCatalog(catalog)
         watch.replaceCatalog(catalog)
         healthDue = true
     }

@@ -18,20 +18,21 @@ struct BeaconTrack: Sendable {
     /// `otherFilter`, and `adaptiveFilter` then sits unused.
     var adaptiveFilter: AdaptiveKalmanRSSIFilter
     var otherFilter: (any RSSIFilter)?
-    private let usesAdaptiveFilter: Bool
+    private var usesAdaptiveFilter = false
     var classifier: ProximityClassifier
     var firstSeen: Double
     var lastSeen: Double
     var packetsSinceTick = 0
     var totalPackets = 0
-    /// Catalog entry and calibration, looked up once when the beacon is first heard.
-    let exhibitIndex: Int?
-    let measuredPowerOverride: Double?
-    let pathLossExponent: Double
+    /// Catalog entry and calibration, looked up when the beacon is first heard and again only when
+    /// the engine takes a new catalog (`RangingEngine.replaceCatalog`).
+    var exhibitIndex: Int?
+    var measuredPowerOverride: Double?
+    var pathLossExponent: Double
     /// The default model's table for this beacon's exponent (nil for the other models), resolved
     /// once: a tick only interpolates in it.
-    let posterior: PathLossPosteriorTable?
-    let regionIndices: [Int]
+    var posterior: PathLossPosteriorTable?
+    var regionIndices: [Int]
     /// Recent packets: the rate, the advertising interval and the nearest-exhibit window.
     private var arrivals: ArrivalRing
 
@@ -45,14 +46,7 @@ struct BeaconTrack: Sendable {
         self.address = address
         addressText = address.description
         addressTextFor = address
-        if let adaptive = filter as? AdaptiveKalmanRSSIFilter {
-            adaptiveFilter = adaptive
-            usesAdaptiveFilter = true
-        } else {
-            adaptiveFilter = AdaptiveKalmanRSSIFilter()
-            otherFilter = filter
-            usesAdaptiveFilter = false
-        }
+        adaptiveFilter = AdaptiveKalmanRSSIFilter()
         self.classifier = classifier
         firstSeen = time
         lastSeen = time
@@ -62,6 +56,21 @@ struct BeaconTrack: Sendable {
         self.posterior = posterior
         self.regionIndices = regionIndices
         arrivals = ArrivalRing(capacity: arrivalHistory)
+        replaceFilter(with: filter)
+    }
+
+    /// Ranges with `filter` from now on (also the monitor's `f`): it starts empty and fills from the
+    /// next packet, while the arrivals, class, catalog entry and regions carry on.
+    mutating func replaceFilter(with filter: any RSSIFilter) {
+        if let adaptive = filter as? AdaptiveKalmanRSSIFilter {
+            adaptiveFilter = adaptive
+            otherFilter = nil
+            usesAdaptiveFilter = true
+        } else {
+            adaptiveFilter = AdaptiveKalmanRSSIFilter()
+            otherFilter = filter
+            usesAdaptiveFilter = false
+        }
     }
 
     /// Records one sighting. After a silence longer than `staleAfter` the filter and class start

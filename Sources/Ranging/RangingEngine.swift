@@ -13,9 +13,9 @@ import HCI
 public struct RangingEngine: Sendable {
     /// The tunables, behind one reference: inline, the 600-byte configuration made the engine a
     /// struct the compiler copied whole around calls on the per-sighting path (perf, memcpy).
-    private let settings: Settings
+    private var settings: Settings
     public var configuration: RangingConfiguration { settings.value }
-    public let catalog: ExhibitCatalog?
+    public private(set) var catalog: ExhibitCatalog?
     /// iBeacon and AltBeacon tracks by a flat key in an open-addressing table (this lookup runs for
     /// every sighting; see `FlatBeaconTable`); other kinds by identity.
     private var flatIndex = FlatBeaconTable()
@@ -27,7 +27,7 @@ public struct RangingEngine: Sendable {
     public private(set) var evictedBeacons = 0
     public private(set) var lastTick: Double?
     /// The catalog's `nearestWithin`, else the configuration's.
-    private let nearestWithin: Double?
+    private var nearestWithin: Double?
 
     /// - Parameters:
     ///   - catalog: when given, only its exhibits can be `nearest`, and its calibration overrides apply.
@@ -153,6 +153,36 @@ public struct RangingEngine: Sendable {
         DwellReport(totals: dwell.totals(at: time), catalog: catalog)
     }
 
+    /// Takes a new catalog (the calibration wizard saved a measured power into it) keeping every
+    /// beacon's state: its filter (RSSI, so a new measured power only changes the distance computed
+    /// from it, from the next tick), proximity, the nearest exhibit, visits and region membership (no
+    /// second `enter` for a visitor already inside). A beacon the new catalog no longer lists stops
+    /// being a nearest candidate at the next tick; a region it drops while inside exits then.
+    /// Regions passed to `init(regions:)` are replaced by the new catalog's.
+    public mutating func replaceCatalog(_ catalog: ExhibitCatalog?) {
+        self.catalog = catalog
+        nearestWithin = catalog?.nearestWithin ?? configuration.nearestWithin
+        regionMonitor.replaceRegions(catalog?.regions ?? [])
+        for position in tracks.indices {
+            let entry = catalogEntry(for: tracks[position].identity)
+            tracks[position].exhibitIndex = entry.exhibitIndex
+            tracks[position].measuredPowerOverride = entry.exhibit?.measuredPower
+            tracks[position].pathLossExponent = entry.exponent
+            tracks[position].posterior = entry.posterior
+            tracks[position].regionIndices = entry.regionIndices
+        }
+    }
+
+    /// Switches every beacon to a new filter kind (the monitor's `f`), keeping the rest of the
+    /// engine's state as `replaceCatalog` does: each filter starts empty and fills from the beacon's
+    /// next packet, and no visit ends or region is entered again because of the switch.
+    public mutating func selectFilter(_ kind: RSSIFilterKind) {
+        var configuration = settings.value
+        configuration.filter = kind
+        settings = Settings(configuration)
+        for position in tracks.indices { tracks[position].replaceFilter(with: makeFilter()) }
+    }
+
     // MARK: - Internals
 
     /// A beacon heard within `staleAfter` (a catalog exhibit when there is a catalog), with its level
@@ -172,8 +202,12 @@ public struct RangingEngine: Sendable {
         return NearestExhibitSelector.Candidate(key: reading.identity, level: level)
     }
 
-    private func makeTrack(for sighting: Sighting) -> BeaconTrack {
-        let exhibitIndex = catalog?.index(ofID: sighting.identity.description)
+    /// What the catalog and regions say about a beacon: looked up when it is first heard and when
+    /// the catalog is replaced, never per sighting.
+    private func catalogEntry(for identity: BeaconIdentity) -> (
+        exhibitIndex: Int?, exhibit: Exhibit?, exponent: Double, posterior: PathLossPosteriorTable?, regionIndices: [Int]
+    ) {
+        let exhibitIndex = catalog?.index(ofID: identity.description)
         let exhibit = exhibitIndex.flatMap { catalog?.exhibits[$0] }
         let exponent = exhibit?.pathLossExponent ?? configuration.pathLossExponent
         var posterior: PathLossPosteriorTable?
@@ -182,21 +216,29 @@ public struct RangingEngine: Sendable {
                 exponent: configuration.pathLossExponent, catalogExponent: exhibit?.pathLossExponent, probability: configuration.rangeProbability
             )
         }
-        let filter: any RSSIFilter = configuration.filter == .adaptive
-            ? AdaptiveKalmanRSSIFilter(parameters: configuration.adaptiveFilter)
-            : configuration.filter.makeFilter()
+        return (exhibitIndex, exhibit, exponent, posterior, regionMonitor.regionIndices(for: identity))
+    }
+
+    private func makeTrack(for sighting: Sighting) -> BeaconTrack {
+        let entry = catalogEntry(for: sighting.identity)
         return BeaconTrack(
-            identity: sighting.identity, address: sighting.address, time: sighting.time, filter: filter,
+            identity: sighting.identity, address: sighting.address, time: sighting.time, filter: makeFilter(),
             classifier: ProximityClassifier(
                 immediateBelow: configuration.immediateBelow, nearBelow: configuration.nearBelow,
                 margin: configuration.proximityMargin, dwell: configuration.proximityDwell
             ),
-            exhibitIndex: exhibitIndex,
-            measuredPowerOverride: exhibit?.measuredPower,
-            pathLossExponent: exponent, posterior: posterior,
-            regionIndices: regionMonitor.regionIndices(for: sighting.identity),
+            exhibitIndex: entry.exhibitIndex,
+            measuredPowerOverride: entry.exhibit?.measuredPower,
+            pathLossExponent: entry.exponent, posterior: entry.posterior,
+            regionIndices: entry.regionIndices,
             arrivalHistory: configuration.arrivalHistory
         )
+    }
+
+    private func makeFilter() -> any RSSIFilter {
+        configuration.filter == .adaptive
+            ? AdaptiveKalmanRSSIFilter(parameters: configuration.adaptiveFilter)
+            : configuration.filter.makeFilter()
     }
 
     /// Puts `elements[order[i]]` at `i`, following each cycle of the permutation with swaps: a swap

@@ -7,10 +7,12 @@ import BeaconFormats
 /// The engine reports, at each tick, when each region last heard a matching beacon; the monitor
 /// keeps that time itself, so a beacon forgotten by the engine still exits its region correctly.
 public struct RegionMonitor: Sendable, Equatable {
-    public let regions: [BeaconRegion]
+    public private(set) var regions: [BeaconRegion]
     public var exitDelay: Double
     private var lastHeard: [Double?]
     private var inside: [Bool]
+    /// Regions a `replaceRegions` dropped while inside: each exits at the next `events(at:)`.
+    private var dropped: [BeaconRegion] = []
 
     public init(regions: [BeaconRegion], exitDelay: Double = 30) {
         self.regions = regions
@@ -36,9 +38,32 @@ public struct RegionMonitor: Sendable, Equatable {
         regions.indices.contains(index) && inside[index]
     }
 
-    /// The events at `time`, in region order.
+    /// Takes a new list of regions (a replaced catalog's). A region in both lists keeps its state,
+    /// so a visitor inside it sees no second `enter`; one no longer listed while inside exits at the
+    /// next `events(at:)` (its visit ends when the catalog stops naming it); a new one starts outside.
+    public mutating func replaceRegions(_ newRegions: [BeaconRegion]) {
+        var heard = [Double?](repeating: nil, count: newRegions.count)
+        var within = [Bool](repeating: false, count: newRegions.count)
+        for (new, region) in newRegions.enumerated() {
+            guard let old = regions.firstIndex(of: region) else { continue }
+            heard[new] = lastHeard[old]
+            within[new] = inside[old]
+        }
+        for old in regions.indices where inside[old] && !newRegions.contains(regions[old]) {
+            dropped.append(regions[old])
+        }
+        regions = newRegions
+        lastHeard = heard
+        inside = within
+    }
+
+    /// The events at `time`: dropped regions' exits first, then in region order.
     public mutating func events(at time: Double) -> [RegionEvent] {
         var events: [RegionEvent] = []
+        if !dropped.isEmpty {
+            events = dropped.map { RegionEvent(kind: .exit, region: $0, time: time) }
+            dropped = []
+        }
         for index in regions.indices {
             let present = lastHeard[index].map { time - $0 <= exitDelay } ?? false
             if present != inside[index] {

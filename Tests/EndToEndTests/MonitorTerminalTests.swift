@@ -235,6 +235,40 @@ struct MonitorTerminalTests {
         #expect(saved == catalog.replacingOccurrences(of: "    name: Pillar beacon", with: "    measuredPower: -61\n    name: Pillar beacon"))
     }
 
+    /// Saving a calibration hands the engine the new catalog without restarting it: the visitor
+    /// inside the pillar's region stays inside (one `enter` in the log, not a second at the save).
+    @Test func savingACalibrationFiresNoSecondEnter() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-calsave-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let id = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:7"
+        // 90 s at 10 packets/s, replayed at 2x: 45 s, longer than the wizard and the log take.
+        let script = (0..<900).map { "{\"t\": \(Double($0) * 0.1), \"address\": \"C0:00:00:00:00:07\", \"rssi\": \($0 % 2 == 0 ? -60 : -62), \"ibeacon\": \"\(id)\"}" }
+        try script.joined(separator: "\n").write(to: directory.appendingPathComponent("pillar.ndjson"), atomically: true, encoding: .utf8)
+        try "exhibits:\n  - id: \"\(id)\"\n    name: Pillar beacon\n".write(to: directory.appendingPathComponent("hall.yaml"), atomically: true, encoding: .utf8)
+
+        let session = try Self.start("monitor pillar.ndjson --exhibits hall.yaml --speed 2", in: directory.path)
+        defer { session.kill() }
+        try session.waitFor("Pillar beacon")
+        try session.send("c")
+        try session.waitFor(timeout: 15, "the wizard done") { $0.contains("Enter saves -61 dBm") }
+        try session.send("Enter")
+        try session.waitFor("Saved as the catalog override in hall.yaml")
+        try session.send("Escape")
+        // Two seconds of capture time and more: the ticks after the save have ranged with the new catalog.
+        usleep(1_500_000)
+        try session.send("e")
+        let log = try session.waitFor(timeout: 10, "the save in the log") { $0.contains("calibration: measuredPower -61 saved to hall.yaml") }
+        let enters = log.split(separator: "\n").filter { $0.contains(" enter ") && $0.contains(id) }
+        #expect(enters.count == 1, "\(log)")
+        #expect(!log.contains(" exit "), "\(log)")
+        try session.send("Escape")
+        try session.waitFor("replaying at 2x")  // still replaying: the log was read before the file ended
+        try session.send("q")
+        try Self.expectRestored(session)
+        #expect(try String(contentsOf: directory.appendingPathComponent("hall.yaml"), encoding: .utf8).contains("measuredPower: -61"))
+    }
+
     /// An Eddystone-URL whose URL bytes are terminal escape sequences (set the window title, clear
     /// the screen): the decoder percent-escapes them and the renderer draws them as text.
     @Test func anEscapeSequenceInAnEddystoneURLIsDrawnHarmlessly() throws {

@@ -161,4 +161,19 @@ import Testing
         #expect(throws: RangingConfigurationError.self) { try feed.selectFilter(named: "median") }
         #expect(feed.configuration.filter == .kalman)
     }
+
+    /// `f` and the calibration wizard's save keep the engine: the region a visitor is inside logs no second enter.
+    @Test func aFilterChangeOrANewCatalogLogsNoSecondEnter() throws {
+        let id = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:1:3"
+        var feed = MonitorFeed(catalog: ExhibitCatalog(exhibits: [Exhibit(id: id, name: "Globe")]), status: SourceStatus(name: "test"))
+        for step in 0..<90 {
+            feed.feed(Self.iBeaconPacket(minor: 3, rssi: -55, at: 10 + Double(step) * 0.1))
+            if step % 10 == 9 { _ = feed.snapshot(at: 10 + Double(step + 1) * 0.1) }
+            if step == 29 { try feed.selectFilter(named: "kalman") }
+            if step == 59 { feed.replaceCatalog(ExhibitCatalog(exhibits: [Exhibit(id: id, name: "Globe", measuredPower: -52)])) }
+        }
+        #expect(feed.events.filter { $0.kind == .enter }.map(\.message) == [id])
+        #expect(!feed.events.contains { $0.kind == .exit })
+        #expect(feed.snapshot(at: 19.5).rows.first?.measuredPower == -52)
+    }
 }
