@@ -204,9 +204,8 @@ struct MonitorTerminalTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-cal-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let id = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:7"
-        let script = (0..<40).map { "{\"t\": \(Double($0) * 0.1), \"address\": \"C0:00:00:00:00:07\", \"rssi\": \($0 % 2 == 0 ? -60 : -62), \"ibeacon\": \"\(id)\"}" }
-        try script.joined(separator: "\n").write(to: directory.appendingPathComponent("pillar.ndjson"), atomically: true, encoding: .utf8)
+        let id = Self.pillarID
+        try Self.writePillarScript(packets: 40, in: directory)
         let catalog = """
             # venue notes: keep this comment
             title: Calibration Hall
@@ -235,16 +234,24 @@ struct MonitorTerminalTests {
         #expect(saved == catalog.replacingOccurrences(of: "    name: Pillar beacon", with: "    measuredPower: -61\n    name: Pillar beacon"))
     }
 
+    static let pillarID = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:7"
+
+    /// `pillar.ndjson`: the pillar's beacon heard 10 times a second at -60 and -62 dBm in turn
+    /// (a calibration's trimmed mean of -61 dBm).
+    static func writePillarScript(packets: Int, in directory: URL) throws {
+        let script = (0..<packets).map { "{\"t\": \(Double($0) * 0.1), \"address\": \"C0:00:00:00:00:07\", \"rssi\": \($0 % 2 == 0 ? -60 : -62), \"ibeacon\": \"\(pillarID)\"}" }
+        try script.joined(separator: "\n").write(to: directory.appendingPathComponent("pillar.ndjson"), atomically: true, encoding: .utf8)
+    }
+
     /// Saving a calibration hands the engine the new catalog without restarting it: the visitor
     /// inside the pillar's region stays inside (one `enter` in the log, not a second at the save).
     @Test func savingACalibrationFiresNoSecondEnter() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-calsave-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let id = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:7"
+        let id = Self.pillarID
         // 90 s at 10 packets/s, replayed at 2x: 45 s, longer than the wizard and the log take.
-        let script = (0..<900).map { "{\"t\": \(Double($0) * 0.1), \"address\": \"C0:00:00:00:00:07\", \"rssi\": \($0 % 2 == 0 ? -60 : -62), \"ibeacon\": \"\(id)\"}" }
-        try script.joined(separator: "\n").write(to: directory.appendingPathComponent("pillar.ndjson"), atomically: true, encoding: .utf8)
+        try Self.writePillarScript(packets: 900, in: directory)
         try "exhibits:\n  - id: \"\(id)\"\n    name: Pillar beacon\n".write(to: directory.appendingPathComponent("hall.yaml"), atomically: true, encoding: .utf8)
 
         let session = try Self.start("monitor pillar.ndjson --exhibits hall.yaml --speed 2", in: directory.path)
