@@ -30,8 +30,19 @@ public enum AdvertisingProcedure {
         if commands.extendedAdvertising || features.extendedAdvertising {
             try await controller.run(.leSetExtendedAdvertisingParameters(
                 handle: handle, properties: LEAdvertisingProperties.legacyNonConnectable, interval: interval))
-            try await controller.run(.leSetExtendedAdvertisingData(handle: handle, data: data))
-            try await controller.run(.leSetExtendedAdvertisingEnable(true, handles: [handle]))
+            // The set exists from here on: a refused data or enable must not leave it behind.
+            do {
+                try await controller.run(.leSetExtendedAdvertisingData(handle: handle, data: data))
+            } catch {
+                await removeSet(on: controller, enableUnanswered: false)
+                throw error
+            }
+            do {
+                try await controller.run(.leSetExtendedAdvertisingEnable(true, handles: [handle]))
+            } catch {
+                await removeSet(on: controller, enableUnanswered: !(error is CommandFailure))
+                throw error
+            }
             return .extended
         }
         try await controller.run(.leSetAdvertisingParameters(interval: interval))
@@ -43,6 +54,14 @@ public enum AdvertisingProcedure {
     public static func stop(on controller: some HCICommandExecutor, mode: AdvertisingMode) async throws {
         try await controller.run(disable(mode))
         if mode == .extended { try await controller.run(.leRemoveAdvertisingSet(handle: handle)) }
+    }
+
+    /// Undoes a start that failed after the set was made. A refused enable left it disabled, but
+    /// one that got no answer may have taken effect, and a controller refuses to remove an enabled
+    /// set (Core 5.4 Vol 4 Part E 7.8.59). Best effort: the start's own error is the one reported.
+    private static func removeSet(on controller: some HCICommandExecutor, enableUnanswered: Bool) async {
+        if enableUnanswered { _ = try? await controller.run(disable(.extended)) }
+        _ = try? await controller.run(.leRemoveAdvertisingSet(handle: handle))
     }
 
     /// The one command that stops the transmitting (a crash handler has room for one).

@@ -123,6 +123,59 @@ struct LiveFailureTests {
         }
     }
 
+    @Test("advertise on a controller that refuses the enable says so and removes the set it made")
+    func refusedAdvertisingEnableRemovesTheSet() throws {
+        let (result, entries) = try Self.advertise(on: ["--refuse", "HCI_LE_SET_EXTENDED_ADVERTISING_ENABLE_COMMAND"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("LE Set Extended Advertising Enable failed: Command Disallowed (0x0C)"), "\(result.stderr)")
+        let commands = entries.map(\.command)
+        let refused = try #require(commands.firstIndex(of: "HCI_LE_SET_EXTENDED_ADVERTISING_ENABLE_COMMAND"))
+        #expect(entries[refused].answer == "refused")
+        #expect(entries[refused].sets == [0])
+        // Before: the log ended at the refused enable with set 0 still on the controller.
+        #expect(Array(commands.dropFirst(refused + 1)) == ["HCI_LE_REMOVE_ADVERTISING_SET_COMMAND"], "\(commands)")
+        #expect(entries.last?.answer == "handled")
+        #expect(entries.last?.sets == [])
+    }
+
+    @Test("advertise on a controller that never answers the enable disables the set, in case it took effect, and removes it")
+    func unansweredAdvertisingEnableRemovesTheSet() throws {
+        let (result, entries) = try Self.advertise(on: ["--ignore", "HCI_LE_SET_EXTENDED_ADVERTISING_ENABLE_COMMAND"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("LE Set Extended Advertising Enable"), "\(result.stderr)")
+        let commands = entries.map(\.command)
+        let enable = try #require(commands.firstIndex(of: "HCI_LE_SET_EXTENDED_ADVERTISING_ENABLE_COMMAND"))
+        // The enable, then the disable (the same command, ignored too), then the removal.
+        #expect(Array(commands.dropFirst(enable)) == [
+            "HCI_LE_SET_EXTENDED_ADVERTISING_ENABLE_COMMAND", "HCI_LE_SET_EXTENDED_ADVERTISING_ENABLE_COMMAND",
+            "HCI_LE_REMOVE_ADVERTISING_SET_COMMAND",
+        ], "\(commands)")
+        #expect(entries.last?.sets == [])
+    }
+
+    /// Runs `advertise` on one Bumble controller given `options`; returns its result and the
+    /// controller's command log once the last command's line is written (just after its answer
+    /// went out, so it may trail beacontop's exit a little).
+    static func advertise(on options: [String]) throws -> (result: BeacontopBinary.Result, log: [CommandLogLine]) {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("livetour-commands-\(UUID().uuidString).ndjson")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let world = try BumbleWorld(controllers: 1, advertisers: false, options: options + ["--command-log", log.path])
+        defer { world.stop() }
+        let result = try BeacontopBinary.run(
+            ["advertise", "tcp:127.0.0.1:\(world.ports[0])", "--ibeacon", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:5:6"], limit: 30)
+        func lines() -> [Substring] { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n") }
+        let deadline = Date().addingTimeInterval(5)
+        while !(lines().last?.contains("REMOVE_ADVERTISING_SET") ?? false) && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        return (result, try lines().map { try JSONDecoder().decode(CommandLogLine.self, from: Data($0.utf8)) })
+    }
+
+    /// A line of beacon_world.py's --command-log.
+    struct CommandLogLine: Decodable {
+        var command: String
+        var answer: String
+        var sets: [Int]
+    }
+
     @Test("reconnect lines name the source once, then why the last attempt failed")
     func reconnectLinesNameTheSourceOnce() throws {
         let world = try BumbleWorld(controllers: 1)

@@ -83,6 +83,21 @@ struct ScanProcedureTests {
         #expect(Array(controller.sent.withLock { $0 }.suffix(2)) == [.leSetExtendedAdvertisingEnable(false, handles: [0]), .leRemoveAdvertisingSet(handle: 0)])
     }
 
+    @Test("a refused enable or data removes the advertising set the parameters made", arguments: [
+        HCIOpcode.leSetExtendedAdvertisingEnable, HCIOpcode.leSetExtendedAdvertisingData,
+    ])
+    func refusedStartRemovesTheSet(refused: UInt16) async throws {
+        let controller = ScriptedController(extendedCommands: true, failures: [refused: .commandDisallowed])
+        let interval = try LEAdvertisingInterval(milliseconds: 100)
+        await #expect(throws: CommandFailure(opcode: refused, status: .commandDisallowed)) {
+            _ = try await AdvertisingProcedure.start(on: controller, data: [0x02, 0x01, 0x06], interval: interval)
+        }
+        let sent = controller.opcodes
+        // Answered with an error, the enable took no effect: the set is removed, with no disable first.
+        #expect(Array(sent.suffix(2)) == [refused, HCIOpcode.leRemoveAdvertisingSet])
+        #expect(sent.contains(HCIOpcode.leSetExtendedAdvertisingEnable) == (refused == HCIOpcode.leSetExtendedAdvertisingEnable))
+    }
+
     @Test("legacy advertising sends ADV_NONCONN_IND parameters, data, enable; and disables on stop")
     func legacyAdvertising() async throws {
         let controller = ScriptedController()

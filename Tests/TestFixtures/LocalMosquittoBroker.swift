@@ -157,7 +157,7 @@ public final class LocalMosquittoBroker: @unchecked Sendable {
         } == 0
     }
 
-    static func loopback(port: UInt16) -> sockaddr_in {
+    public static func loopback(port: UInt16) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian

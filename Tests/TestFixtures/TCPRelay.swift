@@ -43,13 +43,14 @@ public final class TCPRelay: Sendable {
     }
 
     /// Closes every relayed connection; new ones are still accepted (unless refusing).
+    ///
+    /// Only shuts the sockets down (their pumps close them) and does so holding the lock a pump
+    /// closes under: a number a pump already closed may be another test's socket by now, and
+    /// shutting that down killed it (a live source's unix socket read end of stream in LiveSourceTests).
     public func cut() {
-        let sockets = state.withLock { state -> [Int32] in
-            defer { state.sockets.removeAll() }
-            return state.sockets
-        }
-        for fd in sockets {
-            shutdown(fd, Int32(SHUT_RDWR))
+        state.withLock { state in
+            for fd in state.sockets { shutdown(fd, Int32(SHUT_RDWR)) }
+            state.sockets.removeAll()
         }
     }
 
@@ -59,17 +60,23 @@ public final class TCPRelay: Sendable {
             return !state.stopped
         }
         guard first else { return }
+        // Wakes the accept loop, which closes the listener itself: closed here, the loop's next
+        // accept could take a connection from whatever socket got the number next.
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
         cut()
     }
 
     private func acceptLoop() {
         while true {
             let client = accept(listener, nil, nil)
+            if state.withLock({ $0.stopped }) {
+                if client >= 0 { close(client) }
+                close(listener)
+                return
+            }
             if client < 0 {
-                if state.withLock({ $0.stopped }) { return }
                 if errno == EINTR { continue }
+                close(listener)
                 return
             }
             if state.withLock({ $0.refusing }) {
@@ -87,13 +94,14 @@ public final class TCPRelay: Sendable {
                 continue
             }
             state.withLock { $0.sockets += [client, server] }
-            let pump = Thread { Self.pump(client, server) }
-            pump.start()
+            let thread = Thread { [self] in self.pump(client, server) }
+            thread.start()
         }
     }
 
-    /// Copies bytes both ways until either side closes, then closes both.
-    private static func pump(_ a: Int32, _ b: Int32) {
+    /// Copies bytes both ways until either side closes, then closes both (forgotten first, so
+    /// `cut` never shuts down a number this closed).
+    private func pump(_ a: Int32, _ b: Int32) {
         var buffer = [UInt8](repeating: 0, count: 65536)
         var fds = [pollfd(fd: a, events: Int16(POLLIN), revents: 0), pollfd(fd: b, events: Int16(POLLIN), revents: 0)]
         loop: while true {
@@ -111,7 +119,10 @@ public final class TCPRelay: Sendable {
                 }
             }
         }
-        close(a)
-        close(b)
+        state.withLock { state in
+            state.sockets.removeAll { $0 == a || $0 == b }
+            close(a)
+            close(b)
+        }
     }
 }

@@ -11,7 +11,8 @@ On one Bumble LocalLink (a shared virtual radio) it puts:
     (address, data hex, RSSI): what a phone on the link hears;
   - with --ibeacons N, N more iBeacons; with --rssi and --swing, another RSSI than Bumble's fixed
     -50 dBm in the reports beacontop gets, swinging per advertiser; with --refuse and --ignore,
-    controllers that answer a command with Command Disallowed or not at all.
+    controllers that answer a command with Command Disallowed or not at all; with --command-log
+    FILE, each command they get, how it was answered and their advertising sets after it.
 
 Every controller here answers a passive scan with one report per advertisement: Bumble's adds a
 fake scan response to each (two reports, doubling any rate measured), which `BeaconController` drops.
@@ -104,19 +105,30 @@ class BeaconController(Controller):
     ignore: set = set()
     started = time.monotonic()
 
-    def configure(self, rssi: int, swing: float, refuse: list, ignore: list) -> "BeaconController":
+    command_log = None
+
+    def configure(self, rssi: int, swing: float, refuse: list, ignore: list, command_log=None) -> "BeaconController":
         self.rssi, self.swing, self.refuse, self.ignore = rssi, swing, set(refuse), set(ignore)
+        self.command_log = command_log
         return self
 
     def on_hci_command_packet(self, command) -> None:
         if command.name in self.ignore:
-            return
-        if command.name in self.refuse:
+            answer = "ignored"
+        elif command.name in self.refuse:
+            answer = "refused"
             self.send_hci_packet(hci.HCI_Command_Complete_Event(
                 num_hci_command_packets=1, command_opcode=command.op_code,
                 return_parameters=hci.HCI_StatusReturnParameters(status=hci.HCI_ErrorCode.COMMAND_DISALLOWED_ERROR)))
-            return
-        super().on_hci_command_packet(command)
+        else:
+            answer = "handled"
+            super().on_hci_command_packet(command)
+        if self.command_log:
+            # The controller's own state after the command: what a test checks beacontop left behind.
+            sets = self.advertising_sets
+            self.command_log.write(json.dumps({
+                "controller": self.name, "command": command.name, "answer": answer,
+                "sets": sorted(sets), "enabled": sorted(handle for handle, s in sets.items() if s.enabled)}) + "\n")
 
     def reported_rssi(self, address) -> int:
         if not self.swing:
@@ -212,8 +224,11 @@ async def main() -> None:
                              "controllers answer with Command Disallowed (repeat for more)")
     parser.add_argument("--ignore", action="append", default=[],
                         help="a command they never answer (e.g. HCI_RESET_COMMAND)")
+    parser.add_argument("--command-log", help="log each command beacontop's controllers get, how it was answered "
+                                              "and their advertising sets after it, as JSON lines in this file")
     args = parser.parse_args()
-    behaviour = (args.rssi, args.swing, args.refuse, args.ignore)
+    command_log = open(args.command_log, "a", buffering=1) if args.command_log else None
+    behaviour = (args.rssi, args.swing, args.refuse, args.ignore, command_log)
 
     link = LocalLink()
     transports = []
