@@ -19,7 +19,7 @@ public enum CaptureReplay {
         public var stoppedBy: CaptureError?
         public var records = 0
         public var malformed = 0
-        /// `stopped` said stop (the output was closed) before the end of the file.
+        /// `stopped` said stop (no more output could be written) before the end of the file.
         public var stoppedEarly = false
 
         /// 0 replayed, 1 the file cannot be read, 2 reading stopped at a corrupt header.
@@ -91,7 +91,7 @@ public enum CaptureReplay {
         outcome.records = end?.recordCount ?? 0
         outcome.malformed = malformedPackets + malformedRecords
         if outcome.stoppedEarly {
-            StandardError.line("\(packetsRead) packets read, \(pipeline.beaconReports) beacon frames ranged: the output was closed")
+            StandardError.line("\(packetsRead) packets read, \(pipeline.beaconReports) beacon frames ranged: no more output could be written")
             return outcome
         }
         pipeline.finish(onTick: tick)

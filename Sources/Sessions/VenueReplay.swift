@@ -27,7 +27,7 @@ public enum VenueReplay {
                 if lines.bytes.count >= 1 << 15 {
                     emit(&lines)
                     if stopped() {
-                        StandardError.report("\(path): \(read) messages read: the output was closed")
+                        StandardError.report("\(path): \(read) messages read: no more output could be written")
                         return scan
                     }
                 }

@@ -48,10 +48,10 @@ import Testing
         try ExternalCommand.run("/bin/sh", ["-c", script, beacontopExecutable, file], limit: 120)
     }
 
-    /// The count in "N packets read, ... the output was closed" (or "N messages read: ..."), nil
+    /// The count in "N packets read, ... no more output could be written" (or "N messages read: ..."), nil
     /// when the replay did not say it stopped early.
     static func readBeforeClosing(_ stderr: String) -> Int? {
-        guard let line = stderr.split(separator: "\n").first(where: { $0.hasSuffix("the output was closed") }),
+        guard let line = stderr.split(separator: "\n").first(where: { $0.hasSuffix("no more output could be written") }),
               let match = line.firstMatch(of: /(\d+) (packets|messages) read/) else { return nil }
         return Int(match.1)
     }
