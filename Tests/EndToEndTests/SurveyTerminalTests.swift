@@ -44,9 +44,14 @@ struct SurveyTerminalTests {
         return nil
     }
 
+    /// The survey file's lines as JSON objects: every line one, none blank (an NDJSON reader taking
+    /// a line at a time fails on a blank line), ending with a newline.
     static func surveyLines(_ directory: URL) throws -> [[String: Any]] {
         let text = try String(contentsOf: directory.appendingPathComponent("s/survey.ndjson"), encoding: .utf8)
-        return try text.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(text.hasSuffix("\n"), "the last line is whole")
+        return try text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "a line of \(text)")
+        }
     }
 
     @Test func samplesAreTakenSavedResumedAndDrawn() throws {
