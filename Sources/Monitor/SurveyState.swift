@@ -141,8 +141,10 @@ public struct SurveyState: Sendable {
         sampleCutByLoss = false
     }
 
-    /// A save failed: the sample stays on screen, the message says what to do.
+    /// The last sample's save failed (`reason`, e.g. a full disk): it is taken back, so the plan,
+    /// the count and the closing line show only what the file holds, and the message says what to do.
     public mutating func saveFailed(_ reason: String) {
-        message = "not saved: \(reason)"
+        let index = session.withdrawLast()?.index
+        message = "not saved: " + (index.map { "sample \($0), " } ?? "") + reason + "; take it again once it can be written"
     }
 }

@@ -41,9 +41,12 @@ public final class LineFileAppender: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
-    /// Writes `line`, which should end with a newline, in one call.
+    /// Writes `line`, which should end with a newline, in one call. All or nothing: a write that
+    /// fails part way (a full disk takes what fits, then refuses the rest) is cut off the file
+    /// again, so the next line never lands after half a line and the file still loads.
     public func write(_ line: String) throws(SurveyFileError) {
         let bytes = Array(line.utf8)
+        let start = lseek(descriptor, 0, SEEK_END)
         var done = 0
         while done < bytes.count {
             let written = bytes.withUnsafeBytes { raw in
@@ -51,7 +54,12 @@ public final class LineFileAppender: @unchecked Sendable {
             }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw SurveyFileError(path: path, reason: "cannot write: \(String(cString: strerror(errno)))")
+                let reason = "cannot write: \(String(cString: strerror(errno)))"
+                guard done > 0 else { throw SurveyFileError(path: path, reason: reason) }
+                guard start >= 0, ftruncate(descriptor, start) == 0 else {
+                    throw SurveyFileError(path: path, reason: reason + " (a cut line is left at its end)")
+                }
+                throw SurveyFileError(path: path, reason: reason)
             }
             done += written
         }

@@ -25,6 +25,11 @@ public struct SurveySession: Sendable, Equatable {
         samples.append(numbered)
     }
 
+    /// Takes the last sample back (its save failed), so the session holds what the file holds.
+    public mutating func withdrawLast() -> SurveySample? {
+        samples.popLast()
+    }
+
     /// Each sample's coverage, in sample order.
     public func coverage(rule: CoverageRule = CoverageRule()) -> [SpotCoverage] {
         let exhibits = plan.exhibitIDs

@@ -69,7 +69,7 @@ public struct SurveyLoop {
             }
             if drain() { dirty = true }
             if let sample = state.advance(to: captureTime()) {
-                do { try file.write(SurveyLog.sampleLine(sample)) } catch { state.saveFailed("\(error)") }
+                do { try file.write(SurveyLog.sampleLine(sample)) } catch { state.saveFailed(error.reason) }
                 dirty = true
             }
             if state.collector != nil { dirty = true }

@@ -165,6 +165,41 @@ struct SurveyTerminalTests {
         #expect(saved.count == 2, "the header and the one finished sample")
     }
 
+    /// A sample that cannot be written (the file size limit here, a full disk in the field: both
+    /// take what fits, then refuse the rest) is not saved, says so, and leaves no cut line: the
+    /// survey still loads, resumes and reports, and the closing line counts what the file holds.
+    @Test func aSampleThatCannotBeWrittenLeavesTheSurveyWhole() throws {
+        let directory = try HealthScenario.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.plan.write(to: directory.appendingPathComponent("plan.yaml"), atomically: true, encoding: .utf8)
+        // dash counts `ulimit -f` in 512-byte blocks: 3 KB takes the header and a few samples. SIGXFSZ
+        // ignored, as a full disk raises none: the write fails with EFBIG instead.
+        let session = try TmuxSession(
+            command: "sh -c 'cd \(directory.path) && trap \"\" XFSZ && ulimit -f 6 && \(beacontopExecutable) survey health.btsnoop --catalog plan.yaml --out s --sample 0.5 --speed 4; echo EXIT=$?; exec sh'",
+            columns: 120, lines: 30, environment: MonitorTerminalTests.environment
+        )
+        defer { session.kill() }
+        try session.waitFor(timeout: 15, "the plan") { $0.contains("beacontop survey") }
+        var screen = ""
+        for _ in 0..<12 {
+            try session.send("Right", "Enter")
+            screen = try session.waitFor(timeout: 15, "a sample saved or refused") {
+                !$0.contains("sampling") && ($0.contains("saved:") || $0.contains("not saved"))
+            }
+            if screen.contains("not saved") { break }
+        }
+        #expect(screen.contains("not saved: sample "), "\(screen)")
+        #expect(screen.contains("File too large; take it again"), "\(screen)")
+        try session.send("q")
+        let closing = try session.waitFor(timeout: 15, "the closing line") { $0.contains("EXIT=") }
+        let saved = try Self.surveyLines(directory)
+        let samples = saved.count - 1
+        #expect(samples >= 1, "samples before the limit are kept")
+        #expect(closing.contains("\(samples) samples in"), "the closing line counts the file's samples: \(closing)")
+        let report = try ExternalCommand.run(beacontopExecutable, ["survey", "--report", directory.appendingPathComponent("s").path])
+        #expect(report.status == 0, "the survey still loads: \(report.stderr)")
+    }
+
     @Test func startUpErrorsSayWhatToDo() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-survey-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         defer { try? FileManager.default.removeItem(at: directory) }
