@@ -82,7 +82,7 @@ public struct SurveyState: Sendable {
 
     private mutating func move(dx: Double, dy: Double) {
         guard collector == nil else {
-            message = "sampling: the spot is fixed until the sample ends (Esc cancels)"
+            message = "the spot is fixed until the sample ends (Esc cancels)"
             return
         }
         cursor = FloorPosition(x: cursor.x + dx, y: cursor.y + dy)

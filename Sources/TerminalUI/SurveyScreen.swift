@@ -32,12 +32,14 @@ public enum SurveyScreen {
         let model = model(state, rule: rule)
         SurveyPlanView.draw(model, into: &buffer, area: planArea(size))
 
+        // Whole legend entries only, as many as fit: a meaning cut mid-word ("? ambi") reads as nonsense.
         var x = 1
         let legendLine = size.lines - 3
         for entry in SurveyPlanView.legend(charset: charset) {
-            guard x < size.columns - 2 else { break }
+            let meaning = " \(entry.meaning)"
+            guard x + 1 + TerminalText.width(meaning, charset: charset) <= size.columns else { break }
             buffer.put(entry.glyph, x: x, y: legendLine, role: entry.role)
-            x += 1 + buffer.write(" \(entry.meaning)  ", x: x + 1, y: legendLine, role: .muted)
+            x += 1 + buffer.write(meaning + "  ", x: x + 1, y: legendLine, role: .muted)
         }
 
         var info = " cursor x \(metres(state.cursor.x)) m, y \(metres(state.cursor.y)) m"
@@ -46,6 +48,8 @@ public enum SurveyScreen {
             info += separator + "sampling \(CellFormat.fixed(elapsed, decimals: 1)) of \(CellFormat.fixed(state.sampleSeconds, decimals: 0)) s"
             let heard = state.collector?.beaconCount ?? 0
             info += separator + "\(heard) beacon\(heard == 1 ? "" : "s") heard"
+            // A key refused while sampling says why.
+            if let message = state.message { info += separator + message }
             role = .recording
         } else if let message = state.message {
             info += separator + message
@@ -53,11 +57,30 @@ public enum SurveyScreen {
         } else if let last = state.session.samples.last, let coverage = model.coverage.last {
             info += separator + "sample \(last.index): " + describe(coverage, plan: state.session.plan)
         }
-        buffer.fill(y: size.lines - 2, role: .status)
-        buffer.write(info, x: 0, y: size.lines - 2, role: role == .plain ? .status : role)
-        let keys = " ←↑↓→ or click: move" + separator + "Enter: sample" + separator + "Esc: cancel" + separator + "q: quit"
-        buffer.write(charset == .unicode ? keys : keys.replacingOccurrences(of: "←↑↓→", with: "arrows"), x: 0, y: size.lines - 1, role: .muted)
+        // News longer than the line (a write error with its path and reason) takes the legend's line
+        // too, rather than losing its end, where the reason is.
+        let infoLines = TerminalText.width(info, charset: charset) <= size.columns
+            ? [info] : Wrap.words(info, width: size.columns - 1, lines: 2, ellipsis: charset.ellipsis).map { " " + $0 }
+        for (offset, line) in infoLines.reversed().enumerated() {
+            let y = size.lines - 2 - offset
+            buffer.fill(y: y, role: .status)
+            buffer.write(line, x: 0, y: y, role: role == .plain ? .status : role)
+        }
+        buffer.write(keys(width: size.columns, charset: charset, separator: separator), x: 0, y: size.lines - 1, role: .muted)
         return buffer
+    }
+
+    /// The key line, shorter forms on narrow screens so `q` always shows. It is the last line, whose
+    /// last cell ncurses cannot draw (as `StatusLine`), so it fits in `width - 1`.
+    static func keys(width: Int, charset: Charset, separator: String) -> String {
+        let arrows = charset == .unicode ? "←↑↓→" : "arrows"
+        let forms = [
+            " \(arrows) or click: move" + separator + "Enter: sample" + separator + "Esc: cancel" + separator + "q: quit",
+            " \(arrows) move" + separator + "Enter sample" + separator + "Esc cancel" + separator + "q quit",
+            " Enter sample" + separator + "Esc cancel" + separator + "q quit",
+            " Enter sample" + separator + "q quit",
+        ]
+        return forms.first { TerminalText.width($0, charset: charset) < width } ?? forms[forms.count - 1]
     }
 
     static func describe(_ coverage: SpotCoverage, plan: SurveyPlan) -> String {
