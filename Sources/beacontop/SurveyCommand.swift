@@ -58,6 +58,10 @@ struct SurveyCommand: AsyncParsableCommand {
         if let report { return writeReport(directory: report) }
         guard let source, let out else { return }
         let directory = URL(fileURLWithPath: out)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), !isDirectory.boolValue {
+            MonitorRunner.fail("--out \(out) is a file, not a directory: name the survey's directory (created if missing)")
+        }
         let surveyPath = directory.appendingPathComponent(Self.surveyFile).path
         let exists = FileManager.default.fileExists(atPath: surveyPath)
         let catalogFile = catalog.map { path -> ExhibitCatalog in
@@ -74,7 +78,9 @@ struct SurveyCommand: AsyncParsableCommand {
             } else {
                 if exists { MonitorRunner.fail("\(out) already holds a survey: add --resume to continue it, or choose another --out") }
                 guard let catalogFile else { MonitorRunner.fail("--catalog is needed for a new survey: its positions and walls are the plan") }
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
+                    MonitorRunner.fail("cannot create the survey directory \(out): \(error.localizedDescription)")
+                }
                 session = SurveySession(plan: SurveyPlan(catalog: catalogFile), created: Date().timeIntervalSince1970, catalogPath: catalog)
                 // Created once the source runs and scans (on the loop thread): a controller that refused
                 // to scan at start-up left a survey of no samples, which the next try refused without --resume.

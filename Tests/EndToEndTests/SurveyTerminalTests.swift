@@ -220,6 +220,13 @@ struct SurveyTerminalTests {
         let broker = try ExternalCommand.run(beacontopExecutable, ["survey", "mqtt://127.0.0.1:1", "--out", directory.path])
         #expect(broker.status != 0)
         #expect(broker.stderr.contains("a survey samples a radio or a capture, not a broker (mqtt://)"), "\(broker.stderr)")
+        // --out naming a file (the catalog, by a slip) says so, not Foundation's error dump.
+        let catalog = SharedData.repositoryRoot.appendingPathComponent("demo/museum.yaml").path
+        for extra in [["--catalog", catalog], ["--resume"]] {
+            let onAFile = try ExternalCommand.run(beacontopExecutable, ["survey", capture, "--out", catalog] + extra)
+            #expect(onAFile.status == 1)
+            #expect(onAFile.stderr.contains("--out \(catalog) is a file, not a directory"), "\(onAFile.stderr)")
+        }
         let noReport = try ExternalCommand.run(beacontopExecutable, ["survey", "--report", directory.path])
         #expect(noReport.status == 1)
         #expect(noReport.stderr.contains("survey.ndjson"))
