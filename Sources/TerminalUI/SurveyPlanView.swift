@@ -31,7 +31,8 @@ public struct SurveyPlanModel: Sendable, Equatable {
 /// `.immediate` at -60 dBm or more, `.near` to -70, `.far` to the coverage threshold, with a denser
 /// shade for a stronger level; `?` in `.nearest` where the nearest exhibit is ambiguous; `×` in
 /// `.warning` where no beacon reaches the threshold; beacons by their letter (A, B...) in
-/// `.columnHeader`; the cursor `.selected`, over whatever is beneath it.
+/// `.columnHeader`, or in the style of a sample taken in their cell; the cursor `.selected`, over
+/// whatever is beneath it.
 public enum SurveyPlanView {
     public struct Area: Sendable, Equatable {
         public var x: Int, y: Int, width: Int, height: Int
@@ -67,24 +68,30 @@ public enum SurveyPlanView {
         for (cell, glyph) in walls.glyphs { buffer.put(glyph, x: cell.x, y: cell.y, role: .muted) }
 
         let shades = shadeGlyphs(buffer.charset)
+        var sampled: [PlanMapping.Cell: StyleRole] = [:]
         for (sample, coverage) in zip(model.samples, model.coverage) {
             let cell = mapping.cell(sample.spot)
+            let mark: (glyph: Character, role: StyleRole)
             switch coverage.status {
             case .noCoverage:
-                buffer.put(noCoverageGlyph(buffer.charset), x: cell.x, y: cell.y, role: .warning)
+                mark = (noCoverageGlyph(buffer.charset), .warning)
             case .ambiguous:
-                buffer.put("?", x: cell.x, y: cell.y, role: .nearest)
+                mark = ("?", .nearest)
             case .covered:
                 let median = coverage.strongest?.median ?? -.infinity
                 let band = median >= -60 ? 0 : (median >= -70 ? 1 : 2)
-                buffer.put(shades[band], x: cell.x, y: cell.y, role: [StyleRole.immediate, .near, .far][band])
+                mark = (shades[band], [StyleRole.immediate, .near, .far][band])
             }
+            buffer.put(mark.glyph, x: cell.x, y: cell.y, role: mark.role)
+            sampled[cell] = mark.role
         }
         for (index, beacon) in model.plan.beacons.enumerated() {
             guard let position = beacon.position else { continue }
             let cell = mapping.cell(position)
-            // A label longer than one letter (the 27th beacon on) is written from its cell.
-            buffer.write(SurveyPlan.label(index), x: cell.x, y: cell.y, role: .columnHeader, limit: area.x + area.width - cell.x)
+            // A label longer than one letter (the 27th beacon on) is written from its cell. Over a
+            // sample (technicians check a beacon standing at it) the letter takes the sample's style,
+            // so the sample still shows.
+            buffer.write(SurveyPlan.label(index), x: cell.x, y: cell.y, role: sampled[cell] ?? .columnHeader, limit: area.x + area.width - cell.x)
         }
         let cursor = mapping.cell(model.cursor)
         let beneath = buffer[cursor.x, cursor.y].character

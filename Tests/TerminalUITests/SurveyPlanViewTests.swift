@@ -82,6 +82,18 @@ import Testing
         #expect(column.map { screen[$0, 10].role } == .selected, "the × stays, drawn selected")
     }
 
+    /// A sample taken standing at a beacon is not hidden by its letter: the letter takes the
+    /// sample's style (here the strong level's).
+    @Test func aSampleAtABeaconShowsInItsLetter() {
+        var model = Self.model(cursor: FloorPosition(x: 7, y: 1))
+        let reading = Self.reading("a", -52)
+        model.samples.append(SurveySample(index: 6, spot: FloorPosition(x: 2, y: 3), start: 0, end: 5, readings: [reading]))
+        model.coverage.append(SpotCoverage(model.samples[5], exhibits: model.plan.exhibitIDs, rule: CoverageRule()))
+        let screen = SurveyPlanView.render(model, size: ScreenSize(columns: 46, lines: 14))
+        #expect(screen.line(7).trimmingTrailingSpaces() == "    │      A           │          B      │")
+        #expect(String(screen.roleCodes(7)) == "....m......i...........m..........C......m....")
+    }
+
     @Test func asciiTerminalsGetASCIIGlyphs() {
         let screen = SurveyPlanView.render(Self.model(cursor: FloorPosition(x: 7, y: 1)), size: ScreenSize(columns: 46, lines: 14), charset: .ascii)
         #expect(screen.line(1).trimmingTrailingSpaces() == "    +------------------------------------+")
