@@ -58,6 +58,13 @@ extension MapCanvas {
             group += SVGDocument.label(SVGDocument.shortened(beacon.name, to: 40) + place, x: left + 30, y: y, size: 12)
             y += 18
         }
+        // The beacons heard that the plan does not name have maps of their own (beacon-F.svg): their
+        // letters are listed too, by id.
+        for beacon in session.letters.dropFirst(session.plan.beacons.count) {
+            group += SVGDocument.label(beacon.letter, x: left, y: y, size: 12, weight: "bold")
+            group += SVGDocument.label(SVGDocument.shortened(beacon.id, to: 40) + " (not in the plan)", x: left + 30, y: y, size: 12)
+            y += 18
+        }
         document.add(group + "</g>")
         document.fit(bottom: y + 10)
     }

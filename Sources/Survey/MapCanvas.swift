@@ -12,7 +12,8 @@ struct MapCanvas {
     let frame: PlanFrame
     let scale: Double
     var document: SVGDocument
-    /// A, B, C... for each plan beacon, in plan order.
+    /// Each beacon's letter (`SurveySession.letters`): the plan's in plan order, then those heard but
+    /// not in the plan.
     let labels: [String: String]
 
     init(session: SurveySession) {
@@ -21,7 +22,7 @@ struct MapCanvas {
         scale = min(Self.planBox.width / frame.width, Self.planBox.height / frame.height)
         let planHeight = frame.height * scale
         document = SVGDocument(width: Self.width, height: Self.planTop + planHeight + 70)
-        labels = Dictionary(session.plan.beacons.enumerated().map { ($1.id, SurveyPlan.label($0)) }, uniquingKeysWith: { first, _ in first })
+        labels = Dictionary(session.letters.map { ($0.id, $0.letter) }, uniquingKeysWith: { first, _ in first })
         // The white page: as high as the legend makes the picture (rsvg draws no background).
         document.add("<rect class=\"background\" x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>")
         document.add("<rect class=\"floor\" x=\"\(n(Self.planLeft))\" y=\"\(n(Self.planTop))\" width=\"\(n(frame.width * scale))\" height=\"\(n(planHeight))\" fill=\"#f6f5f1\" stroke=\"#b8b8b8\"/>")

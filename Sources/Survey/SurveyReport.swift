@@ -10,13 +10,8 @@ public enum SurveyReport {
     /// the plan continue the letters), and `samples.csv`.
     public static func files(_ session: SurveySession, rule: CoverageRule = CoverageRule()) -> [File] {
         var files = [File(name: "overview.svg", contents: CoverageMapSVG.overview(session, rule: rule))]
-        var letters = Dictionary(session.plan.beacons.enumerated().map { ($1.id, SurveyPlan.label($0)) }, uniquingKeysWith: { first, _ in first })
-        var next = session.plan.beacons.count
+        let letters = Dictionary(session.letters.map { ($0.id, $0.letter) }, uniquingKeysWith: { first, _ in first })
         for id in session.beaconIDs {
-            if letters[id] == nil {
-                letters[id] = SurveyPlan.label(next)
-                next += 1
-            }
             files.append(File(name: "beacon-\(letters[id]!).svg", contents: CoverageMapSVG.beaconMap(session, beaconID: id, rule: rule)))
         }
         files.append(File(name: "samples.csv", contents: SurveyCSV.csv(session, rule: rule)))

@@ -30,6 +30,14 @@ public struct SurveySession: Sendable, Equatable {
         samples.popLast()
     }
 
+    /// Each beacon's letter on the maps: the plan's beacons A, B... in plan order, then the beacons
+    /// heard but not in the plan, continuing the letters in `beaconIDs` order.
+    public var letters: [(id: String, letter: String)] {
+        let planned = plan.beacons.map(\.id)
+        let inPlan = Set(planned)
+        return (planned + beaconIDs.filter { !inPlan.contains($0) }).enumerated().map { ($1, SurveyPlan.label($0)) }
+    }
+
     /// Each sample's coverage, in sample order.
     public func coverage(rule: CoverageRule = CoverageRule()) -> [SpotCoverage] {
         let exhibits = plan.exhibitIDs

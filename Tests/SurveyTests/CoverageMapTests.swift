@@ -60,6 +60,25 @@ import TestFixtures
         #expect(unheard > 0)
     }
 
+    /// A beacon heard that the plan does not name gets the next letter, its own map, and a line in
+    /// every map's list of beacons, so `beacon-G.svg` is found in the list.
+    @Test func aBeaconNotInThePlanIsListedByItsLetter() throws {
+        var session = try SurveyFixture.session()
+        var sample = session.samples[0]
+        sample.readings.append(SpotReading(id: "https://example.com", packets: 9, median: -71, low: -73, high: -69,
+                                           measuredPower: -59, exponent: 1.49, distance: 4))
+        session.add(sample)
+        let letter = SurveyPlan.label(session.plan.beacons.count)
+        let files = SurveyReport.files(session)
+        let map = try #require(files.first { $0.name == "beacon-\(letter).svg" })
+        #expect(map.contents.contains("Coverage of https://example.com"))
+        for file in files where file.name.hasSuffix(".svg") {
+            let legend = try #require(try Self.document(file.contents).nodes(forXPath: "//*[@id='legend']").first)
+            let text = try #require(legend.stringValue)
+            #expect(text.contains("\(letter)https://example.com (not in the plan)"), "\(file.name): \(text)")
+        }
+    }
+
     @Test func hostileNamesStayText() throws {
         let plan = SurveyPlan(title: "Hall <script>alert(1)</script> & \u{1B}[2J", beacons: [
             SurveyPlan.Beacon(id: "id-1", name: "Vase \"<b>\" & 'cup'\u{0}\u{7}\r\n\u{202E}drow", position: FloorPosition(x: 1, y: 1)),
