@@ -21,10 +21,10 @@ public enum CoverageMapSVG {
                      subtitle: subtitle(session, extra: "heard at \(heard) of \(session.samples.count) spots · \(SVGDocument.shortened(beaconID, to: 48))"))
         canvas.field(zip(session.samples, values).compactMap { sample, value in value.map { (sample.spot, $0) } })
         canvas.walls()
-        for (sample, value) in zip(session.samples, values) {
-            canvas.sample(sample, value: value, label: value.map { SVGDocument.number($0, decimals: 0) } ?? "–", status: nil)
+        canvas.layered(session.samples.indices, highlight: beaconID) { canvas, index in
+            let value = values[index]
+            canvas.sample(session.samples[index], value: value, label: value.map { SVGDocument.number($0, decimals: 0) } ?? "–", status: nil)
         }
-        canvas.beacons(highlight: beaconID)
         canvas.legend(rule: rule, overview: false)
         return canvas.document.text
     }
@@ -38,11 +38,11 @@ public enum CoverageMapSVG {
         canvas.title("Coverage overview: strongest beacon at each spot", subtitle: subtitle(session, extra: summary))
         canvas.field(zip(session.samples, coverage).compactMap { sample, spot in spot.strongest.map { (sample.spot, $0.median) } })
         canvas.walls()
-        for (sample, spot) in zip(session.samples, coverage) {
+        canvas.layered(session.samples.indices, highlight: nil) { canvas, index in
+            let spot = coverage[index]
             let letter = spot.nearest.flatMap { canvas.labels[$0] } ?? ""
-            canvas.sample(sample, value: spot.strongest?.median, label: letter, status: spot.status)
+            canvas.sample(session.samples[index], value: spot.strongest?.median, label: letter, status: spot.status)
         }
-        canvas.beacons(highlight: nil)
         canvas.legend(rule: rule, overview: true)
         return canvas.document.text
     }

@@ -107,6 +107,21 @@ struct MapCanvas {
         }
     }
 
+    /// Draws the samples (`draw` each index) and the beacons in layers: samples first, the beacons
+    /// over them (their letters stay legible), then the samples whose disc holds a beacon, over it.
+    /// A sample taken standing at a beacon, the check of its placement, would otherwise lose its
+    /// value under the triangle; the beacon's letter, beside its triangle, still shows.
+    mutating func layered(_ indices: Range<Int>, highlight: String?, draw: (inout MapCanvas, Int) -> Void) {
+        let beaconSpots = session.plan.beacons.compactMap(\.position).map { (x($0.x), y($0.y)) }
+        let onBeacon = Set(indices.filter { index in
+            let (cx, cy) = (x(session.samples[index].x), y(session.samples[index].y))
+            return beaconSpots.contains { ($0.0 - cx) * ($0.0 - cx) + ($0.1 - cy) * ($0.1 - cy) < 12 * 12 }
+        })
+        for index in indices where !onBeacon.contains(index) { draw(&self, index) }
+        beacons(highlight: highlight)
+        for index in indices where onBeacon.contains(index) { draw(&self, index) }
+    }
+
     /// A disc coloured by `value` with `label` in it; an empty ring where the beacon was not heard.
     /// In the overview, an orange ring and `?` mark an ambiguous spot, a red cross one without coverage.
     mutating func sample(_ sample: SurveySample, value: Double?, label: String, status: SpotCoverage.Status?) {

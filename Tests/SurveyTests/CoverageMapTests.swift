@@ -79,6 +79,25 @@ import TestFixtures
         }
     }
 
+    /// A sample taken at a beacon (checking its placement) is drawn over the beacon's triangle, so
+    /// its value reads; other samples stay under the beacons, whose letters then read.
+    @Test func aSampleAtABeaconIsDrawnOverIt() throws {
+        var session = try SurveyFixture.session()
+        let beacon = try #require(session.plan.beacons.first { $0.position != nil })
+        var sample = session.samples[0]
+        let position = try #require(beacon.position)
+        (sample.x, sample.y) = (position.x, position.y)
+        session.add(sample)
+        let index = try #require(session.samples.last?.index)
+        for file in SurveyReport.files(session) where file.name.hasSuffix(".svg") {
+            let marks = try Self.document(file.contents).nodes(
+                forXPath: "//*[contains(concat(' ', @class, ' '), ' sample ') or contains(concat(' ', @class, ' '), ' beacon ')]")
+            let tags = marks.map { String($0.xmlString.prefix(while: { $0 != ">" })) }
+            #expect(tags.first?.hasPrefix("<g class=\"sample") == true, "\(file.name): samples away from beacons first: \(tags)")
+            #expect(tags.last?.contains("data-index=\"\(index)\"") == true, "\(file.name): the sample at the beacon last: \(tags)")
+        }
+    }
+
     @Test func hostileNamesStayText() throws {
         let plan = SurveyPlan(title: "Hall <script>alert(1)</script> & \u{1B}[2J", beacons: [
             SurveyPlan.Beacon(id: "id-1", name: "Vase \"<b>\" & 'cup'\u{0}\u{7}\r\n\u{202E}drow", position: FloorPosition(x: 1, y: 1)),
