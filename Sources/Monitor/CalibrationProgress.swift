@@ -14,10 +14,12 @@ public struct CalibrationProgress: Sendable, Equatable {
     public var spread: Double?
     /// Set once the override was written (the catalog file path).
     public var savedTo: String?
+    /// Why the last save failed, until one succeeds.
+    public var saveFailure: String?
 
     public init(
         identity: BeaconIdentity, name: String, samplesCollected: Int, samplesNeeded: Int,
-        measuredPower: Double? = nil, spread: Double? = nil, savedTo: String? = nil
+        measuredPower: Double? = nil, spread: Double? = nil, savedTo: String? = nil, saveFailure: String? = nil
     ) {
         self.identity = identity
         self.name = name
@@ -26,6 +28,7 @@ public struct CalibrationProgress: Sendable, Equatable {
         self.measuredPower = measuredPower
         self.spread = spread
         self.savedTo = savedTo
+        self.saveFailure = saveFailure
     }
 
     public var isComplete: Bool { samplesCollected >= samplesNeeded }

@@ -14,6 +14,8 @@ public struct CalibrationRun: Sendable, Equatable {
     public private(set) var samples: [Double] = []
     /// The catalog file the override was written to, once saved.
     public var savedTo: String?
+    /// Why the last save failed (`not saved to FILE: REASON`), until one succeeds.
+    public var saveFailure: String?
 
     public init(identity: BeaconIdentity, name: String) {
         self.identity = identity
@@ -35,7 +37,7 @@ public struct CalibrationRun: Sendable, Equatable {
         }
         return CalibrationProgress(
             identity: identity, name: name, samplesCollected: samples.count, samplesNeeded: Self.samplesNeeded,
-            measuredPower: power, spread: spread, savedTo: savedTo
+            measuredPower: power, spread: spread, savedTo: savedTo, saveFailure: saveFailure
         )
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Ranging
+import Survey
 
 /// Saves the calibration wizard's result: edits the catalog file in place with
 /// `CatalogCalibrationEditor` (comments and order kept), or creates it, then checks that the
@@ -16,6 +17,19 @@ public enum CatalogCalibrationFile {
             text = CatalogCalibrationEditor.newCatalog(power: power, id: id, name: name)
         }
         _ = try ExhibitCatalog(yaml: text)
-        try Data(text.utf8).write(to: url, options: .atomic)
+        try WholeFileWriter.write(text, to: path)
+    }
+
+    /// Why a save failed, in words: a catalog error names its line and field, a write the system's
+    /// reason ("No space left on device"); Foundation's read errors print as a dump of their user
+    /// info, so theirs is the system's reason too.
+    public static func describe(_ error: any Error) -> String {
+        if error is CatalogError { return "\(error)" }
+        if let write = error as? FileWriteError { return write.reason }
+        let cocoa = error as NSError
+        if let system = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError, system.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(system.code)))
+        }
+        return cocoa.localizedDescription
     }
 }

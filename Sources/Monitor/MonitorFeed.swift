@@ -227,7 +227,15 @@ public struct MonitorFeed: Sendable {
     /// Marks the wizard's run as saved (the wiring wrote the file).
     public mutating func calibrationSaved(to path: String, measuredPower: Int) {
         calibration?.savedTo = path
+        calibration?.saveFailure = nil
         log(.info, "calibration: measuredPower \(measuredPower) saved to \(path)")
+    }
+
+    /// The save failed: the wizard says so where the technician is looking (Enter tries again),
+    /// and the log keeps it.
+    public mutating func calibrationNotSaved(to path: String, reason: String) {
+        calibration?.saveFailure = "not saved to \(path): \(reason)"
+        log(.warning, "calibration not saved to \(path): \(reason)")
     }
 
     // MARK: - Output

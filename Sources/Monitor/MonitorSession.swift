@@ -310,7 +310,7 @@ public struct MonitorSession: Sendable {
             }
             feed.calibrationSaved(to: path, measuredPower: power)
         } catch {
-            feed.log(.warning, "calibration not saved to \(path): \(error)")
+            feed.calibrationNotSaved(to: path, reason: CatalogCalibrationFile.describe(error))
         }
     }
 }

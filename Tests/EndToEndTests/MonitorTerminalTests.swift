@@ -234,6 +234,32 @@ struct MonitorTerminalTests {
         #expect(saved == catalog.replacingOccurrences(of: "    name: Pillar beacon", with: "    measuredPower: -61\n    name: Pillar beacon"))
     }
 
+    /// A calibration that cannot be written (a full disk; here a file size limit of 0, which fails
+    /// the write the same way) says so on the wizard, in words, and leaves the catalog as it was.
+    @Test func aCalibrationThatCannotBeSavedSaysSoOnTheWizard() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-calfull-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.writePillarScript(packets: 40, in: directory)
+        let catalog = "title: Calibration Hall\nexhibits:\n  - id: \"\(Self.pillarID)\"\n    name: Pillar beacon\n"
+        try catalog.write(to: directory.appendingPathComponent("hall.yaml"), atomically: true, encoding: .utf8)
+        let session = try TmuxSession(
+            command: "sh -c 'cd \(directory.path) && trap \"\" XFSZ && ulimit -f 0 && \(beacontopExecutable) monitor pillar.ndjson --exhibits hall.yaml --loop --speed 4; echo EXIT=$?; exec sh'",
+            columns: 110, lines: 32, environment: Self.environment
+        )
+        defer { session.kill() }
+        try session.waitFor("Pillar beacon")
+        try session.send("c")
+        try session.waitFor(timeout: 15, "20 samples") { $0.contains("Enter saves -61 dBm") }
+        try session.send("Enter")
+        let failed = try session.waitFor(timeout: 15, "the failure on the wizard") { $0.contains("Calibration not saved to hall.yaml: File too large") }
+        #expect(failed.contains("Enter tries again; Esc cancels."))
+        #expect(!failed.contains("NSCocoaErrorDomain"))
+        try session.send("q")
+        try Self.expectRestored(session)
+        #expect(try String(contentsOf: directory.appendingPathComponent("hall.yaml"), encoding: .utf8) == catalog)
+    }
+
     static let pillarID = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:7"
 
     /// `pillar.ndjson`: the pillar's beacon heard 10 times a second at -60 and -62 dBm in turn
