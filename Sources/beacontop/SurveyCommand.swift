@@ -139,11 +139,7 @@ struct SurveyCommand: AsyncParsableCommand {
         var output = StandardOutput()
         for file in SurveyReport.files(session) {
             let path = URL(fileURLWithPath: directory).appendingPathComponent(file.name).path
-            do {
-                try Data(file.contents.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-            } catch {
-                MonitorRunner.fail("cannot write \(path): \(error.localizedDescription)")
-            }
+            do { try WholeFileWriter.write(file.contents, to: path) } catch { MonitorRunner.fail(error.description) }
             output.write(path + "\n")
         }
         output.flush()

@@ -200,6 +200,21 @@ struct SurveyTerminalTests {
         #expect(report.status == 0, "the survey still loads: \(report.stderr)")
     }
 
+    /// A report that cannot be written (a full disk; here a file size limit) names the file and the
+    /// system's reason, not Foundation's "NSCocoaErrorDomain error 512".
+    @Test func aReportThatCannotBeWrittenSaysWhy() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-report-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let header = #"{"catalog":"hall.yaml","created":1700000000,"plan":{"beacons":[],"title":"Hall","walls":[]},"type":"survey","version":1}"#
+        try (header + "\n").write(to: directory.appendingPathComponent("survey.ndjson"), atomically: true, encoding: .utf8)
+        let report = try ExternalCommand.run("/bin/sh", ["-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" survey --report \"$1\"", beacontopExecutable, directory.path])
+        #expect(report.status == 1)
+        #expect(report.stderr.contains("cannot write \(directory.path)/overview.svg: File too large"), "\(report.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(left == ["survey.ndjson"], "no temporary or cut file is left")
+    }
+
     @Test func startUpErrorsSayWhatToDo() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-survey-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         defer { try? FileManager.default.removeItem(at: directory) }
