@@ -122,7 +122,7 @@ struct SurveyCommand: AsyncParsableCommand {
             defer { exit.samples = loop.state.session.samples.count }
             return try loop.run()
         }
-        StandardError.report("\(exit.samples) samples in \(surveyPath), packets in \(capture); `beacontop survey --report \(out)` draws the maps")
+        StandardError.report("\(exit.samples) sample\(exit.samples == 1 ? "" : "s") in \(surveyPath), packets in \(capture); `beacontop survey --report \(out)` draws the maps")
     }
 
     /// `capture-1.btsnoop`, or the next number free (a resumed survey keeps every session's packets).

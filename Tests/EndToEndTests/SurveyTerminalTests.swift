@@ -160,6 +160,7 @@ struct SurveyTerminalTests {
         let survey = try #require(try session.childProcessIDs().first)
         #expect(Glibc.kill(survey, signal) == 0)
         try MonitorTerminalTests.expectRestored(session)
+        #expect(try session.capture(history: true).contains("beacontop: 1 sample in "), "one sample, not 1 samples")
         #expect(try session.format("#{mouse_any_flag}") == "0")
         let saved = try Self.surveyLines(directory)
         #expect(saved.count == 2, "the header and the one finished sample")
@@ -195,7 +196,7 @@ struct SurveyTerminalTests {
         let saved = try Self.surveyLines(directory)
         let samples = saved.count - 1
         #expect(samples >= 1, "samples before the limit are kept")
-        #expect(closing.contains("\(samples) samples in"), "the closing line counts the file's samples: \(closing)")
+        #expect(closing.contains("\(samples) sample\(samples == 1 ? "" : "s") in"), "the closing line counts the file's samples: \(closing)")
         let report = try ExternalCommand.run(beacontopExecutable, ["survey", "--report", directory.appendingPathComponent("s").path])
         #expect(report.status == 0, "the survey still loads: \(report.stderr)")
     }
