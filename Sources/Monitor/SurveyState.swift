@@ -24,6 +24,9 @@ public struct SurveyState: Sendable {
     public private(set) var time: Double?
     /// True from a loss of the source until it is connected again: no sample starts meanwhile.
     public private(set) var sourceLost = false
+    /// True once the source has ended for good (a replay's end): no sample starts, as the clock
+    /// would run on without packets and save the spot as one with no coverage.
+    public private(set) var sourceEnded = false
     /// A sample was under way when the source was lost (said again when it is back).
     private var sampleCutByLoss = false
 
@@ -52,6 +55,10 @@ public struct SurveyState: Sendable {
         case .right: move(dx: Self.step, dy: 0)
         case .enter, .character(" "):
             guard collector == nil else { return .none }
+            guard !sourceEnded else {
+                message = "the source has ended: nothing more to sample (q quits)"
+                return .redraw
+            }
             guard !sourceLost else {
                 message = "the source is lost: a sample starts once it is back"
                 return .redraw
@@ -129,6 +136,16 @@ public struct SurveyState: Sendable {
         collector = nil
         sampleCutByLoss = true
         message = "sample cancelled: \(text)"
+    }
+
+    /// The source has ended for good (`text` says how: a replay's end). A sample under way is
+    /// dropped, as on a loss, unless the packets already heard reach its end (the loop saves it).
+    public mutating func end(_ text: String) {
+        sourceEnded = true
+        if let collector, let time, time >= collector.start + sampleSeconds { return }
+        guard collector != nil else { return note(text) }
+        collector = nil
+        message = "sample cancelled: \(text); nothing more to sample (q quits)"
     }
 
     /// The source is connected (at start, or back after a loss).

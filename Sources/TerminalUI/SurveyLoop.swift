@@ -104,6 +104,7 @@ public struct SurveyLoop {
                     switch notice {
                     case .connected(let source): state.connected(source)
                     case .lost: state.lose(notice.description)
+                    case .ended: state.end(notice.description)
                     default: state.note(notice.description)
                     }
                 }

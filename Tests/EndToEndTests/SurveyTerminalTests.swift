@@ -201,6 +201,22 @@ struct SurveyTerminalTests {
         #expect(report.status == 0, "the survey still loads: \(report.stderr)")
     }
 
+    /// After a replayed capture ends no sample starts: the clock would run on over silence and save
+    /// the spot as one with no coverage.
+    @Test func noSampleAfterTheReplayEnds() throws {
+        let directory = try HealthScenario.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.plan.write(to: directory.appendingPathComponent("plan.yaml"), atomically: true, encoding: .utf8)
+        let session = try MonitorTerminalTests.start("survey health.btsnoop --catalog plan.yaml --out s --sample 1 --speed 100", in: directory.path)
+        defer { session.kill() }
+        try session.waitFor(timeout: 20, "the replay's end") { $0.contains("end of replay") }
+        try session.send("Enter")
+        try session.waitFor(timeout: 10, "the refusal") { $0.contains("the source has ended: nothing more to sample") }
+        try session.send("q")
+        try MonitorTerminalTests.expectRestored(session)
+        #expect(try Self.surveyLines(directory).count == 1, "the header only: no empty spot saved")
+    }
+
     /// A report that cannot be written (a full disk; here a file size limit) names the file and the
     /// system's reason, not Foundation's "NSCocoaErrorDomain error 512".
     @Test func aReportThatCannotBeWrittenSaysWhy() throws {

@@ -81,4 +81,30 @@ import Testing
         #expect(state.cursor == FloorPosition(x: 4.5, y: -1), "a click lands on the half-metre grid")
         #expect(state.handle(.character("q")) == .quit)
     }
+
+    /// A replay that ends leaves no packets to sample: a sample under way is dropped rather than
+    /// saved with the capture clock running on over silence, and none starts after (it would be
+    /// saved as a spot with no coverage).
+    @Test func aReplaysEndStopsSampling() {
+        var state = SurveyState(session: SurveySession(plan: Self.plan, created: 0), catalog: nil, sampleSeconds: 2)
+        state.observe(Self.sighting(minor: 1, rssi: -60, at: 100))
+        _ = state.handle(.enter)
+        state.observe(Self.sighting(minor: 1, rssi: -60, at: 100.5))
+        state.end("walk.btsnoop: end of replay after 6 packets")
+        #expect(state.collector == nil)
+        #expect(state.message == "sample cancelled: walk.btsnoop: end of replay after 6 packets; nothing more to sample (q quits)")
+        #expect(state.advance(to: 103) == nil)
+        _ = state.handle(.enter)
+        #expect(state.collector == nil, "no sample after the end")
+        #expect(state.message == "the source has ended: nothing more to sample (q quits)")
+        #expect(state.advance(to: 110) == nil && state.session.samples.isEmpty)
+
+        // A sample the packets already heard complete is kept (the loop saves it next).
+        var full = SurveyState(session: SurveySession(plan: Self.plan, created: 0), catalog: nil, sampleSeconds: 2)
+        full.observe(Self.sighting(minor: 1, rssi: -60, at: 100))
+        _ = full.handle(.enter)
+        full.observe(Self.sighting(minor: 1, rssi: -60, at: 102.5))
+        full.end("walk.btsnoop: end of replay after 6 packets")
+        #expect(full.advance(to: 102.5)?.readings.count == 1)
+    }
 }
