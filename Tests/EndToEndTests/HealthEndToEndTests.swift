@@ -140,7 +140,9 @@ struct HealthEndToEndTests {
         // The detail pane of the Eddystone beacon: its health line and findings.
         try session.send("Escape")
         try session.send("/", "E", "d", "d", "y", "Enter", "Enter")
-        let detail = try session.waitFor(timeout: 10, "the detail pane") { $0.contains("· detail") }
+        // Waits for the pane's body too: the title line is redrawn first, and a capture taken
+        // between the two showed "· detail" over the event log's lines (seen once under load).
+        let detail = try session.waitFor(timeout: 10, "the detail pane") { $0.contains("· detail") && $0.contains("Health 5A:") }
         #expect(detail.contains("Health 5A:00:00:00:00:10: battery 2.84 V, 19.0 C, TLM"))
         #expect(detail.contains("! battery low: 2.84 V, below 3.00 V"))
         try session.send("q")
