@@ -6,6 +6,8 @@ import Survey
 /// and the sample being taken. Pure like `MonitorState`: keys and sightings in (time as data),
 /// finished samples out for the loop to save. Owned by the survey's one loop.
 public struct SurveyState: Sendable {
+    /// Said when an arrow or a click would move the cursor while sampling.
+    static let spotFixed = "the spot is fixed until the sample ends (Esc cancels)"
     /// Metres one arrow press moves the cursor.
     public static let step = 0.5
     /// Seconds a sample lasts unless `--sample` says otherwise.
@@ -82,14 +84,18 @@ public struct SurveyState: Sendable {
     /// Puts the cursor at a spot (a mouse click on the plan). Not while sampling: the sample is
     /// taken where it started.
     public mutating func place(at spot: FloorPosition) -> Outcome {
-        guard collector == nil, spot.x.isFinite, spot.y.isFinite else { return .none }
+        guard spot.x.isFinite, spot.y.isFinite else { return .none }
+        guard collector == nil else {
+            message = Self.spotFixed
+            return .redraw
+        }
         cursor = FloorPosition(x: (spot.x / Self.step).rounded() * Self.step, y: (spot.y / Self.step).rounded() * Self.step)
         return .redraw
     }
 
     private mutating func move(dx: Double, dy: Double) {
         guard collector == nil else {
-            message = "the spot is fixed until the sample ends (Esc cancels)"
+            message = Self.spotFixed
             return
         }
         cursor = FloorPosition(x: cursor.x + dx, y: cursor.y + dy)

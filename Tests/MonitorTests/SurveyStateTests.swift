@@ -32,6 +32,9 @@ import Testing
         _ = state.handle(.enter)
         _ = state.handle(.left)
         #expect(state.cursor == FloorPosition(x: 2.5, y: 3.5), "the spot is fixed while sampling")
+        #expect(state.place(at: FloorPosition(x: 7, y: 1)) == .redraw)
+        #expect(state.cursor == FloorPosition(x: 2.5, y: 3.5), "a click does not move it either, and says why")
+        #expect(state.message == "the spot is fixed until the sample ends (Esc cancels)")
         for step in 1...30 {
             state.observe(Self.sighting(minor: 1, rssi: Int8(-60 - step % 5), at: 100 + Double(step) / 10))
             state.observe(Self.sighting(minor: 2, rssi: -80, at: 100 + Double(step) / 10))
