@@ -4,9 +4,10 @@ import Synchronization
 /// A task executor that runs its jobs on a thread of its own, started when jobs come and ended
 /// when none are left. A live source runs its restart action here (`Task(executorPreference:)`),
 /// so the action's awaits (each HCI command's continuation, resumed by the reading thread, and
-/// the command's timeout) never wait for Swift's shared cooperative pool: with as many threads
-/// as cores, a few blocking waits elsewhere in the process (a test suite's, a library's) starved
-/// a restart on it for minutes (a retry test took 140 s in a full run against 1 s alone).
+/// the command's timeout, whose `Task` inherits the preference) never wait for Swift's shared
+/// cooperative pool: it has as many threads as cores, and a few blocking waits elsewhere in the
+/// process (a library's, or test suites': in a full test run, async tests waited minutes for it)
+/// hold all of them.
 public final class ThreadTaskExecutor: TaskExecutor, Sendable {
     private struct Queue {
         var jobs: [UnownedJob] = []

@@ -166,15 +166,18 @@ struct LiveSourceRestartTests {
         let inbox = SourceInbox()
         try source.start(into: inbox)
         controller.serve(resets: 2)
-        // The first try's reset is with the controller, unanswered.
-        let deadline = ContinuousClock.now + .seconds(20)
-        while controller.commands.withLock({ $0 }) == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(controller.commands.withLock { $0 } == 1)
-        async let ended: Void = source.endRestarts()
-        // The answer comes once no try can start any more, so it cannot be said or retried.
-        while !source.restartsHaveEnded && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        controller.release()
-        await ended
+        // The waits below on a thread of their own, as `collect` does: a blocked pool cannot stall them.
+        try await withTaskExecutorPreference(ThreadTaskExecutor(name: "test waits")) {
+            // The first try's reset is with the controller, unanswered.
+            let deadline = ContinuousClock.now + .seconds(20)
+            while controller.commands.withLock({ $0 }) == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(controller.commands.withLock { $0 } == 1)
+            async let ended: Void = source.endRestarts()
+            // The answer comes once no try can start any more, so it cannot be said or retried.
+            while !source.restartsHaveEnded && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            controller.release()
+            await ended
+        }
         #expect(finished.withLock { $0 }, "endRestarts returned before the running try ended")
         source.stop()
         controller.release()
