@@ -143,9 +143,12 @@ public struct MonitorFeed: Sendable {
             log(.warning, news.description)
         case .framingError, .warning:
             log(.warning, news.description)
-        case .restartFailed(_, let message):
-            status.state = .notScanning(reason: message)
+        case .restartFailed(_, let message, let retryIn):
+            status.state = .notScanning(reason: message, retryIn: retryIn)
             log(.warning, news.description)
+        case .restarted:
+            if case .notScanning = status.state { status.state = .scanning }
+            log(.info, news.description)
         case .poweredOn:
             log(.info, news.description)
         case .recordingStarted(let path):

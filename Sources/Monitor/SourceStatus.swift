@@ -12,9 +12,9 @@ public struct SourceStatus: Sendable, Equatable {
         /// Trying again after a loss; `attempt` counts from 1.
         case reconnecting(attempt: Int)
         /// Back after a loss, but the controller refused to scan again; `reason` is the whole
-        /// message ("scanning not restarted: ..."). It said `scanning` with 0 adv/s, as if the room
-        /// had gone quiet.
-        case notScanning(reason: String)
+        /// message ("scanning not restarted (retrying in 2 s): ..."). It said `scanning` with 0 adv/s, as if the room
+        /// had gone quiet. The source tries again `retryIn` seconds after the refusal (nil: never).
+        case notScanning(reason: String, retryIn: Double?)
         /// A replay reached its end.
         case finished
         /// A replay ended with nothing replayed, and `reason` says why (`--from` past the end).

@@ -13,7 +13,9 @@ public protocol HCICommandExecutor: Sendable {
 /// transport and delivers what each read brought into the consumer's inbox (`.dropWhenFull`: a
 /// radio cannot wait), stamping each packet with its arrival time (Unix seconds). When the
 /// transport fails the source says so (`.lost`), then reconnects with back-off until stopped, and
-/// runs the `onReconnect` action (a controller that came back forgot its scan or advertising).
+/// runs the `onReconnect` action (a controller that came back forgot its scan or advertising),
+/// again on the retry back-off while the controller refuses it and the transport stays open
+/// (a dongle still initialising, another host holding it).
 ///
 /// Commands go out through `execute`, which writes the command, delivers it with the packets (so a
 /// recording holds both directions) and waits for its Command Complete or Command Status.
@@ -21,9 +23,11 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
     public let spec: SourceSpec
     private let opener: TransportOpener
     private let backoff: ReconnectBackoff
+    /// Runs the restart action, away from the cooperative pool (see `ThreadTaskExecutor`).
+    private let restartExecutor: ThreadTaskExecutor
     private let commandTimeout: Double
     private let now: @Sendable () -> Double
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     private struct State {
         var transport: OpenTransport? {
@@ -38,6 +42,13 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
         var guardsCrashes = false
         var sink: (any SourceSink)?
         var onReconnect: (@Sendable () async -> String?)?
+        /// What the action restarts ("scanning", "advertising"), for the notices.
+        var restarting = "scanning"
+        var restarts: RestartRetries
+        /// The running try, for `endRestarts` to wait for.
+        var restartTask: Task<Void, Never>?
+        /// Set by `endRestarts`: no try starts any more.
+        var restartsEnded = false
 
         /// Keeps CRadioGuard pointed at the current descriptor (one live source per process uses it).
         func armCrashStop() {
@@ -50,15 +61,25 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
         }
         /// Why the transport was dropped, for the reconnect messages.
         var lostReason = ""
+
+        init(restartBackoff: ReconnectBackoff) {
+            restarts = RestartRetries(backoff: restartBackoff)
+        }
     }
+
+    /// A refused restart is tried again after `restartBackoff`'s delays: 1, 2, 4, 8, 16 s, then every 30 s.
+    public static let restartRetries = ReconnectBackoff(initial: 1, maximum: 30)
 
     public init(
         spec: SourceSpec, opener: TransportOpener = TransportOpener(), backoff: ReconnectBackoff = ReconnectBackoff(),
+        restartBackoff: ReconnectBackoff = LiveSource.restartRetries,
         commandTimeout: Double = 3, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.spec = spec
         self.opener = opener
         self.backoff = backoff
+        state = Mutex(State(restartBackoff: restartBackoff))
+        restartExecutor = ThreadTaskExecutor(name: "beacontop restart \(spec)")
         self.commandTimeout = commandTimeout
         self.now = now
     }
@@ -79,11 +100,30 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
         thread.start()
     }
 
-    /// Runs `action` each time the transport is back after a loss; a message it returns is
-    /// delivered as `.restartFailed` ("scanning not restarted: ...").
-    public func onReconnect(_ action: @escaping @Sendable () async -> String?) {
-        state.withLock { $0.onReconnect = action }
+    /// Runs `action` each time the transport is back after a loss, and again on the retry back-off
+    /// while it fails and the transport stays open. What went wrong, which it returns, is delivered
+    /// as `.restartFailed` ("scanning not restarted (retrying in 2 s): LE Set ..."; `activity` names
+    /// what is restarted); a success after a refusal as `.restarted`.
+    public func onReconnect(restarting activity: String = "scanning", _ action: @escaping @Sendable () async -> String?) {
+        state.withLock {
+            $0.onReconnect = action
+            $0.restarting = activity
+        }
     }
+
+    /// Ends the restarts before an exit path sends its disable: no try starts any more, and one
+    /// running is waited for (its commands would otherwise interleave with the disable, and an
+    /// enable answered after it would leave the controller scanning or advertising).
+    public func endRestarts() async {
+        let running = state.withLock { state in
+            state.restartsEnded = true
+            return state.restartTask
+        }
+        await running?.value
+    }
+
+    /// `endRestarts` was called (for tests).
+    var restartsHaveEnded: Bool { state.withLock { $0.restartsEnded } }
 
     /// Stops reading; the thread closes the transport within a poll interval and finishes the sink.
     public func stop() {
@@ -159,6 +199,7 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
                 framer = H4Framer()
                 continue
             }
+            startRestartIfDue()
             do throws(SystemCallError) {
                 guard try calls.waitReadable(transport.fd, timeoutMilliseconds: 200) else { continue }
                 let count = try calls.read(transport.fd, into: &buffer)
@@ -193,7 +234,7 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
 
     private func dropTransport(reason: String) {
         let (transport, waiters) = state.withLock { state in
-            defer { state.transport = nil; state.waiters = [:]; state.lostReason = reason }
+            defer { state.transport = nil; state.waiters = [:]; state.lostReason = reason; state.restarts.lost() }
             return (state.transport, state.waiters)
         }
         if let transport { opener.calls.close(transport.fd) }
@@ -227,15 +268,39 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
             }
             guard installed else { opener.calls.close(transport.fd); return false }
             deliver(opened(transport))
-            if let action = state.withLock({ $0.onReconnect }) {
-                let name = spec.description
-                Task { [self] in
-                    if let failure = await action() { deliver([.notice(.restartFailed(source: name, message: failure))]) }
-                }
-            }
+            // The read loop starts the restart once the notices are out.
+            state.withLock { $0.restarts.reconnected(at: Self.uptime) }
             return true
         }
         return false
+    }
+
+    /// Monotonic seconds, for the restart schedule.
+    private static var uptime: Double { ProcessInfo.processInfo.systemUptime }
+
+    /// Starts the restart action when a try is due (on this reading thread, as reconnects are). The
+    /// action runs on the restart executor, since it awaits answers this thread reads.
+    private func startRestartIfDue() {
+        let name = spec.description
+        state.withLock { locked in
+            guard !locked.stopped, !locked.restartsEnded, let action = locked.onReconnect,
+                  let tries = locked.restarts.start(at: Self.uptime) else { return }
+            let connection = locked.restarts.connection
+            let activity = locked.restarting
+            // Made under the lock, so `endRestarts` either prevents it or finds it.
+            locked.restartTask = Task(executorPreference: restartExecutor) { [self] in
+                let failure = await action()
+                let notice: SourceNotice? = self.state.withLock { state in
+                    let (current, retryIn) = state.restarts.ended(connection: connection, refused: failure != nil, at: Self.uptime)
+                    guard current, !state.stopped, !state.restartsEnded else { return nil }
+                    // The delay before the reason: a monitor's event log cuts a long message at its end.
+                    let retrying = retryIn.map { " (retrying in \(SourceNotice.seconds($0)) s)" } ?? ""
+                    if let failure { return .restartFailed(source: name, message: "\(activity) not restarted\(retrying): \(failure)", retryIn: retryIn) }
+                    return tries > 1 ? .restarted(source: name, activity: activity, tries: tries) : nil
+                }
+                if let notice { deliver([.notice(notice)]) }
+            }
+        }
     }
 
     /// The notices of a transport just opened: connected, and powered on when it was down.

@@ -64,7 +64,7 @@ public enum ScanProcedure {
             _ = try await start(on: controller, options: options)
             return nil
         } catch {
-            return "scanning not restarted: \(error)"
+            return "\(error)"
         }
     }
 

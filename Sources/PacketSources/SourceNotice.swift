@@ -24,8 +24,12 @@ public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
     /// Something went wrong beside the packets.
     case warning(source: String, message: String)
     /// The controller is back after a loss but refused what beacontop restarts on it ("scanning not
-    /// restarted: LE Set Extended Scan Enable failed: ..."): connected, yet hearing nothing.
-    case restartFailed(source: String, message: String)
+    /// restarted (retrying in 2 s): LE Set Extended Scan Enable failed: ..."): connected, yet
+    /// hearing nothing. The source tries again in `retryIn` seconds (nil: it will not).
+    case restartFailed(source: String, message: String, retryIn: Double?)
+    /// A retry after a refused restart worked: `activity` ("scanning", "advertising") runs again,
+    /// after `tries` tries since the reconnect.
+    case restarted(source: String, activity: String, tries: Int)
     /// Every packet is being written to `path` (`--record`, `r`).
     case recordingStarted(path: String)
     /// Recording ended on request after `packets` packets.
@@ -44,7 +48,9 @@ public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
         case .ended(let source, let reason): "\(source): \(reason)"
         case .pastTheEnd(let source, let from, let last):
             "\(source): --from \(Self.seconds(from)) s is past the end: the file spans 0-\(Self.seconds(last)) s; nothing replayed"
-        case .warning(let source, let message), .restartFailed(let source, let message): "\(source): \(message)"
+        case .warning(let source, let message): "\(source): \(message)"
+        case .restartFailed(let source, let message, _): "\(source): \(message)"
+        case .restarted(let source, let activity, let tries): "\(source): \(activity) restarted after \(tries) tries"
         case .rewound(let source, _): "\(source): seek back: the venue view rebuilt from the recording's start"
         case .recordingStarted(let path): "recording to \(path)"
         case .recordingStopped(let path, let packets): "recording stopped: \(path), \(packets) packets"

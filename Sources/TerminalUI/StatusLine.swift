@@ -27,7 +27,7 @@ enum StatusLine {
         }
         let separator = buffer.charset.separator
         let source = model.source
-        var segments = stateSegments(source.state)
+        var segments = stateSegments(source.state, separator: separator)
         if let notice = source.notice {
             segments.append(Segment(text: separator, role: .status))
             segments.append(Segment(text: notice, role: .statusWarning))
@@ -78,7 +78,7 @@ enum StatusLine {
     }
 
     /// What follows the source name: its state, a warning role where it needs attention.
-    private static func stateSegments(_ state: SourceStatus.State) -> [Segment] {
+    private static func stateSegments(_ state: SourceStatus.State, separator: String) -> [Segment] {
         switch state {
         case .scanning: [Segment(text: " scanning", role: .status)]
         case .replaying(let speed): [Segment(text: " replaying at \(speedText(speed))", role: .status)]
@@ -89,7 +89,11 @@ enum StatusLine {
         case .reconnecting(let attempt):
             [Segment(text: " ", role: .status), Segment(text: "reconnecting (attempt \(attempt))", role: .statusWarning)]
         // The reason (a refused command and its explanation) is longer than a status line: the log has it.
-        case .notScanning: [Segment(text: " ", role: .status), Segment(text: "not scanning since the reconnect (e: why)", role: .statusWarning)]
+        // The delay is the one chosen at the refusal (drawn from state, it does not count down); it
+        // gives way with adv/s on a narrow line.
+        case .notScanning(_, let retryIn):
+            [Segment(text: " ", role: .status), Segment(text: "not scanning since the reconnect (e: why)", role: .statusWarning)]
+                + (retryIn.map { [Segment(text: "\(separator)retrying in \(Int($0.rounded(.up))) s", role: .statusWarning, dropRank: 1)] } ?? [])
         }
     }
 

@@ -66,12 +66,12 @@ struct AdvertiseCommand: AsyncParsableCommand {
         StandardError.report("advertising \(frame.kind.rawValue) \(BeaconIdentity(frame: frame, address: BDAddress(rawValue: 0))) (\(mode.rawValue) advertising, every \(advertisingInterval.milliseconds) ms)")
         if let duration { stop.trigger(after: duration) }
         // A controller that comes back after a loss forgot its advertising.
-        live.onReconnect {
+        live.onReconnect(restarting: "advertising") {
             do {
                 _ = try await AdvertisingProcedure.start(on: live, data: data, interval: advertisingInterval, resetFirst: resetFirst)
                 return nil
             } catch {
-                return "advertising not restarted: \(error)"
+                return "\(error)"
             }
         }
         // Notices go to stderr as they come.
@@ -87,6 +87,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
         consumer.start()
         let reason = await stop.wait()
         if reason != .sourceEnded {
+            await live.endRestarts()
             do {
                 try await AdvertisingProcedure.stop(on: live, mode: mode)
                 live.setCrashStop(nil)

@@ -100,6 +100,8 @@ enum MonitorRunner {
             thread.stackSize = 8 << 20
             thread.start()
         }
+        // A retry of a refused restart must not enable scanning after the disable.
+        await opening.controller?.endRestarts()
         if let mode, let controller = opening.controller, (try? await ScanProcedure.stop(on: controller, mode: mode)) != nil {
             controller.setCrashStop(nil)
         }

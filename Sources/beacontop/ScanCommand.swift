@@ -209,6 +209,8 @@ struct ScanCommand: AsyncParsableCommand {
     /// Disables scanning on a live controller (the radio stops on every exit).
     private func stopRadio(opening: SourceOpening, mode: ScanMode?) async {
         guard let mode, let live = opening.controller else { return }
+        // A retry of a refused restart must not enable scanning after this disable.
+        await live.endRestarts()
         do {
             try await ScanProcedure.stop(on: live, mode: mode)
             live.setCrashStop(nil)

@@ -95,6 +95,19 @@ import Testing
         #expect(snapshot.source.state == .finished)
     }
 
+    @Test("a refused restart is not scanning until a retry works, which is scanning again and said")
+    func refusedRestartThenRetried() {
+        var feed = MonitorFeed(status: SourceStatus(name: "tcp:127.0.0.1:9000"))
+        let message = "scanning not restarted (retrying in 2 s): refused"
+        feed.note(.restartFailed(source: "tcp:127.0.0.1:9000", message: message, retryIn: 2))
+        #expect(feed.status.state == .notScanning(reason: message, retryIn: 2))
+        #expect(feed.events.last?.message == "tcp:127.0.0.1:9000: " + message)
+        feed.note(.restarted(source: "tcp:127.0.0.1:9000", activity: "scanning", tries: 3))
+        #expect(feed.status.state == .scanning)
+        #expect(feed.events.last?.kind == .info)
+        #expect(feed.events.last?.message == "tcp:127.0.0.1:9000: scanning restarted after 3 tries")
+    }
+
     @Test("an adapter brought up at start is an info line in the event log, not a state")
     func poweredOnIsLogged() {
         var feed = MonitorFeed(status: SourceStatus(name: "hci0:raw"))

@@ -72,6 +72,40 @@ struct LiveFailureTests {
 
     @Test("a controller back after a loss that refuses to scan is shown as not scanning, not as scanning")
     func monitorShowsARefusedRestart() throws {
+        try Self.monitorBackAfterALoss(refusing: []) { session, port in
+            // It said 'tcp:127.0.0.1:PORT scanning · 0 adv/s', the refusal only in the event log, cut at
+            // 'LE Set Extended Scan En' on a 100-column screen.
+            let screen = try session.waitFor(timeout: 20, "the state on the status line, and when it is retried") {
+                $0.contains("tcp:127.0.0.1:\(port) not scanning since the reconnect (e: why) · retrying in ")
+            }
+            #expect(!screen.contains("tcp:127.0.0.1:\(port) scanning ·"))
+            try session.send("e")
+            let log = try session.waitFor(timeout: 5, "the event log") { $0.contains("Events (") }
+            #expect(Self.words(log).contains(
+                "scanning not restarted (retrying in 1 s): LE Set Extended Scan Enable failed: Command Disallowed (0x0C):"), "\(log)")
+        }
+    }
+
+    @Test("a monitor whose controller refused twice after a loss is scanning again after the retry, and its log says so")
+    func monitorShowsARetriedRestart() throws {
+        try Self.monitorBackAfterALoss(refusing: ["--refuse-times", "2"]) { session, port in
+            // Only the end state is waited for: the refusals in between may come and go between two looks.
+            try session.send("e")
+            let log = try session.waitFor(timeout: 40, "the restart in the event log") { $0.contains("restarted after 3 tries") }
+            let words = Self.words(log)
+            #expect(words.contains("scanning not restarted (retrying in 1 s): LE Set Extended Scan Enable failed: Command Disallowed (0x0C):"), "\(log)")
+            #expect(words.contains("scanning not restarted (retrying in 2 s): LE Set Extended Scan Enable failed"), "\(log)")
+            #expect(words.contains("tcp:127.0.0.1:\(port): scanning restarted after 3 tries"), "\(log)")
+            try session.send("e")
+            // Before: 'not scanning since the reconnect' until the next loss.
+            try session.waitFor(timeout: 20, "scanning on the status line") { $0.contains("tcp:127.0.0.1:\(port) scanning ·") }
+        }
+    }
+
+    /// Runs `monitor` on a Bumble controller until it hears the beacons, takes the controller away
+    /// and brings it back on the same port refusing LE Set Extended Scan Enable (`options` are more
+    /// of the world's flags); `check` then looks at the screen; `q` must end the monitor cleanly.
+    static func monitorBackAfterALoss(refusing options: [String], check: (TmuxSession, UInt16) throws -> Void) throws {
         try TestPrerequisites.requireTmux()
         let executable = try BeacontopBinary.url.path
         var world: BumbleWorld? = try BumbleWorld(controllers: 1)
@@ -83,19 +117,16 @@ struct LiveFailureTests {
         defer { session.kill() }
         try session.waitFor(timeout: 20, "four beacons") { $0.contains(" 4 beacons") }
         world?.stop()
-        world = try BumbleWorld(controllers: 1, ports: [port], options: ["--refuse", "HCI_LE_SET_EXTENDED_SCAN_ENABLE_COMMAND"])
-        // It said 'tcp:127.0.0.1:PORT scanning · 0 adv/s', the refusal only in the event log, cut at
-        // 'LE Set Extended Scan En' on a 100-column screen.
-        let screen = try session.waitFor(timeout: 20, "the state on the status line") {
-            $0.contains("tcp:127.0.0.1:\(port) not scanning since the reconnect (e: why)")
-        }
-        #expect(!screen.contains("tcp:127.0.0.1:\(port) scanning ·"))
-        try session.send("e")
-        let log = try session.waitFor(timeout: 5, "the event log") { $0.contains("Events (") }
-        let words = log.split(separator: "\n").map { $0.dropFirst(32) }.joined(separator: " ").split(separator: " ").joined(separator: " ")
-        #expect(words.contains("scanning not restarted: LE Set Extended Scan Enable failed: Command Disallowed (0x0C):"), "\(log)")
+        try session.waitFor(timeout: 20, "the loss") { !$0.contains("tcp:127.0.0.1:\(port) scanning ·") }
+        world = try BumbleWorld(controllers: 1, ports: [port], options: ["--refuse", "HCI_LE_SET_EXTENDED_SCAN_ENABLE_COMMAND"] + options)
+        try check(session, port)
         try session.send("q")
         try session.waitFor("EXIT=0")
+    }
+
+    /// The event log's messages as one line of words (they wrap under the message column).
+    static func words(_ log: String) -> String {
+        log.split(separator: "\n").map { $0.dropFirst(32) }.joined(separator: " ").split(separator: " ").joined(separator: " ")
     }
 
     @Test("scan and advertise stopped while their controller is lost say that nothing could be turned off, and why")
@@ -120,6 +151,52 @@ struct LiveFailureTests {
                 "tcp:127.0.0.1:\(port) is lost, so \(activity) could not be turned off; a controller that is still powered goes on \(activity)"),
                 "\(result.stderr)")
             #expect(!result.stderr.contains("was closed"), "\(result.stderr)")
+        }
+    }
+
+    @Test("scan and advertise on controllers back after a loss that refuse twice try again, restart, and say so")
+    func refusedRestartIsRetried() throws {
+        var world: BumbleWorld? = try BumbleWorld(controllers: 2)
+        let ports = world!.ports
+        defer { world?.stop() }
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("livetour-commands-\(UUID().uuidString).ndjson")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let scan = try BeacontopBinary.Running(["scan", "tcp:127.0.0.1:\(ports[0])", "--json", "--frames"])
+        let advertise = try BeacontopBinary.Running(
+            ["advertise", "tcp:127.0.0.1:\(ports[1])", "--ibeacon", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:5:6"])
+        func scanned() -> Int { (try? Data(contentsOf: scan.out))?.count ?? 0 }
+        var deadline = Date().addingTimeInterval(15)
+        while !(advertise.stderrText.contains("advertising ibeacon") && scanned() > 0) && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        world?.stop()
+        world = try BumbleWorld(controllers: 2, ports: ports, options: [
+            "--refuse", "HCI_LE_SET_EXTENDED_SCAN_ENABLE_COMMAND", "--refuse", "HCI_LE_SET_EXTENDED_ADVERTISING_ENABLE_COMMAND",
+            "--refuse-times", "2", "--command-log", log.path,
+        ])
+        // Reconnects 0.5-8 s after the loss, then tries at once and 1 and 2 s after each refusal.
+        deadline = Date().addingTimeInterval(60)
+        func restarted(_ running: BeacontopBinary.Running) -> Bool { running.stderrText.contains("restarted after 3 tries") }
+        while !(restarted(scan) && restarted(advertise)) && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        // Frames again after the restart: the scan is on.
+        let before = scanned()
+        while scanned() == before && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        let heard = scanned() > before
+        kill(scan.process.processIdentifier, SIGINT)
+        kill(advertise.process.processIdentifier, SIGINT)
+        let results = [(scan.wait(limit: 20), ports[0], "scanning", "SCAN"), (advertise.wait(limit: 20), ports[1], "advertising", "ADVERTISING")]
+        #expect(heard, "no frame after the restart")
+        let entries = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n")
+            .compactMap { try? JSONDecoder().decode(CommandLogLine.self, from: Data($0.utf8)) }
+        for (index, (result, port, activity, family)) in results.enumerated() {
+            #expect(result.status == 0, "\(result.stderr)")
+            // Before: one 'not restarted' line, then nothing until the next loss.
+            let enable = "LE Set Extended \(activity == "scanning" ? "Scan" : "Advertising") Enable failed: Command Disallowed (0x0C)"
+            for delay in [1, 2] {
+                #expect(result.stderr.contains("tcp:127.0.0.1:\(port): \(activity) not restarted (retrying in \(delay) s): \(enable)"), "\(result.stderr)")
+            }
+            #expect(result.stderr.contains("tcp:127.0.0.1:\(port): \(activity) restarted after 3 tries"), "\(result.stderr)")
+            // The controller's side: refused twice, then on; the exit's disable last.
+            let enables = entries.filter { $0.controller == "beacontop\(index)" && $0.command == "HCI_LE_SET_EXTENDED_\(family)_ENABLE_COMMAND" }
+            #expect(enables.map(\.answer) == ["refused", "refused", "handled", "handled"], "\(enables.map(\.answer))")
         }
     }
 
@@ -171,6 +248,7 @@ struct LiveFailureTests {
 
     /// A line of beacon_world.py's --command-log.
     struct CommandLogLine: Decodable {
+        var controller: String?
         var command: String
         var answer: String
         var sets: [Int]

@@ -32,6 +32,19 @@ import Testing
         #expect(noticed.roleCodes(9).dropFirst(start).prefix(5) == "wwwww")
     }
 
+    @Test("a refused restart says when it is retried; the delay gives way on a narrow line, the state does not")
+    func aRefusedRestartSaysWhenItIsRetried() {
+        let source = SourceStatus(name: "tcp:127.0.0.1:9000", state: .notScanning(reason: "scanning not restarted: ...", retryIn: 8))
+        let model = MonitorState(snapshot: Museum.snapshot(rows: [], source: source)).viewModel()
+        let wide = render(model, size: ScreenSize(columns: 100, lines: 10))
+        #expect(wide.line(9).trimmingTrailingSpaces()
+            == " tcp:127.0.0.1:9000 not scanning since the reconnect (e: why) · retrying in 8 s · 0 adv/s    ? help")
+        let start = wide.line(9).distance(from: wide.line(9).startIndex, to: wide.line(9).range(of: "retrying")!.lowerBound)
+        #expect(wide.roleCodes(9).dropFirst(start).prefix(8) == "wwwwwwww")
+        let narrow = render(model, size: ScreenSize(columns: 64, lines: 10)).line(9).trimmingTrailingSpaces()
+        #expect(narrow == " tcp:127.0.0.1:9000 not scanning since the reconnect (e: why)")
+    }
+
     @Test func aRateNotYetKnownIsADash() {
         var row = Museum.row(Museum.rosetta, "Rosetta Stone (cast)", rssi: -60, accuracy: 1, proximity: .near)
         row.packetsPerSecond = nil

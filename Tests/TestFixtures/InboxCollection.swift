@@ -4,22 +4,27 @@ import PacketSources
 extension SourceInbox {
     /// Collects events as they arrive, a whole batch at a time, until the source finishes or
     /// `done` says so after a batch; after `seconds` a watchdog stops `source`, so a bug cannot hang
-    /// a test. Waits with `Task.sleep`, holding no thread of the test pool.
+    /// a test. Waits with `Task.sleep`, holding no thread of the test pool, and runs on a thread of
+    /// its own (a task executor preference), so tests that block the cooperative pool cannot stall
+    /// it halfway: it did, for minutes in a full run, and the watchdog then stopped sources that
+    /// had been delivering all along.
     public func collect(
         from source: any PacketSource, seconds: Double = 10, until done: ([SourceEvent]) -> Bool = { _ in false }
     ) async -> [SourceEvent] {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        var events: [SourceEvent] = []
-        var stopped = false
-        while true {
-            let contents = take()
-            for batch in contents.batches { events += batch.events }
-            if contents.ended || (!contents.batches.isEmpty && done(events)) { return events }
-            if !stopped && ContinuousClock.now > deadline {
-                source.stop()
-                stopped = true
+        await withTaskExecutorPreference(ThreadTaskExecutor(name: "test collect")) {
+            let deadline = ContinuousClock.now + .seconds(seconds)
+            var events: [SourceEvent] = []
+            var stopped = false
+            while true {
+                let contents = take()
+                for batch in contents.batches { events += batch.events }
+                if contents.ended || (!contents.batches.isEmpty && done(events)) { return events }
+                if !stopped && ContinuousClock.now > deadline {
+                    source.stop()
+                    stopped = true
+                }
+                try? await Task.sleep(for: .milliseconds(2))
             }
-            try? await Task.sleep(for: .milliseconds(2))
         }
     }
 }

@@ -11,7 +11,8 @@ On one Bumble LocalLink (a shared virtual radio) it puts:
     (address, data hex, RSSI): what a phone on the link hears;
   - with --ibeacons N, N more iBeacons; with --rssi and --swing, another RSSI than Bumble's fixed
     -50 dBm in the reports beacontop gets, swinging per advertiser; with --refuse and --ignore,
-    controllers that answer a command with Command Disallowed or not at all; with --command-log
+    controllers that answer a command with Command Disallowed or not at all (--refuse-times N: a
+    refused command is refused its first N times only, then handled); with --command-log
     FILE, each command they get, how it was answered and their advertising sets after it.
 
 Every controller here answers a passive scan with one report per advertisement: Bumble's adds a
@@ -103,19 +104,23 @@ class BeaconController(Controller):
     swing = 0.0
     refuse: set = set()
     ignore: set = set()
+    refuse_times = 0
+    refused: dict = {}
     started = time.monotonic()
 
     command_log = None
 
-    def configure(self, rssi: int, swing: float, refuse: list, ignore: list, command_log=None) -> "BeaconController":
+    def configure(self, rssi: int, swing: float, refuse: list, ignore: list, command_log=None,
+                  refuse_times: int = 0) -> "BeaconController":
         self.rssi, self.swing, self.refuse, self.ignore = rssi, swing, set(refuse), set(ignore)
-        self.command_log = command_log
+        self.command_log, self.refuse_times, self.refused = command_log, refuse_times, {}
         return self
 
     def on_hci_command_packet(self, command) -> None:
         if command.name in self.ignore:
             answer = "ignored"
-        elif command.name in self.refuse:
+        elif command.name in self.refuse and not (0 < self.refuse_times <= self.refused.get(command.name, 0)):
+            self.refused[command.name] = self.refused.get(command.name, 0) + 1
             answer = "refused"
             self.send_hci_packet(hci.HCI_Command_Complete_Event(
                 num_hci_command_packets=1, command_opcode=command.op_code,
@@ -222,13 +227,15 @@ async def main() -> None:
     parser.add_argument("--refuse", action="append", default=[],
                         help="a command (Bumble's name, e.g. HCI_LE_SET_SCAN_ENABLE_COMMAND) beacontop's "
                              "controllers answer with Command Disallowed (repeat for more)")
+    parser.add_argument("--refuse-times", type=int, default=0,
+                        help="refuse each --refuse command only its first N times, then handle it (0: always)")
     parser.add_argument("--ignore", action="append", default=[],
                         help="a command they never answer (e.g. HCI_RESET_COMMAND)")
     parser.add_argument("--command-log", help="log each command beacontop's controllers get, how it was answered "
                                               "and their advertising sets after it, as JSON lines in this file")
     args = parser.parse_args()
     command_log = open(args.command_log, "a", buffering=1) if args.command_log else None
-    behaviour = (args.rssi, args.swing, args.refuse, args.ignore, command_log)
+    behaviour = (args.rssi, args.swing, args.refuse, args.ignore, command_log, args.refuse_times)
 
     link = LocalLink()
     transports = []
