@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # usage: scripts/venue-seek-timing.py BEACONTOP FILE.venue.ndjson PRESSES (docs/venue.md "Seeking a venue recording"):
 # the monitor in tmux paused 10 s (CPU of the process and the replay thread), then PRESSES x → and one ←,
-# each timed from the key to the status line showing the target (polled every 50 ms).
+# each timed from the key to the status line showing the target (polled every 50 ms), then the peak RSS.
 import subprocess, time, re, sys, os, glob
 S = "venue5measure"
 binary, path, forward_presses = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -45,18 +45,18 @@ t1 = wait(lambda: (position() or 0) >= here + 10 * forward_presses - 10)
 print("forward %d -> %d s: %.2f s" % (here, position(), t1 - t0))
 time.sleep(2)
 here = position()
-dipped = [False]
+# The target's position: a rebuild from the start climbs to it from 00:00, one from a checkpoint
+# from the checkpoint (at most 70 s before it), so only the target itself says it is done.
 def back():
-    p = position()
-    if p is None: return False
-    if p < here - 20: dipped[0] = True
-    return dipped[0] and p >= here - 11
+    return position() == here - 10
 t0 = time.time()
 tmux("send-keys", "-t", "m", "Left")
 t1 = wait(back)
 print("back %d -> %d s: %.2f s (press to the target's position shown)" % (here, position(), t1 - t0))
 time.sleep(2)
 print(screen().splitlines()[-1])
+status = dict(line.split(":", 1) for line in open("/proc/%s/status" % pid) if line.startswith(("VmHWM", "VmRSS")))
+print("memory: peak RSS %s, RSS now %s" % (status["VmHWM"].strip(), status["VmRSS"].strip()))
 tmux("send-keys", "-t", "m", "q")
 time.sleep(2)
 tmux("kill-server")
