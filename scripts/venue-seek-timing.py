@@ -11,7 +11,8 @@ def position():
     m = None
     for line in screen().splitlines():
         if "msg/s" in line:
-            m = re.search(r"· (\d+):(\d\d)(?::(\d\d))? ·", line)
+            # `· 59:40 ·`, or `· 59:40/1:00:00 ·` once the recording's length is known.
+            m = re.search(r"· (\d+):(\d\d)(?::(\d\d))?(?:/[\d:]+)? ·", line)
     if not m: return None
     if m.group(3): return int(m.group(1)) * 3600 + int(m.group(2)) * 60 + int(m.group(3))
     return int(m.group(1)) * 60 + int(m.group(2))
@@ -33,8 +34,14 @@ tmux("kill-server")
 tmux("new-session", "-d", "-s", "m", "-x", "140", "-y", "30", "exec env LANG=C.UTF-8 %s monitor %s --speed 1" % (binary, path))
 wait(lambda: position() is not None and "room-" in screen())
 pid = tmux("display-message", "-p", "-t", "m", "#{pane_pid}").strip()
-tmux("send-keys", "-t", "m", "Space")
-wait(lambda: "paused" in screen())
+# A key sent while the monitor is still starting may be lost on a busy machine: sent again until paused.
+for attempt in range(10):
+    tmux("send-keys", "-t", "m", "Space")
+    try:
+        wait(lambda: "paused" in screen(), timeout=5)
+        break
+    except SystemExit:
+        if "paused" in screen(): break
 a = cpu(pid); time.sleep(10); b = cpu(pid)
 hz = os.sysconf("SC_CLK_TCK")
 print("paused 10 s: process %.2f s CPU, replay thread %.2f s CPU" % ((b[0] - a[0]) / hz, (b[1] - a[1]) / hz))
