@@ -185,6 +185,24 @@ struct VenueCheckpointTests {
         #expect(events.contains(.notice(.checkpoint(source: path, id: 4, dropped: []))))
     }
 
+    @Test("--from: the first checkpoint is before the window's first message, the next a spacing on from --from; a seek back never resumes before the window")
+    func window() throws {
+        let path = try VenueReplayEngineTests.recording(seconds: 200)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var (engine, control) = try Self.engine(path, options: ReplayOptions(from: 30))
+        control.seek(by: 100)
+        var events = VenueReplayEngineTests.run(&engine, at: 100).events
+        #expect(Self.checkpointTimes(events) == [30, 90])
+        control.seek(by: -5)
+        events = VenueReplayEngineTests.run(&engine, at: 100).events
+        #expect(events.first == .notice(.rewound(source: path, target: Self.start + 95, resumeFrom: ReplayCheckpoint(id: 2, seconds: 90))))
+        #expect(VenueReplayEngineTests.offsets(events) == Array(90..<95).map(Double.init))
+        control.seek(by: -100)
+        events = VenueReplayEngineTests.run(&engine, at: 100).events
+        #expect(events.first == .notice(.rewound(source: path, target: Self.start + 30, resumeFrom: ReplayCheckpoint(id: 1, seconds: 30))))
+        #expect(VenueReplayEngineTests.offsets(events).isEmpty)
+    }
+
     @Test("A checkpoint that cannot be trusted is not used: the file replaced under its name, or rewritten in place")
     func untrusted() throws {
         let path = try VenueReplayEngineTests.recording(seconds: 100)
