@@ -216,9 +216,9 @@ struct VenueReplayEngine {
 
     // MARK: - Checkpoints
 
-    /// Seconds of recording between checkpoints. A seek back re-reads at most this much plus the
-    /// seek (about 0.1 s of the hour's 300 messages a second at 245,000 a second, docs/venue.md);
-    /// a checkpoint a minute is 60 views an hour, whose memory is measured there.
+    /// Seconds of recording between checkpoints. A seek back re-reads at most this much (18,000 of
+    /// the hour's 300 messages a second: 0.27-0.33 s key to screen, docs/venue.md); a checkpoint a
+    /// minute is 60 views an hour, about 150 KB each there.
     static let checkpointSpacing = 60.0
     /// The most checkpoints kept (even, so thinning keeps the newest): past it every other one goes
     /// and the spacing doubles, so a recording of any length holds at most this many views.
