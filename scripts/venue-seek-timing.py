@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # usage: scripts/venue-seek-timing.py BEACONTOP FILE.venue.ndjson PRESSES (docs/venue.md "Seeking a venue recording"):
 # the monitor in tmux paused 10 s (CPU of the process and the replay thread), then PRESSES x → and one ←,
-# each timed from the key to the status line showing the target (polled every 50 ms).
+# each timed from the key to the status line showing the target (polled every 50 ms), then the peak RSS.
 import subprocess, time, re, sys, os, glob
 S = "venue5measure"
 binary, path, forward_presses = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -11,7 +11,8 @@ def position():
     m = None
     for line in screen().splitlines():
         if "msg/s" in line:
-            m = re.search(r"· (\d+):(\d\d)(?::(\d\d))? ·", line)
+            # `· 59:40 ·`, or `· 59:40/1:00:00 ·` once the recording's length is known.
+            m = re.search(r"· (\d+):(\d\d)(?::(\d\d))?(?:/[\d:]+)? ·", line)
     if not m: return None
     if m.group(3): return int(m.group(1)) * 3600 + int(m.group(2)) * 60 + int(m.group(3))
     return int(m.group(1)) * 60 + int(m.group(2))
@@ -33,8 +34,14 @@ tmux("kill-server")
 tmux("new-session", "-d", "-s", "m", "-x", "140", "-y", "30", "exec env LANG=C.UTF-8 %s monitor %s --speed 1" % (binary, path))
 wait(lambda: position() is not None and "room-" in screen())
 pid = tmux("display-message", "-p", "-t", "m", "#{pane_pid}").strip()
-tmux("send-keys", "-t", "m", "Space")
-wait(lambda: "paused" in screen())
+# A key sent while the monitor is still starting may be lost on a busy machine: sent again until paused.
+for attempt in range(10):
+    tmux("send-keys", "-t", "m", "Space")
+    try:
+        wait(lambda: "paused" in screen(), timeout=5)
+        break
+    except SystemExit:
+        if "paused" in screen(): break
 a = cpu(pid); time.sleep(10); b = cpu(pid)
 hz = os.sysconf("SC_CLK_TCK")
 print("paused 10 s: process %.2f s CPU, replay thread %.2f s CPU" % ((b[0] - a[0]) / hz, (b[1] - a[1]) / hz))
@@ -45,18 +52,18 @@ t1 = wait(lambda: (position() or 0) >= here + 10 * forward_presses - 10)
 print("forward %d -> %d s: %.2f s" % (here, position(), t1 - t0))
 time.sleep(2)
 here = position()
-dipped = [False]
+# The target's position: a rebuild from the start climbs to it from 00:00, one from a checkpoint
+# from the checkpoint (at most 70 s before it), so only the target itself says it is done.
 def back():
-    p = position()
-    if p is None: return False
-    if p < here - 20: dipped[0] = True
-    return dipped[0] and p >= here - 11
+    return position() == here - 10
 t0 = time.time()
 tmux("send-keys", "-t", "m", "Left")
 t1 = wait(back)
 print("back %d -> %d s: %.2f s (press to the target's position shown)" % (here, position(), t1 - t0))
 time.sleep(2)
 print(screen().splitlines()[-1])
+status = dict(line.split(":", 1) for line in open("/proc/%s/status" % pid) if line.startswith(("VmHWM", "VmRSS")))
+print("memory: peak RSS %s, RSS now %s" % (status["VmHWM"].strip(), status["VmRSS"].strip()))
 tmux("send-keys", "-t", "m", "q")
 time.sleep(2)
 tmux("kill-server")

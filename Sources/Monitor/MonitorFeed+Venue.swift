@@ -23,6 +23,7 @@ extension MonitorFeed {
     mutating func rewindVenue(to target: Double) {
         guard let venueStart, target.isFinite else { return }
         venue = venueStart
+        venueCheckpoints.removeAll()
         venueOutbox.removeAll()
         scannerRates.removeAll()
         venueHistory.removeAll()

@@ -50,6 +50,8 @@ public struct MonitorFeed: Sendable {
     /// Per venue beacon: the placing scanner's RSSI once a second of the view's clock (the
     /// sparkline), as `BeaconExtras` keeps it for a radio's beacons.
     var venueHistory: [String: (second: Double, rssi: [Int])] = [:]
+    /// The venue view at each checkpoint a venue recording's replay passed (`SourceNotice.checkpoint`).
+    var venueCheckpoints: [Int: VenueCheckpoint] = [:]
 
     private var decoder = BeaconSightingDecoder()
     /// The sightings of the packet being fed, reused (one array per packet was an allocation per packet).
@@ -160,9 +162,19 @@ public struct MonitorFeed: Sendable {
         case .recordingFailed(_, let reason):
             status.recordingFile = nil
             log(.warning, "recording stopped: \(reason)")
-        case .rewound(_, let target):
-            rewindVenue(to: target)
+        case .rewound(let source, let target, let checkpoint):
+            if let checkpoint {
+                if !restoreVenue(checkpoint.id, at: target) {
+                    // Not expected: a checkpoint's notice comes before any seek that resumes from it.
+                    rewindVenue(to: target)
+                    log(.warning, "\(source): checkpoint \(checkpoint.id) was not kept: the venue view lacks what came before \(SourceNotice.seconds(checkpoint.seconds)) s")
+                }
+            } else {
+                rewindVenue(to: target)
+            }
             log(.info, news.description, at: target)
+        case .checkpoint(_, let id, let dropped):
+            keepVenueCheckpoint(id, dropping: dropped)
         case .pastTheEnd(_, let from, let last):
             status.state = .nothingReplayed(reason: "--from \(SourceNotice.seconds(from)) s is past the end (0-\(SourceNotice.seconds(last)) s)")
             log(.warning, news.description)
@@ -189,8 +201,13 @@ public struct MonitorFeed: Sendable {
     public mutating func log(_ kind: MonitorEvent.Kind, _ message: String, at source: Double? = nil) {
         let now = source ?? lastTickTime ?? lastPacketTime ?? 0
         let time = now - (startTime ?? lastTickTime ?? lastPacketTime ?? now)
-        let event = MonitorEvent(time: max(0, time), kind: kind, message: message)
-        if source != nil, let last = events.last, event.time < last.time {
+        insert(MonitorEvent(time: max(0, time), kind: kind, message: message), inTimeOrder: source != nil)
+    }
+
+    /// Adds a line to the log, `inTimeOrder` after the last line not later than it (else last),
+    /// keeping the newest `eventLimit`.
+    mutating func insert(_ event: MonitorEvent, inTimeOrder: Bool) {
+        if inTimeOrder, let last = events.last, event.time < last.time {
             // A venue event decided before the last line (a seek back's rebuild): in time order.
             events.insert(event, at: events.lastIndex { $0.time <= event.time }.map { $0 + 1 } ?? 0)
         } else {

@@ -51,6 +51,8 @@ public struct MonitorSession: Sendable {
         self.replay = replay
         self.speed = speed
         self.catalogPath = catalogPath
+        // A venue view keeps checkpoints, so a seek back on its recording need not re-read it all.
+        if feed.venue != nil { replay?.acceptCheckpoints() }
     }
 
     /// The first snapshot, for the loop's first frame.
@@ -73,7 +75,7 @@ public struct MonitorSession: Sendable {
                     feed.feed(message)
                     if message.receivedAt.isFinite { newest = max(newest ?? message.receivedAt, message.receivedAt) }
                 case .notice(let notice):
-                    if case .rewound(_, let target) = notice {
+                    if case .rewound(_, let target, _) = notice {
                         // A seek back on a venue recording: the feed rebuilds its view from what
                         // follows, and the capture clock, which otherwise never goes back, is set
                         // to the target (the rebuild's last message may be well before it).

@@ -20,6 +20,7 @@ public final class ReplayControl: Sendable {
     private let progress = Mutex<(position: Double, packets: Int)>((0, 0))
     private let measuredLength = Mutex<Double?>(nil)
     private let wakeup = DispatchSemaphore(value: 0)
+    private let checkpoints = Atomic<Bool>(false)
 
     public init(paused: Bool = false) {
         requests.withLock { $0.paused = paused }
@@ -46,6 +47,11 @@ public final class ReplayControl: Sendable {
         requests.withLock { change(&$0) }
         wakeup.signal()
     }
+
+    /// The consumer keeps checkpoints of what it builds (`SourceNotice.checkpoint`: the monitor's
+    /// venue view), so a venue recording's seek back may resume from one; nobody else is sent them.
+    public func acceptCheckpoints() { checkpoints.store(true, ordering: .relaxed) }
+    public var acceptsCheckpoints: Bool { checkpoints.load(ordering: .relaxed) }
 
     /// Wakes the replay thread now (it was stopped).
     public func wakeReplay() { wakeup.signal() }

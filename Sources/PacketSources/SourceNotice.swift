@@ -18,9 +18,15 @@ public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
     /// (message), `last` seconds after its first: the end of the replay, and a usage error.
     case pastTheEnd(source: String, from: Double, last: Double)
     /// A replay went back (a seek back on a venue recording): the messages that follow are the
-    /// recording again from its start, unpaced up to `target` (their time the seek aimed at), so a
-    /// consumer that builds state from them (the venue view) starts it afresh here.
-    case rewound(source: String, target: Double)
+    /// recording again, unpaced up to `target` (their time the seek aimed at), so a consumer that
+    /// builds state from them (the venue view) starts it afresh here: from the checkpoint
+    /// `resumeFrom` when there is one (the messages follow from its position), else from the start.
+    /// Either way every checkpoint after `resumeFrom` (all of them without one) is dropped.
+    case rewound(source: String, target: Double, resumeFrom: ReplayCheckpoint?)
+    /// A venue recording's replay passed a checkpoint (`ReplayControl.acceptCheckpoints`): the
+    /// consumer keeps what it built from the messages so far as checkpoint `id` (the next message
+    /// is the first after it) and drops its checkpoints `dropped` (the replay no longer resumes from them).
+    case checkpoint(source: String, id: Int, dropped: [Int])
     /// Something went wrong beside the packets.
     case warning(source: String, message: String)
     /// The controller is back after a loss but refused what beacontop restarts on it ("scanning not
@@ -51,7 +57,10 @@ public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
         case .warning(let source, let message): "\(source): \(message)"
         case .restartFailed(let source, let message, _): "\(source): \(message)"
         case .restarted(let source, let activity, let tries): "\(source): \(activity) restarted after \(tries) tries"
-        case .rewound(let source, _): "\(source): seek back: the venue view rebuilt from the recording's start"
+        case .rewound(let source, _, nil): "\(source): seek back: the venue view rebuilt from the recording's start"
+        case .rewound(let source, _, let checkpoint?):
+            "\(source): seek back: the venue view rebuilt from its checkpoint at \(Self.seconds(checkpoint.seconds)) s"
+        case .checkpoint(let source, let id, _): "\(source): checkpoint \(id)"
         case .recordingStarted(let path): "recording to \(path)"
         case .recordingStopped(let path, let packets): "recording stopped: \(path), \(packets) packets"
         case .recordingFailed(let path, let reason): "recording \(path): lost (\(reason); recording stopped)"
@@ -62,5 +71,17 @@ public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
     public static func seconds(_ value: Double) -> String {
         let tenths = (value * 10).rounded(.down) / 10
         return tenths == tenths.rounded() && abs(tenths) < 1e15 ? String(Int(tenths)) : String(tenths)
+    }
+}
+
+/// A point of a replay a seek back can resume from (`SourceNotice.rewound`): the checkpoint's id
+/// and its seconds into the recording (this pass).
+public struct ReplayCheckpoint: Sendable, Equatable {
+    public var id: Int
+    public var seconds: Double
+
+    public init(id: Int, seconds: Double) {
+        self.id = id
+        self.seconds = seconds
     }
 }

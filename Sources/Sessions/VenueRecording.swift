@@ -100,7 +100,14 @@ public struct VenueRecordingReader: Sendable {
     private var buffer: [UInt8] = []
     private var position = 0
     private var atEnd = false
-    private var lineNumber = 0
+    /// The number of the last line read (the header is line 1).
+    public private(set) var lineNumber = 0
+    /// The file offset of `buffer[0]`.
+    private var bufferOffset = 0
+    /// The byte offset in the file of the last line read: where a reader resumes to read it again.
+    public private(set) var lineOffset = 0
+    /// The file the reader has open, to tell a file replaced under its name (`FileIdentity`).
+    public let file: FileIdentity
 
     /// The longest line read (a broker message is at most 256 KiB; its escaped form fits).
     public static let maximumLine = 2 << 20
@@ -111,11 +118,27 @@ public struct VenueRecordingReader: Sendable {
             throw VenueRecordingError(path: path, line: 0, problem: "cannot be read")
         }
         self.handle = handle
+        file = FileIdentity(descriptor: handle.fileDescriptor)
         guard let header = try nextLine(), let value = try? JSONValue(parsing: header),
               value[VenueRecording.marker]?.number == Double(VenueRecording.version) else {
             throw VenueRecordingError(path: path, line: 1, problem: "is not a venue recording (no {\"\(VenueRecording.marker)\":1} header)")
         }
         prefix = value["prefix"]?.string ?? ""
+    }
+
+    /// A reader of the same recording whose next line is the one at byte `offset`, line number
+    /// `line` (a checkpoint's position: `lineOffset` and `lineNumber` when that line was read).
+    /// The header is read again, so a file that is no longer a recording is refused here.
+    public init(path: String, resumingAt offset: Int, line: Int) throws(VenueRecordingError) {
+        try self.init(path: path)
+        guard (try? handle.seek(toOffset: UInt64(offset))) != nil else {
+            throw VenueRecordingError(path: path, line: line, problem: "cannot be read at byte \(offset)")
+        }
+        buffer.removeAll()
+        position = 0
+        atEnd = false
+        bufferOffset = offset
+        lineNumber = line - 1
     }
 
     /// The next message; nil at the end.
@@ -173,6 +196,7 @@ public struct VenueRecordingReader: Sendable {
         while true {
             if let newline = buffer[position...].firstIndex(of: 0x0A) {
                 let line = buffer[position..<newline]
+                lineOffset = bufferOffset + position
                 position = newline + 1
                 lineNumber += 1
                 return line
@@ -182,6 +206,7 @@ public struct VenueRecordingReader: Sendable {
             }
             if atEnd { return nil }
             buffer.removeSubrange(0..<position)
+            bufferOffset += position
             position = 0
             let block = (try? handle.read(upToCount: 1 << 20)) ?? nil
             guard let block, !block.isEmpty else {
@@ -199,6 +224,24 @@ public struct VenueRecordingError: Error, Sendable, Equatable, CustomStringConve
     public var problem: String
 
     public var description: String { line > 0 ? "\(path): line \(line) \(problem)" : "\(path): \(problem)" }
+}
+
+/// Which file a path named when it was opened (device and inode): a recording replaced under its
+/// name (written anew, renamed over) is another file, and a position in the old one means nothing.
+public struct FileIdentity: Sendable, Equatable {
+    public var device: UInt64
+    public var inode: UInt64
+
+    init(descriptor: Int32) {
+        var info = stat()
+        if fstat(descriptor, &info) == 0 {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        } else {
+            device = 0
+            inode = 0
+        }
+    }
 }
 
 /// Closes its descriptor when the last writer copy goes.

@@ -9,9 +9,14 @@ import PacketSources
 /// (presence, open visits, occupancy) from every message, so none may be skipped:
 /// - forward, the messages up to the target are still delivered, unpaced: time is data, so the
 ///   view is then what a straight play to the target would have made it;
-/// - back, the recording is read again from its start, after a `.rewound` notice that tells the
-///   view to start afresh, and delivered unpaced up to the target. A recording is short: the
-///   cost is measured in docs/venue.md.
+/// - back, the recording is read again, after a `.rewound` notice that tells the view to start
+///   afresh, and delivered unpaced up to the target: from the latest checkpoint at or before the
+///   target when the consumer keeps them (`ReplayControl.acceptCheckpoints`, the monitor), else
+///   from its start. A checkpoint is a byte offset and a message time here and, in the consumer,
+///   the view as it was when its `.checkpoint` notice passed: one before the first message
+///   delivered in a pass, then one every `checkpointSpacing` seconds of recording. One that cannot
+///   be trusted (the file replaced under its name, or its line no longer the message it was) is
+///   not used: the recording is read from its start as before. Costs in docs/venue.md.
 /// `--from` and `--to` cut the recording as they cut a capture (messages before `from` are never
 /// delivered; the replay ends after `to`); `--loop` starts it over with its times shifted so they
 /// keep increasing, and the view goes on across passes. A seek back rebuilds the current pass.
@@ -25,12 +30,22 @@ struct VenueReplayEngine {
     let name: String
     let options: ReplayOptions
     let control: ReplayControl
-    let open: @Sendable () throws(VenueRecordingError) -> VenueRecordingReader
+    /// Opens the recording again: from its start, or resuming at a checkpoint's line.
+    let open: @Sendable (_ resume: (offset: Int, line: Int)?) throws(VenueRecordingError) -> VenueRecordingReader
 
     private var reader: VenueRecordingReader?
     /// Notices to hand out before the next message (a seek's `.rewound`, a read error's end).
     private var queue: [SourceEvent] = []
     private var pending: BrokerMessage?
+    /// Where the pending message's line is (a checkpoint taken before it resumes there).
+    private var pendingLine: (offset: Int, line: Int, file: FileIdentity)?
+    /// This pass's checkpoints, oldest first, and the ids the consumer is still to be told to drop.
+    private var marks: [Mark] = []
+    private var dropped: [Int] = []
+    private var lastMarkID = 0
+    /// Seconds into the recording from which the next message delivered is a checkpoint (nil: the next one).
+    private var nextMark: Double?
+    private var markSpacing = Self.checkpointSpacing
     private var pacer: ReplayPacer?
     /// The first message's time this pass (unshifted): positions and the window count from it.
     private var start: Double?
@@ -51,7 +66,7 @@ struct VenueReplayEngine {
 
     /// A replay of what `reader` reads; `open` opens the recording again for a seek back or a loop.
     init(name: String, options: ReplayOptions, control: ReplayControl, reader: VenueRecordingReader,
-         open: @escaping @Sendable () throws(VenueRecordingError) -> VenueRecordingReader) {
+         open: @escaping @Sendable (_ resume: (offset: Int, line: Int)?) throws(VenueRecordingError) -> VenueRecordingReader) {
         self.name = name
         self.options = options
         self.control = control
@@ -74,6 +89,7 @@ struct VenueReplayEngine {
             if pending == nil, let action = readNext() { return action }
         }
         guard let message = pending else { return .end }
+        if let notice = checkpoint(before: message) { return .emit(notice) }
         let time = message.receivedAt
         if pacer == nil {
             pacer = ReplayPacer(captureStart: time, wallStart: wall, speed: options.speed)
@@ -139,12 +155,17 @@ struct VenueReplayEngine {
         let here = catchUp ?? reached ?? start
         let target = Swift.max(here + delta, start + (options.from ?? 0))
         if delta < 0 {
-            do { reader = try open() } catch {
-                queue.append(finish("replay stopped: cannot reopen to seek: \(error)"))
-                return
+            let checkpoint = resume(before: target)
+            if checkpoint == nil {
+                do { reader = try open(nil) } catch {
+                    queue.append(finish("replay stopped: cannot reopen to seek: \(error)"))
+                    return
+                }
+                pending = nil
+                marks.removeAll()
+                nextMark = nil
             }
-            pending = nil
-            queue.append(.notice(.rewound(source: name, target: target + loopOffset)))
+            queue.append(.notice(.rewound(source: name, target: target + loopOffset, resumeFrom: checkpoint)))
         }
         catchUp = target
     }
@@ -165,15 +186,21 @@ struct VenueReplayEngine {
                 if let from = options.from, offset < from { continue }
                 if options.to.map({ offset <= $0 }) ?? true {
                     pending = message
+                    pendingLine = reader.map { ($0.lineOffset, $0.lineNumber, $0.file) }
                     return nil
                 }
             }
             guard options.loop, let first = firstDelivered, let last = lastDelivered else {
                 return .emit(ending())
             }
-            do { reader = try open() } catch {
+            do { reader = try open(nil) } catch {
                 return .emit(finish("replay stopped: cannot reopen: \(error)"))
             }
+            // A seek back never goes before this pass's start: the last pass's checkpoints are done.
+            dropped += marks.map(\.id)
+            marks.removeAll()
+            nextMark = nil
+            markSpacing = Self.checkpointSpacing
             loops += 1
             loopOffset += last - first + 1
             start = nil
@@ -185,5 +212,68 @@ struct VenueReplayEngine {
             pacer = nil
             return .emit(.notice(.ended(source: name, reason: "looping (\(loops))")))
         }
+    }
+
+    // MARK: - Checkpoints
+
+    /// Seconds of recording between checkpoints. A seek back re-reads at most this much (18,000 of
+    /// the hour's 300 messages a second: 0.27-0.33 s key to screen, docs/venue.md); a checkpoint a
+    /// minute is 60 views an hour, about 150 KB each there.
+    static let checkpointSpacing = 60.0
+    /// The most checkpoints kept (even, so thinning keeps the newest): past it every other one goes
+    /// and the spacing doubles, so a recording of any length holds at most this many views.
+    static let checkpointLimit = 120
+
+    /// A checkpoint's place in the recording: the line of the first message after it.
+    struct Mark {
+        var id: Int
+        var time: Double
+        var topic: String
+        var offset: Int
+        var line: Int
+        var file: FileIdentity
+    }
+
+    /// The `.checkpoint` notice to hand out before `message` when one is due (the consumer keeps
+    /// them and the message is the pass's first or a spacing past the last), else nil.
+    private mutating func checkpoint(before message: BrokerMessage) -> SourceEvent? {
+        guard let start, let line = pendingLine else { return nil }
+        let offset = message.receivedAt - start
+        if let nextMark, offset < nextMark { return nil }
+        guard control.acceptsCheckpoints else { return nil }
+        lastMarkID += 1
+        marks.append(Mark(id: lastMarkID, time: message.receivedAt, topic: message.topic, offset: line.offset, line: line.line, file: line.file))
+        if marks.count > Self.checkpointLimit {
+            let kept = marks.indices.filter { $0 % 2 == 0 }.map { marks[$0] }
+            dropped += marks.indices.filter { $0 % 2 == 1 }.map { marks[$0].id }
+            marks = kept
+            markSpacing *= 2
+        }
+        nextMark = mark(after: offset)
+        defer { dropped.removeAll() }
+        return .notice(.checkpoint(source: name, id: lastMarkID, dropped: dropped))
+    }
+
+    /// The spacing's next multiple after `offset`, counted from the window's start.
+    private func mark(after offset: Double) -> Double {
+        let base = options.from ?? 0
+        return base + ((offset - base) / markSpacing).rounded(.down) * markSpacing + markSpacing
+    }
+
+    /// Reopens the recording at the latest checkpoint at or before `target` and makes its message
+    /// pending; nil (nothing changed) when there is none or it cannot be trusted: the file is
+    /// another (replaced under its name) or its line is no longer the message that was there.
+    private mutating func resume(before target: Double) -> ReplayCheckpoint? {
+        guard let start, let index = marks.lastIndex(where: { $0.time <= target }) else { return nil }
+        let mark = marks[index]
+        guard var resumed = try? open((mark.offset, mark.line)), resumed.file == mark.file,
+              let message = try? resumed.next(), message.receivedAt == mark.time, message.topic == mark.topic else { return nil }
+        marks.removeSubrange((index + 1)...)
+        reader = resumed
+        pending = message
+        pendingLine = (resumed.lineOffset, resumed.lineNumber, resumed.file)
+        lastRead = mark.time - start
+        nextMark = self.mark(after: mark.time - start)
+        return ReplayCheckpoint(id: mark.id, seconds: mark.time - start)
     }
 }

@@ -41,8 +41,9 @@ public final class VenueReplaySource: PacketSource {
             return state
         }) else { return }
         let path = name
-        let engine = VenueReplayEngine(name: name, options: options, control: control, reader: reader) { () throws(VenueRecordingError) in
-            try VenueRecordingReader(path: path)
+        let engine = VenueReplayEngine(name: name, options: options, control: control, reader: reader) { resume throws(VenueRecordingError) in
+            guard let resume else { return try VenueRecordingReader(path: path) }
+            return try VenueRecordingReader(path: path, resumingAt: resume.offset, line: resume.line)
         }
         let thread = Thread { [self] in run(engine, into: sink) }
         thread.name = "beacontop venue replay"

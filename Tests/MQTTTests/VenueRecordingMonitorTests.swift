@@ -35,16 +35,24 @@ struct VenueRecordingMonitorTests {
         return Int(match.1)! * 60 + Int(match.2)!
     }
 
-    @Test("Space pauses and resumes, → and ← seek 10 s with the position on the status line, + speeds up; msg/s; the RSSI sparkline; the open visit closed at the end; q restores the terminal")
-    func venueRecordingInTheMonitor() throws {
+    /// The monitor in a 140x30 tmux on a `recording(seconds:)` at `speed`, and the recording's path.
+    static func monitor(seconds: Int, speed: Int) throws -> (TmuxSession, String) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-venue-monitor-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).venue.ndjson").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        try Self.recording(at: path, seconds: 90)
+        try recording(at: path, seconds: seconds)
         let session = try TmuxSession(
-            command: "sh -c '\(VenueCommandTests.executable) monitor \(path) --speed 2; echo EXIT=$?; exec sh'",
+            command: "sh -c '\(VenueCommandTests.executable) monitor \(path) --speed \(speed); echo EXIT=$?; exec sh'",
             columns: 140, lines: 30, environment: ["LANG": "C.UTF-8", "TERM": "screen-256color"]
         )
-        defer { session.kill() }
+        return (session, path)
+    }
+
+    @Test("Space pauses and resumes, → and ← seek 10 s with the position on the status line, + speeds up; msg/s; the RSSI sparkline; the open visit closed at the end; q restores the terminal")
+    func venueRecordingInTheMonitor() throws {
+        let (session, path) = try Self.monitor(seconds: 90, speed: 2)
+        defer {
+            session.kill()
+            try? FileManager.default.removeItem(atPath: path)
+        }
         let placed = try session.waitFor(timeout: 30, "the beacon in the kitchen") { $0.contains("kitchen (kitchen)") }
         #expect(placed.contains("replaying at 2x") && placed.contains("msg/s") && !placed.contains("adv/s"), "\(placed)")
 
@@ -83,6 +91,51 @@ struct VenueRecordingMonitorTests {
         try session.send("q")
         _ = try session.waitFor(timeout: 20, "the exit") { $0.contains("EXIT=0") }
         #expect(try session.format("#{alternate_on}") == "0")
+    }
+
+    @Test("A seek back resumes from a checkpoint and lands on the screen the seek forward showed at the same position")
+    func seekBackFromCheckpoint() throws {
+        let (session, path) = try Self.monitor(seconds: 180, speed: 1)
+        defer {
+            session.kill()
+            try? FileManager.default.removeItem(atPath: path)
+        }
+        _ = try session.waitFor(timeout: 30, "the beacon in the kitchen") { $0.contains("kitchen (kitchen)") }
+        try session.send("Space")
+        let paused = try session.waitFor(timeout: 10, "paused") { $0.contains("paused") && Self.position($0) != nil }
+        let here = try #require(Self.position(paused))
+        /// The beacon's row without its sparkline (a seek back starts it again) and its age (a seek
+        /// back sets the clock to the target, a seek forward to the last message before it).
+        func row(_ screen: String) -> String? {
+            guard let line = screen.split(separator: "\n").first(where: { $0.contains("kitchen (kitchen)") }) else { return nil }
+            return line.filter { !"▁▂▃▄▅▆▇█".contains($0) }.split(separator: " ").dropLast().joined(separator: " ")
+        }
+        /// The row at `position` once the messages up to it are all drawn: the status line shows the
+        /// target as the replay reaches it, the messages before it may be in the inbox a frame longer,
+        /// so the row must read the same in two screens 1.5 s apart (paused, nothing else moves it).
+        func settledRow(at position: Int) throws -> String? {
+            var last: String?
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline {
+                let screen = try session.waitFor(timeout: 30, "at \(position) s") { Self.position($0) == position && row($0) != nil }
+                if let last, row(screen) == last { return last }
+                last = row(screen)
+                usleep(1_500_000)
+            }
+            return nil
+        }
+        for _ in 0..<12 { try session.send("Right") }
+        let ahead = try settledRow(at: here + 120)
+        try session.send("Right", "Right")
+        _ = try session.waitFor(timeout: 30, "140 s on") { Self.position($0) == here + 140 }
+        try session.send("Left", "Left")
+        let back = try settledRow(at: here + 120)
+        #expect(ahead != nil && back == ahead)
+        try session.send("e")
+        let log = try session.waitFor(timeout: 10, "the seek back in the event log") { $0.contains("seek back") }
+        #expect(log.contains("seek back: the venue view rebuilt from its") && log.contains("checkpoint at 120 s"), "\(log)")
+        try session.send("q")
+        _ = try session.waitFor(timeout: 20, "the exit") { $0.contains("EXIT=0") }
     }
 
     @Test("--from and --to cut a venue recording as they cut a capture: the view's lines lie inside the window")

@@ -32,8 +32,9 @@ struct VenueReplayEngineTests {
     }
 
     static func engine(_ path: String, options: ReplayOptions = ReplayOptions(), control: ReplayControl) throws -> VenueReplayEngine {
-        VenueReplayEngine(name: path, options: options, control: control, reader: try VenueRecordingReader(path: path)) { () throws(VenueRecordingError) in
-            try VenueRecordingReader(path: path)
+        VenueReplayEngine(name: path, options: options, control: control, reader: try VenueRecordingReader(path: path)) { resume throws(VenueRecordingError) in
+            guard let resume else { return try VenueRecordingReader(path: path) }
+            return try VenueRecordingReader(path: path, resumingAt: resume.offset, line: resume.line)
         }
     }
 
@@ -119,7 +120,7 @@ struct VenueReplayEngineTests {
         control.seek(by: -10)
         control.seek(by: -2)
         (events, then) = Self.run(&engine, at: 108)
-        #expect(events.first == .notice(.rewound(source: path, target: Self.start + 3)))
+        #expect(events.first == .notice(.rewound(source: path, target: Self.start + 3, resumeFrom: nil)))
         #expect(Self.offsets(Array(events.dropFirst())) == [0, 1, 2, 3])
         #expect(then == .wait(0.5))
         #expect(control.position.seconds == 3)
@@ -127,7 +128,7 @@ struct VenueReplayEngineTests {
         // Back past the start stops at the start: the view starts afresh and nothing is before it.
         control.seek(by: -60)
         (events, then) = Self.run(&engine, at: 109)
-        #expect(events.count == 2 && events.first == .notice(.rewound(source: path, target: Self.start)))
+        #expect(events.count == 2 && events.first == .notice(.rewound(source: path, target: Self.start, resumeFrom: nil)))
         #expect(Self.offsets(events) == [0])
     }
 
@@ -191,7 +192,7 @@ struct VenueReplayEngineTests {
         #expect(Self.offsets(played) == [6, 7, 8])
         control.seek(by: -10)
         let (events, then) = Self.run(&engine, at: 103)
-        #expect(events.first == .notice(.rewound(source: path, target: Self.start + 5)))
+        #expect(events.first == .notice(.rewound(source: path, target: Self.start + 5, resumeFrom: nil)))
         #expect(Self.offsets(events) == [5])
         #expect(then == .wait(1))
     }
@@ -212,7 +213,7 @@ struct VenueReplayEngineTests {
         // in the third pass (8 is its 0 s), back to its start: the pass read again from there.
         control.seek(by: -10)
         let (events, _) = Self.run(&engine, at: 106)
-        #expect(events.first == .notice(.rewound(source: path, target: Self.start + 8)))
+        #expect(events.first == .notice(.rewound(source: path, target: Self.start + 8, resumeFrom: nil)))
         #expect(Self.offsets(events) == [8])
         #expect(control.position.seconds == 0)
     }
