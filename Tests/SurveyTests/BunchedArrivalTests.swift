@@ -82,9 +82,11 @@ import TestFixtures
         #expect(wrong <= cases / 8, "\(wrong) of \(cases) wrong:\n\(lines.joined(separator: "\n"))")
     }
 
-    /// The real iPhone capture (30 ms interval, period 35 ms) with its reports held back the same
-    /// way: the period or none, never another.
-    @Test func aRealPhoneOverABunchingTransportKeepsItsPeriodOrHasNone() throws {
+    /// The real iPhone capture (30 ms interval, period 35 ms, 3136 events) with one event in ten
+    /// held back 5-12 ms: real timing a little bunched keeps its period. A guard on the true case:
+    /// it passes without the rule too (most of the phone's gaps are 1 event, which no m divides),
+    /// and fails if the rule or the tolerances come to refuse mild jitter.
+    @Test func aRealPhoneALittleBunchedKeepsItsPeriod() throws {
         let arrivals = try AdvertisingIntervalTests.iPhoneArrivals()
         let period = try #require(AdvertisingIntervalEstimate.estimate(arrivals: arrivals)).period
         var outcomes = Outcomes()
@@ -95,8 +97,8 @@ import TestFixtures
             for time in arrivals {
                 // The frames of one event (three channels) are held together.
                 if time - last >= AdvertisingIntervalEstimate.sameEvent {
-                    hold = Double.random(in: 0..<1, using: &generator) < 0.15
-                        ? Double.random(in: 0.010...0.030, using: &generator) : Double.random(in: 0...0.003, using: &generator)
+                    hold = Double.random(in: 0..<1, using: &generator) < 0.1
+                        ? Double.random(in: 0.005...0.012, using: &generator) : Double.random(in: 0...0.003, using: &generator)
                 }
                 last = time
                 bunched.append(max(time + hold, bunched.last ?? 0))
@@ -104,11 +106,12 @@ import TestFixtures
             outcomes.add(AdvertisingIntervalEstimate.estimate(arrivals: bunched), period: period)
         }
         print("real iPhone, events held back, seeds 1-10: \(outcomes)")
-        #expect(outcomes.wrong == 0, "\(outcomes)")
+        #expect(outcomes.right == 10, "\(outcomes)")
     }
 
-    /// Every transmitter with 5 or more events in the shared real captures, before and after the
-    /// rule (docs/survey.md lists them).
+    /// Every transmitter with 5 or more events in the shared real captures (docs/survey.md gives
+    /// the figures). 128 of 260 had an estimate before the multiples rule; the 14 it takes away
+    /// include a 51.0 ms one at 98% loss (h5075-h5074) and a 54.3 ms one (horizon74).
     @Test func realCapturesEstimates() throws {
         var lines: [String] = []
         let names = try FileManager.default.contentsOfDirectory(atPath: SharedData.capture("").path).sorted()
@@ -129,5 +132,8 @@ import TestFixtures
             }
         }
         print(lines.joined(separator: "\n"))
+        #expect(lines.count == 260, "transmitters with 5 or more events")
+        #expect(lines.count { !$0.hasSuffix("none") } == 114, "estimates")
+        #expect(lines.contains("horizon74.btsnoop 24:FC:E5:30:29:91 24: none"))
     }
 }
