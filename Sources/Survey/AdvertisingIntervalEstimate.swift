@@ -40,6 +40,10 @@ public struct AdvertisingIntervalEstimate: Sendable, Equatable {
     /// The most events one gap may span and still count towards the fit (beyond it the random
     /// delays add up to more than the tolerance; such gaps count as loss only).
     static let longestFittedGap = 16
+    /// Least share of the fitted gaps that must not be multiples of 2 (of 3, 4 ... 16) events, or
+    /// the period is not told from twice it (see `decidesAgainstItsMultiples`). Chosen on synthetic
+    /// bunched arrivals (seeds 1-100 of a Python port, docs/survey.md); random loss gives 0.5 or more.
+    static let decidingShare = 0.3
     /// Divisors of a reference gap tried: up to this many events in one gap.
     static let largestDivisor = 12
 
@@ -59,6 +63,7 @@ public struct AdvertisingIntervalEstimate: Sendable, Equatable {
         // shorter than the interval (8% of the iPhone's gaps in the shared nRF Sniffer capture are
         // 10-13 ms, beside its 30-40 ms ones), and those must not set the scale.
         var best: Double?
+        var undecided: [Double] = []
         var tried: [Double] = []
         for quantile in [0.1, 0.25, 0.5] {
             let reference = sorted[Int(Double(sorted.count - 1) * quantile)]
@@ -69,13 +74,19 @@ public struct AdvertisingIntervalEstimate: Sendable, Equatable {
                 let candidate = reference / Double(divisor)
                 guard candidate >= shortestInterval - sameEvent else { break }
                 // The longest period that fits: its divisors fit too.
-                if let period = fittedPeriod(gaps, near: candidate) {
-                    if period > best ?? 0 { best = period }
+                if let fit = fittedPeriod(gaps, near: candidate) {
+                    if !decidesAgainstItsMultiples(fit.multiples) {
+                        undecided.append(fit.period)
+                    } else if fit.period > best ?? 0 {
+                        best = fit.period
+                    }
                     break
                 }
             }
         }
-        guard let period = best else { return nil }
+        // A period no longer than one the gaps could not tell from its multiples is no better
+        // founded: an honest "unknown" beats a false "advertises every 51 ms".
+        guard let period = best, undecided.allSatisfy({ period > 1.5 * $0 }) else { return nil }
         let sent = gaps.reduce(0) { $0 + max(1, Int(multiples($1, period))) }
         return AdvertisingIntervalEstimate(period: period, eventsHeard: events.count, eventsSent: sent + 1)
     }
@@ -86,7 +97,7 @@ public struct AdvertisingIntervalEstimate: Sendable, Equatable {
     /// The candidate comes from one gap and may be a few ms off; multiplied by 16 that error alone
     /// would exceed the tolerance. So it is refined on the gaps of at most 2 events first (total
     /// time over total events of those that fit), then of 4, 8 and 16, before the fit is judged.
-    private static func fittedPeriod(_ gaps: [Double], near candidate: Double) -> Double? {
+    private static func fittedPeriod(_ gaps: [Double], near candidate: Double) -> (period: Double, multiples: [Int])? {
         var period = candidate
         for limit in [2.0, 4, 8, Double(longestFittedGap)] {
             var fittedTime = 0.0, fittedEvents = 0.0
@@ -103,21 +114,37 @@ public struct AdvertisingIntervalEstimate: Sendable, Equatable {
         // tolerance window with probability `2 tolerance / period` (up to 0.7), so the share that
         // fits must beat that share by half of what is left, and never be under `fitShare`. Gaps
         // longer than `longestFittedGap` events say nothing either way, and must not be most of them.
-        var fitted = 0.0, considered = 0.0, chance = 0.0
+        var fitted: [Int] = []
+        var considered = 0.0, chance = 0.0
         for gap in gaps {
             let events = multiples(gap, period)
             guard events <= Double(longestFittedGap) else { continue }
             considered += 1
             let window = tolerance(events: max(events, 1), period: period)
             chance += min(1, 2 * window / period)
-            if events >= 1, abs(gap - events * period) <= window { fitted += 1 }
+            if events >= 1, abs(gap - events * period) <= window { fitted.append(Int(events)) }
         }
         // A period under the shortest interval Bluetooth allows is a fit to noise (with 80% of the
         // real iPhone capture's events dropped, 15 ms "periods" fitted).
         guard considered >= 0.5 * Double(gaps.count), period >= shortestInterval else { return nil }
         let byChance = chance / considered
-        guard fitted >= max(fitShare, byChance + (1 - byChance) / 2) * considered else { return nil }
-        return period
+        guard Double(fitted.count) >= max(fitShare, byChance + (1 - byChance) / 2) * considered else { return nil }
+        return (period, fitted)
+    }
+
+    /// Whether the gaps that fit a period say it is that period and not a multiple of it: for every
+    /// m, at least `decidingShare` of them must span a number of events that m does not divide.
+    ///
+    /// A beacon at T with random loss shows gaps of 1, 2, 3... events, a geometric spread in which
+    /// at least half are odd (0.54 at 85% loss) and more are not multiples of 3, 4, ... But when
+    /// arrival times are bunched (H4 over TCP or a serial relay, a USB controller batching reports,
+    /// a loaded host), a 100 ms beacon's gaps of 90-115 ms miss the 1-event tolerance, while at 51
+    /// ms they are "2 events" with a wider one: the fit moves to T/2 (or T/3, T/11...), and nearly
+    /// every gap spans an even number (a multiple of 3, 11) of those events. Such a period is not
+    /// told from its multiple by the data, so it is not an estimate.
+    static func decidesAgainstItsMultiples(_ multiples: [Int]) -> Bool {
+        let least = decidingShare * Double(multiples.count)
+        return (2...longestFittedGap).allSatisfy { m in Double(multiples.count { $0 % m != 0 }) >= least }
     }
 
     /// `gap / period` to the nearest whole number. Both are positive, so adding a half and
