@@ -176,18 +176,22 @@ struct SurveyTerminalTests {
         // dash counts `ulimit -f` in 512-byte blocks: 3 KB takes the header and a few samples. SIGXFSZ
         // ignored, as a full disk raises none: the write fails with EFBIG instead.
         let session = try TmuxSession(
-            command: "sh -c 'cd \(directory.path) && trap \"\" XFSZ && ulimit -f 6 && \(beacontopExecutable) survey health.btsnoop --catalog plan.yaml --out s --sample 0.5 --speed 4; echo EXIT=$?; exec sh'",
+            command: "sh -c 'cd \(directory.path) && trap \"\" XFSZ && ulimit -f 6 && \(beacontopExecutable) survey health.btsnoop --catalog plan.yaml --out s --sample 0.5 --speed 1; echo EXIT=$?; exec sh'",
             columns: 120, lines: 30, environment: MonitorTerminalTests.environment
         )
         defer { session.kill() }
         try session.waitFor(timeout: 15, "the plan") { $0.contains("beacontop survey") }
+        // Each sample waits for its own number, saved or not: an earlier sample's "saved" line must
+        // not pass for this one's. The minute of capture at --speed 1 outlasts the dozen samples
+        // even on a loaded machine (after the replay's end no sample starts).
         var screen = ""
-        for _ in 0..<12 {
+        for sample in 1...12 {
             try session.send("Right", "Enter")
-            screen = try session.waitFor(timeout: 15, "a sample saved or refused") {
-                !$0.contains("sampling") && ($0.contains("saved:") || $0.contains("not saved"))
+            screen = try session.waitFor(timeout: 15, "sample \(sample) saved or refused") {
+                $0.contains("sample \(sample) saved:") || $0.contains("not saved: sample \(sample),")
+                    || $0.contains("nothing more to sample")
             }
-            if screen.contains("not saved") { break }
+            if !screen.contains("sample \(sample) saved:") { break }
         }
         #expect(screen.contains("not saved: sample "), "\(screen)")
         #expect(screen.contains("File too large; take it again"), "\(screen)")
