@@ -47,14 +47,27 @@ public struct AdvertisingIntervalEstimate: Sendable, Equatable {
     /// Divisors of a reference gap tried: up to this many events in one gap.
     static let largestDivisor = 12
 
-    /// Estimates from arrival times in increasing order; nil with fewer than `minimumGaps` gaps
-    /// between distinct events, or when no period fits.
-    public static func estimate(arrivals: some Collection<Double>) -> AdvertisingIntervalEstimate? {
+    /// Whether `arrivals` hold enough advertising events for an estimate: when they do and
+    /// `estimate` still gives none, the gaps did not decide the period (bunched arrival times),
+    /// which the health view says instead of "not yet measured".
+    public static func hasEnoughEvents(_ arrivals: some Collection<Double>) -> Bool {
+        events(arrivals).count > minimumGaps
+    }
+
+    /// Arrivals less than `sameEvent` apart counted once.
+    private static func events(_ arrivals: some Collection<Double>) -> [Double] {
         var events: [Double] = []
         events.reserveCapacity(arrivals.count)
         for time in arrivals where events.last.map({ time - $0 >= sameEvent }) ?? true {
             events.append(time)
         }
+        return events
+    }
+
+    /// Estimates from arrival times in increasing order; nil with fewer than `minimumGaps` gaps
+    /// between distinct events, or when no period fits.
+    public static func estimate(arrivals: some Collection<Double>) -> AdvertisingIntervalEstimate? {
+        let events = events(arrivals)
         guard events.count > minimumGaps else { return nil }
         let gaps = zip(events.dropFirst(), events).map { $0 - $1 }
         let sorted = gaps.sorted()

@@ -17,8 +17,12 @@ public struct BeaconHealth: Sendable, Equatable {
     public var lastRSSI: Int?
     /// The last TLM, plain or encrypted; nil when it sends none.
     public var telemetry: Telemetry?
-    /// The advertising interval measured from arrival times; nil until enough events were heard.
+    /// The advertising interval measured from arrival times; nil until enough events were heard,
+    /// or when their gaps do not decide it (`intervalUndecided`).
     public var interval: AdvertisingIntervalEstimate?
+    /// Enough events were heard, but their gaps did not tell the period from its multiples
+    /// (bunched arrival times): no interval, and no interval finding.
+    public var intervalUndecided = false
     /// The 1 m power its last identity frame carried, as sent.
     public var frameMeasuredPower: Int?
     /// Findings, in the order of `HealthFinding`'s cases.
@@ -76,6 +80,7 @@ public struct BeaconHealth: Sendable, Equatable {
             lastSeen: record.lastSeen, frames: record.frames, lastRSSI: record.lastRSSI, telemetry: record.telemetry,
             interval: interval, frameMeasuredPower: record.frameMeasuredPower, findings: findings
         )
+        intervalUndecided = interval == nil && AdvertisingIntervalEstimate.hasEnoughEvents(record.eventTimes)
     }
 
     /// The measured period is the configured interval plus the mean random advertising delay

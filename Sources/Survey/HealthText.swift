@@ -42,6 +42,8 @@ public enum HealthText {
         }
         if let interval = health.interval {
             parts.append("every \(HealthFinding.duration(interval.period)), \(Int((interval.lossFraction * 100).rounded()))% lost")
+        } else if health.intervalUndecided {
+            parts.append("interval unclear: arrival times too irregular")
         } else {
             parts.append("interval not yet measured")
         }

@@ -120,6 +120,18 @@ import TestFixtures
         let catalog = ExhibitCatalog(exhibits: [Exhibit(id: identity.description, name: "Door", advertisingInterval: 0.1)])
         let health = try #require(try Self.track(capture, catalog: catalog).health(of: identity))
         #expect(health.findings == [], "\(health.findings.map(\.description))")
+        // The pane says why there is no interval: not "not yet measured" after hundreds of events.
+        #expect(health.interval == nil && health.intervalUndecided)
+        #expect(HealthText.summary(health, at: 100).contains("interval unclear: arrival times too irregular"))
+    }
+
+    @Test func aBeaconHeardOnlyAFewTimesIsNotYetMeasured() throws {
+        let (identity, data) = try RealFrames.goveeIBeacon()
+        var capture = ShapedCapture()
+        for time in [1.0, 1.1, 1.2] { capture.add(data, from: Self.beacon, at: time, rssi: -66) }
+        let health = try #require(try Self.track(capture).health(of: identity))
+        #expect(health.interval == nil && !health.intervalUndecided)
+        #expect(HealthText.summary(health, at: 2).contains("interval not yet measured"))
     }
 
     @Test func aNonsenseMeasuredPowerIsFlaggedAsRangingFlagsIt() throws {
