@@ -182,8 +182,7 @@ public struct MonitorSession: Sendable {
 
     /// Starts the CSV export to `path` (replaced if it exists: the user named it), header first.
     public mutating func startExport(to path: String) throws(SurveyFileError) {
-        let file = try LineFileAppender(path: path, mode: .replace)
-        try file.write(SessionExport.header)
+        let file = try LineFileAppender.starting(path: path, mode: .replace, header: SessionExport.header)
         export = file
         lastExported = nil
         feed.status.exportFile = path

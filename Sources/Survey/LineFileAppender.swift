@@ -41,6 +41,28 @@ public final class LineFileAppender: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
+    /// Opens `path` and writes `header` first. When the header cannot be written (a full disk at
+    /// the start), the file it left empty is removed: no empty export is left behind, and no empty
+    /// survey file that the next try would take for a survey already there.
+    public static func starting(path: String, mode: Mode, header: String) throws(SurveyFileError) -> LineFileAppender {
+        let file = try LineFileAppender(path: path, mode: mode)
+        do { try file.write(header) } catch {
+            file.removeIfEmpty()
+            throw error
+        }
+        return file
+    }
+
+    /// Removes the file when it is a regular file, empty, and still the one at `path` (never a
+    /// device such as /dev/full, nor a file put there since).
+    private func removeIfEmpty() {
+        var opened = stat()
+        var named = stat()
+        guard fstat(descriptor, &opened) == 0, opened.st_mode & S_IFMT == S_IFREG, opened.st_size == 0,
+              stat(path, &named) == 0, named.st_ino == opened.st_ino, named.st_dev == opened.st_dev else { return }
+        unlink(path)
+    }
+
     /// Writes `line`, which should end with a newline, in one call. All or nothing: a write that
     /// fails part way (a full disk takes what fits, then refuses the rest) is cut off the file
     /// again, so the next line never lands after half a line and the file still loads.

@@ -85,11 +85,7 @@ struct SurveyCommand: AsyncParsableCommand {
                 // Created once the source runs and scans (on the loop thread): a controller that refused
                 // to scan at start-up left a survey of no samples, which the next try refused without --resume.
                 let header = SurveyLog.headerLine(session)
-                openFile = {
-                    let file = try LineFileAppender(path: surveyPath, mode: .create)
-                    try file.write(header)
-                    return file
-                }
+                openFile = { try LineFileAppender.starting(path: surveyPath, mode: .create, header: header) }
             }
         } catch {
             MonitorRunner.fail("\(error)")

@@ -98,4 +98,19 @@ import Testing
         let read = try #require(Self.readBeforeClosing(closed.stderr), "\(closed.stderr)")
         #expect(read < total / 4, "read \(read) of \(total)")
     }
+
+    /// An export whose header cannot be written (a full disk; here a file size limit of 0) is an
+    /// error that leaves no empty CSV behind.
+    @Test func anExportThatCannotStartLeavesNoFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("broken-export-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let catalog = SharedData.repositoryRoot.appendingPathComponent("demo/museum.yaml").path
+        // The limit only for beacontop, its messages through a pipe (no file limit there) and cat.
+        let script = "cd \"$1\" && (trap '' XFSZ; ulimit -f 0; \"$0\" monitor \"sim:$2\" --export x.csv < /dev/null; echo \"status $?\") 2>&1 | cat"
+        let run = try ExternalCommand.run("/bin/sh", ["-c", script, beacontopExecutable, directory.path, catalog], limit: 60)
+        #expect(run.stdout.hasSuffix("status 1\n"), "\(run.stdout) \(run.stderr)")
+        #expect(run.stdout.contains("beacontop: --export x.csv: cannot write: File too large"), "\(run.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [], "no empty x.csv is left")
+    }
 }

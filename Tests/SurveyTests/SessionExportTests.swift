@@ -77,4 +77,18 @@ import TestFixtures
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text == SessionExport.header + ticks.map(SessionExport.rows(for:)).joined())
     }
+
+    /// A header refused by a device is an error, and what names the device stays: only an empty
+    /// regular file the start left is removed. The device is reached through a link of the test's
+    /// own, so a broken guard removes the link, not /dev/full.
+    @Test func aHeaderThatCannotBeWrittenNeverRemovesADevice() throws {
+        let link = FileManager.default.temporaryDirectory.appendingPathComponent("export-device-\(getpid())-\(UUID().uuidString.prefix(8)).csv").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/full")
+        defer { try? FileManager.default.removeItem(atPath: link) }
+        #expect(throws: SurveyFileError.self) {
+            try LineFileAppender.starting(path: link, mode: .replace, header: SessionExport.header)
+        }
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == "/dev/full", "the link to the device is kept")
+    }
+
 }
