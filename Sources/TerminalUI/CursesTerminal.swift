@@ -167,6 +167,13 @@ final class CursesTerminal {
         }
     }
 
+    /// True when `poll` says the terminal (`stdin`'s entry) hung up: its window or SSH session
+    /// closed. A shell that ignores HUP and does not pass it on leaves no signal to end the loop, and
+    /// a hung-up terminal is always ready, so without this the loop would spin on a full core.
+    static func hungUp(_ terminal: pollfd) -> Bool {
+        terminal.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+    }
+
     /// The next key or click, nil when none is waiting (never blocks).
     func readKey() -> Key? {
         while true {

@@ -113,6 +113,28 @@ struct TmuxMonitorTests {
         #expect(try session.format("#{keypad_flag}") == "0")
     }
 
+    /// A terminal closed while no SIGHUP reaches the monitor (the shell that started it ignores HUP
+    /// and does not pass it on, as this wrapper and some launch scripts do): the terminal's hang-up
+    /// itself ends the loop, through the same clean-up as SIGHUP. Before, poll() reported the dead
+    /// terminal at once on every turn and the loop spun on a full core until killed.
+    @Test func aClosedTerminalEndsTheMonitor() throws {
+        let statusFile = FileManager.default.temporaryDirectory
+            .appendingPathComponent("beacontop-closed-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        defer { try? FileManager.default.removeItem(atPath: statusFile) }
+        let session = try start("sh -c 'trap \"\" HUP; \(benchExecutable) monitor 20 60; echo EXIT=$? > \(statusFile)'")
+        let monitor = try #require(try session.childProcessIDs().first)
+        defer { Glibc.kill(monitor, SIGKILL) } // only if the check below failed: it would spin on
+        session.kill() // the tmux server goes, and with it the pane's terminal
+        let deadline = Date().addingTimeInterval(15) // a watchdog: the bench itself runs 60 s
+        var status: String?
+        while Date() < deadline {
+            status = try? String(contentsOfFile: statusFile, encoding: .utf8)
+            if status?.contains("\n") == true { break }
+            usleep(50_000)
+        }
+        #expect(status == "EXIT=0\n", "the monitor did not end when its terminal closed")
+    }
+
     /// A Swift trap is SIGILL on x86-64 (ud2) and SIGTRAP on arm64 (brk); a wild pointer is SIGSEGV.
     /// Sending the signal exercises the same handler a real crash reaches.
     @Test(arguments: [SIGILL, SIGSEGV, SIGTRAP])
