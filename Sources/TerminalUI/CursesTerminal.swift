@@ -26,7 +26,7 @@ final class CursesTerminal {
     init(noColorVariable: String?) throws {
         setlocale(LC_ALL, "")
         let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
-        charset = Charset(codeset: codeset)
+        charset = Charset(codeset: codeset, term: getenv("TERM").map { String(cString: $0) } ?? "")
         switch cnc_start() {
         case 0: break
         case -2:

@@ -14,7 +14,7 @@ enum HelpView {
             let column = index / available
             let x = column * columnWidth + 1
             let y = 2 + index % available
-            let labels = binding.keys.map { buffer.charset == .unicode ? $0.label : $0.asciiLabel }
+            let labels = binding.keys.map { buffer.charset.isUnicode ? $0.label : $0.asciiLabel }
             buffer.write(labels.joined(separator: " "), x: x, y: y, role: .nearest, limit: keyWidth - 1)
             let room = columnWidth - keyWidth - 1
             if binding.summary.count > room {

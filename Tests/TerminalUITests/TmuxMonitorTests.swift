@@ -31,7 +31,8 @@ struct TmuxMonitorTests {
         let session = try TmuxSession(command: command, columns: 100, lines: 30,
                                       environment: standard.merging(environment) { $1 })
         try session.waitFor("monitor benchmark")
-        #expect(try session.format("#{alternate_on}") == "1")
+        // The Linux console's terminfo has no alternate screen.
+        #expect(try session.format("#{alternate_on}") == (environment["TERM"] == "linux" ? "0" : "1"))
         return session
     }
 
@@ -179,6 +180,24 @@ struct TmuxMonitorTests {
         }
         #expect(colourCodes.isEmpty, "colour escapes under NO_COLOR: \(colourCodes)")
         #expect(sgr.contains("\u{1B}[7m") || sgr.contains(";7m"))
+    }
+
+    /// The Linux console (a kiosk with no X, TERM=linux): its fonts have box drawing, `·`, `…`,
+    /// `█`, `░` and `▒` but none of the eighth blocks U+2581-2587, which it would draw as replacement
+    /// glyphs, so sparklines and charts must not use them there; the rest stays Unicode.
+    @Test func theLinuxConsoleGetsNoGlyphItsFontsLack() throws {
+        let session = try start(environment: ["TERM": "linux"])
+        defer { session.kill() }
+        let missing = Set((0x2581...0x2587).compactMap(Unicode.Scalar.init) + ["\u{2593}"])
+        let table = try session.waitFor("a ranged table with sparklines") {
+            $0.contains("E2C56DB5") && $0.contains(" adv/s") && $0.contains("HISTORY")
+        }
+        #expect(!table.unicodeScalars.contains { missing.contains($0) }, "\(table)")
+        #expect(table.contains("beacontop · monitor benchmark"))
+        try session.send("Enter")
+        let detail = try session.waitFor("Last raw frame (30 bytes)")
+        #expect(!detail.unicodeScalars.contains { missing.contains($0) }, "\(detail)")
+        #expect(detail.contains("█"), "the charts' full cells")
     }
 
     @Test func aTerminalResizeRedrawsWithFewerColumns() throws {
