@@ -22,7 +22,7 @@ enum CalibrationView {
             ? " \(progress.samplesCollected)/\(progress.samplesNeeded) samples" : " \(progress.samplesCollected) samples"
         let barWidth = max(4, buffer.width - 4 - counter.count)
         let filled = Int((fraction * Double(barWidth)).rounded(.down))
-        let (full, empty): (Character, Character) = buffer.charset == .unicode ? ("█", "░") : ("#", ".")
+        let (full, empty): (Character, Character) = buffer.charset.isUnicode ? ("█", "░") : ("#", ".")
         var x = buffer.write("  [", x: 0, y: 3, role: .plain)
         x += buffer.write(String(repeating: full, count: filled), x: x, y: 3, role: .chart)
         x += buffer.write(String(repeating: empty, count: barWidth - filled), x: x, y: 3, role: .muted)
@@ -30,7 +30,7 @@ enum CalibrationView {
         buffer.write(counter, x: x, y: 3, role: .plain)
 
         let power = progress.measuredPower.map { CellFormat.fixed($0, decimals: 1) + " dBm" } ?? "-"
-        let plusMinus = buffer.charset == .unicode ? "±" : "+/-"
+        let plusMinus = buffer.charset.isUnicode ? "±" : "+/-"
         let spread = progress.spread.map { plusMinus + CellFormat.fixed($0, decimals: 1) + " dB" } ?? "-"
         x = buffer.write("  Measured power at 1 m: \(power)", x: 0, y: 5, role: .plain)
         buffer.write("   spread: \(spread)", x: x, y: 5, role: (progress.spread ?? 0) > spreadWarning ? .warning : .plain)

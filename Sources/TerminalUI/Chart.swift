@@ -47,6 +47,8 @@ enum Chart {
                     text.append(" ")
                 } else if charset == .ascii {
                     text.append(inRow >= 8 ? "#" : (inRow >= 4 ? "+" : "."))
+                } else if charset == .linuxConsole {
+                    text.append(inRow >= 8 ? "█" : (inRow >= 4 ? "▒" : "░")) // what its fonts have
                 } else {
                     text.append(levels[min(inRow, 8) - 1])
                 }

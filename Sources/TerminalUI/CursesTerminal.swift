@@ -26,7 +26,7 @@ final class CursesTerminal {
     init(noColorVariable: String?) throws {
         setlocale(LC_ALL, "")
         let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
-        charset = Charset(codeset: codeset)
+        charset = Charset(codeset: codeset, term: getenv("TERM").map { String(cString: $0) } ?? "")
         switch cnc_start() {
         case 0: break
         case -2:
@@ -165,6 +165,13 @@ final class CursesTerminal {
                 }
             }
         }
+    }
+
+    /// True when `poll` says the terminal (`stdin`'s entry) hung up: its window or SSH session
+    /// closed. A shell that ignores HUP and does not pass it on leaves no signal to end the loop, and
+    /// a hung-up terminal is always ready, so without this the loop would spin on a full core.
+    static func hungUp(_ terminal: pollfd) -> Bool {
+        terminal.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
     }
 
     /// The next key or click, nil when none is waiting (never blocks).

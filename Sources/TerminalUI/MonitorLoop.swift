@@ -11,6 +11,8 @@ public enum MonitorExit: Equatable, Sendable {
     case signal(Int32)
     /// `MonitorWakeup.requestStop()` was called.
     case stopped
+    /// The terminal hung up (its window or SSH session closed) and no SIGHUP reached the process.
+    case terminalClosed
 }
 
 /// The monitor's event loop: the one owner of the terminal, the app state (`MonitorState`) and the
@@ -23,8 +25,9 @@ public enum MonitorExit: Equatable, Sendable {
 /// what arrived, ticks the ranging and draws if anything changed (at most `maximumFramesPerSecond`).
 /// A key is handled at once; a command it makes goes to the session and shows in the same frame.
 /// Run it on the thread that should own the terminal; it returns when the user quits, on SIGINT,
-/// SIGTERM, SIGHUP or SIGQUIT, or on `requestStop`, always after restoring the terminal. It throws
-/// `TerminalError` when stdin/stdout is not a terminal; the terminal is untouched then.
+/// SIGTERM, SIGHUP or SIGQUIT, on `requestStop`, or when the terminal hangs up, always after
+/// restoring the terminal. It throws `TerminalError` when stdin/stdout is not a terminal; the
+/// terminal is untouched then.
 public struct MonitorLoop {
     public static let maximumFramesPerSecond = 10
 
@@ -71,6 +74,7 @@ public struct MonitorLoop {
             let signal = cnc_pending_signal()
             if signal != 0 { return .signal(signal) }
             if wakeup.isStopRequested { return .stopped }
+            if CursesTerminal.hungUp(fds[0]) { return .terminalClosed }
 
             var refresh = false
             while let key = terminal.readKey() {

@@ -52,7 +52,7 @@ enum StatusLine {
         }
         if let file = source.recordingFile {
             segments.append(Segment(text: separator, role: .status))
-            segments.append(Segment(text: (buffer.charset == .unicode ? "● REC " : "* REC ") + file, role: .recording))
+            segments.append(Segment(text: (buffer.charset.isUnicode ? "● REC " : "* REC ") + file, role: .recording))
         }
         if let file = source.exportFile {
             segments.append(Segment(text: separator, role: .status))

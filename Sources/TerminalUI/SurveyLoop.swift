@@ -8,8 +8,8 @@ import Survey
 /// The `survey` command's owner loop, as `MonitorLoop` is the monitor's: it owns the terminal, the
 /// survey state and the survey file, takes the source's batches from the inbox (decoded by the one
 /// sighting decoder), runs the capture clock on between packets, saves each sample the moment it
-/// ends (one line, one write) and draws. It returns on q, a signal or `requestStop`, always after
-/// restoring the terminal (the same handlers as the monitor's).
+/// ends (one line, one write) and draws. It returns on q, a signal, `requestStop` or the terminal's
+/// hang-up, always after restoring the terminal (the same handlers as the monitor's).
 public struct SurveyLoop {
     public let wakeup = MonitorWakeup()
     public private(set) var state: SurveyState
@@ -52,6 +52,7 @@ public struct SurveyLoop {
             let signal = cnc_pending_signal()
             if signal != 0 { return .signal(signal) }
             if wakeup.isStopRequested { return .stopped }
+            if CursesTerminal.hungUp(fds[0]) { return .terminalClosed }
 
             while let key = terminal.readKey() {
                 let outcome: SurveyState.Outcome

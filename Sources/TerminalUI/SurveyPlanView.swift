@@ -107,10 +107,14 @@ public enum SurveyPlanView {
     }
 
     static func shadeGlyphs(_ charset: Charset) -> [Character] {
-        charset == .unicode ? ["█", "▓", "▒"] : ["#", "=", "-"]
+        switch charset {
+        case .unicode: ["█", "▓", "▒"]
+        case .linuxConsole: ["█", "▒", "░"] // its fonts have no ▓
+        case .ascii: ["#", "=", "-"]
+        }
     }
 
-    static func noCoverageGlyph(_ charset: Charset) -> Character { charset == .unicode ? "×" : "x" }
+    static func noCoverageGlyph(_ charset: Charset) -> Character { charset.isUnicode ? "×" : "x" }
 }
 
 /// Metres to cells: one scale for both axes, a row counted as two columns (a terminal cell is

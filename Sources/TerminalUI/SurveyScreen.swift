@@ -73,7 +73,7 @@ public enum SurveyScreen {
     /// The key line, shorter forms on narrow screens so `q` always shows. It is the last line, whose
     /// last cell ncurses cannot draw (as `StatusLine`), so it fits in `width - 1`.
     static func keys(width: Int, charset: Charset, separator: String) -> String {
-        let arrows = charset == .unicode ? "←↑↓→" : "arrows"
+        let arrows = charset.isUnicode ? "←↑↓→" : "arrows"
         let forms = [
             " \(arrows) or click: move" + separator + "Enter: sample" + separator + "Esc: cancel" + separator + "q: quit",
             " \(arrows) move" + separator + "Enter sample" + separator + "Esc cancel" + separator + "q quit",

@@ -20,7 +20,7 @@ enum TerminalText {
         if first.value < 0x80 && single {
             return first.value >= 0x20 && first.value < 0x7F ? (character, 1) : (charset.replacement, 1)
         }
-        guard charset == .unicode else { return (character == "…" ? charset.ellipsis : charset.replacement, 1) }
+        guard charset.isUnicode else { return (character == "…" ? charset.ellipsis : charset.replacement, 1) }
         // The characters the renderer itself draws (separators, ellipsis, rules, blocks, sparklines)
         // and Latin text are known narrow and drawable: skip the Unicode property lookups, which
         // otherwise dominate a 500-beacon frame.

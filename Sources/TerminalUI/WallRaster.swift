@@ -56,9 +56,9 @@ struct WallRaster {
     private func glyph(_ links: Links) -> Character {
         let straight = links.subtracting([.rising, .falling])
         if straight.isEmpty {
-            if links == .rising { return charset == .unicode ? "╱" : "/" }
-            if links == .falling { return charset == .unicode ? "╲" : "\\" }
-            return charset == .unicode ? "╳" : "X"
+            if links == .rising { return charset.isUnicode ? "╱" : "/" }
+            if links == .falling { return charset.isUnicode ? "╲" : "\\" }
+            return charset.isUnicode ? "╳" : "X"
         }
         if charset == .ascii {
             if straight.isSubset(of: [.left, .right]) { return "-" }

@@ -79,7 +79,7 @@ enum MonitorRunner {
         if let record {
             do { try source.startRecording(to: record) } catch { fail("--record \(record): \(error)") }
         }
-        do { try source.start(into: inbox) } catch { fail("\(error)") }
+        do { try source.start(into: inbox) } catch { fail(startFailure(error)) }
         if let measure = opening.lengthMeasure { opening.replayControl?.measureLength(measure) }
         var mode: ScanMode?
         if let controller = opening.controller, let options = scanning {
@@ -111,6 +111,16 @@ enum MonitorRunner {
         if case .failure(let error) = outcome {
             // TerminalError says what to do (a TERM, a pipe); any other error is printed as it is.
             fail("\(error)")
+        }
+    }
+
+    /// Why the source did not start; with no adapter at all (most often a first run on a laptop),
+    /// also what works without one.
+    static func startFailure(_ error: any Error) -> String {
+        switch error as? TransportError {
+        case .noBluetoothInKernel, .noSuchAdapter:
+            "\(error); with no adapter at hand, `beacontop demo` shows the monitor on a simulated museum tour"
+        default: "\(error)"
         }
     }
 

@@ -61,6 +61,21 @@ import TestFixtures
         #expect(commandsGiven == ["swift run beacontop demo", "bash Tests/setup.sh && swift test"])
     }
 
+    /// A fresh machine that runs only the README's install line must build: every Debian package a
+    /// system library of Package.swift names (`providers: [.apt([...])]`) is on that line.
+    @Test func readmeInstallsEveryPackageTheBuildNeeds() throws {
+        let manifest = try String(contentsOf: SharedData.repositoryRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let needed = manifest.matches(of: /\.apt\(\[([^\]]*)\]\)/).flatMap { match in
+            match.output.1.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" ")) }
+        }
+        try #require(!needed.isEmpty, "Package.swift names no apt provider; has its format changed?")
+        let code = try #require(readme.codeLines(under: "Install"), "README.md has no 'Install' heading")
+        let install = try #require(code.first { $0.contains("apt-get install") }, "README.md's Install has no apt-get line")
+        let named = Set(install.split(separator: " ").map(String.init))
+        let missing = needed.filter { !named.contains($0) }
+        #expect(missing.isEmpty, "README.md's install line does not install \(missing.joined(separator: ", ")), which the build needs")
+    }
+
     /// The reference moved out of the README (issue 10): it stays short.
     @Test func readmeStaysUnder15KB() throws {
         let size = readme.text.utf8.count

@@ -37,6 +37,15 @@ struct StartupErrorTests {
         #expect(result.stderr.contains("modprobe") || result.stderr.contains("setcap") || result.stderr.contains("hci0") || result.stderr.contains("terminal"))
     }
 
+    /// A first run on a laptop with no adapter (hci9: no such adapter, or no Bluetooth in the kernel
+    /// at all) says what went wrong and points at the demo, which needs no hardware.
+    @Test func noAdapterPointsAtTheDemo() throws {
+        let result = try Self.run(["monitor", "hci9"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("modprobe") || result.stderr.contains("no Bluetooth adapter hci9"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("; with no adapter at hand, `beacontop demo` shows the monitor on a simulated museum tour\n"), "\(result.stderr)")
+    }
+
     @Test func aSourceNobodyListensOnIsReportedBeforeTheTerminalIsTaken() throws {
         let result = try Self.run(["monitor", "tcp:127.0.0.1:1"])
         #expect(result.status == 1)

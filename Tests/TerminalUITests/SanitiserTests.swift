@@ -82,6 +82,10 @@ import Testing
         #expect(Charset(codeset: "utf8") == .unicode)
         #expect(Charset(codeset: "ANSI_X3.4-1968") == .ascii)
         #expect(Charset(codeset: "ISO-8859-1") == .ascii)
+        #expect(Charset(codeset: "UTF-8", term: "linux") == .linuxConsole)
+        #expect(Charset(codeset: "UTF-8", term: "linux-16color") == .linuxConsole)
+        #expect(Charset(codeset: "UTF-8", term: "xterm-256color") == .unicode)
+        #expect(Charset(codeset: "ANSI_X3.4-1968", term: "linux") == .ascii)
     }
 
     @Test func writesOutsideTheBufferAreClippedNotTrapped() {

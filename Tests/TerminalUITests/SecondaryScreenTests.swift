@@ -140,6 +140,15 @@ import Testing
         // Too many keys for the height: the table flows into columns, summaries end in an ellipsis.
         let cramped = render(state.viewModel(), size: ScreenSize(columns: 100, lines: 12))
         #expect(cramped.line(2) == " q          quit (the terminal i… /          filter by text or re… x          start or stop the CS… ")
+        // The smallest terminal: no column narrower than its keys (each summary's ellipsis used to
+        // land on the next column's keys: `H…`, `n…`); what does not fit is counted on the last line.
+        let smallest = render(state.viewModel(), size: ScreenSize(columns: 40, lines: 10))
+        let smallLines = (0..<smallest.height).map(smallest.line)
+        for binding in KeyMap.standard.bindings.prefix(13) {
+            let keys = binding.keys.map(\.label).joined(separator: " ").padding(to: 11)
+            #expect(smallLines.contains { $0.contains(keys + binding.summary.prefix(4)) }, "\(binding.summary): \(smallLines)")
+        }
+        #expect(smallLines[8].hasSuffix("12 more: enlarge   "), "\(smallLines)")
     }
 
     @Test func calibrationWizardShowsProgressPowerAndSpread() throws {

@@ -31,7 +31,8 @@ struct TmuxMonitorTests {
         let session = try TmuxSession(command: command, columns: 100, lines: 30,
                                       environment: standard.merging(environment) { $1 })
         try session.waitFor("monitor benchmark")
-        #expect(try session.format("#{alternate_on}") == "1")
+        // The Linux console's terminfo has no alternate screen.
+        #expect(try session.format("#{alternate_on}") == (environment["TERM"] == "linux" ? "0" : "1"))
         return session
     }
 
@@ -113,6 +114,28 @@ struct TmuxMonitorTests {
         #expect(try session.format("#{keypad_flag}") == "0")
     }
 
+    /// A terminal closed while no SIGHUP reaches the monitor (the shell that started it ignores HUP
+    /// and does not pass it on, as this wrapper and some launch scripts do): the terminal's hang-up
+    /// itself ends the loop, through the same clean-up as SIGHUP. Before, poll() reported the dead
+    /// terminal at once on every turn and the loop spun on a full core until killed.
+    @Test func aClosedTerminalEndsTheMonitor() throws {
+        let statusFile = FileManager.default.temporaryDirectory
+            .appendingPathComponent("beacontop-closed-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        defer { try? FileManager.default.removeItem(atPath: statusFile) }
+        let session = try start("sh -c 'trap \"\" HUP; \(benchExecutable) monitor 20 60; echo EXIT=$? > \(statusFile)'")
+        let monitor = try #require(try session.childProcessIDs().first)
+        defer { Glibc.kill(monitor, SIGKILL) } // only if the check below failed: it would spin on
+        session.kill() // the tmux server goes, and with it the pane's terminal
+        let deadline = Date().addingTimeInterval(15) // a watchdog: the bench itself runs 60 s
+        var status: String?
+        while Date() < deadline {
+            status = try? String(contentsOfFile: statusFile, encoding: .utf8)
+            if status?.contains("\n") == true { break }
+            usleep(50_000)
+        }
+        #expect(status == "EXIT=0\n", "the monitor did not end when its terminal closed")
+    }
+
     /// A Swift trap is SIGILL on x86-64 (ud2) and SIGTRAP on arm64 (brk); a wild pointer is SIGSEGV.
     /// Sending the signal exercises the same handler a real crash reaches.
     @Test(arguments: [SIGILL, SIGSEGV, SIGTRAP])
@@ -157,6 +180,24 @@ struct TmuxMonitorTests {
         }
         #expect(colourCodes.isEmpty, "colour escapes under NO_COLOR: \(colourCodes)")
         #expect(sgr.contains("\u{1B}[7m") || sgr.contains(";7m"))
+    }
+
+    /// The Linux console (a kiosk with no X, TERM=linux): its fonts have box drawing, `·`, `…`,
+    /// `█`, `░` and `▒` but none of the eighth blocks U+2581-2587, which it would draw as replacement
+    /// glyphs, so sparklines and charts must not use them there; the rest stays Unicode.
+    @Test func theLinuxConsoleGetsNoGlyphItsFontsLack() throws {
+        let session = try start(environment: ["TERM": "linux"])
+        defer { session.kill() }
+        let missing = Set((0x2581...0x2587).compactMap(Unicode.Scalar.init) + ["\u{2593}"])
+        let table = try session.waitFor("a ranged table with sparklines") {
+            $0.contains("E2C56DB5") && $0.contains(" adv/s") && $0.contains("HISTORY")
+        }
+        #expect(!table.unicodeScalars.contains { missing.contains($0) }, "\(table)")
+        #expect(table.contains("beacontop · monitor benchmark"))
+        try session.send("Enter")
+        let detail = try session.waitFor("Last raw frame (30 bytes)")
+        #expect(!detail.unicodeScalars.contains { missing.contains($0) }, "\(detail)")
+        #expect(detail.contains("█"), "the charts' full cells")
     }
 
     @Test func aTerminalResizeRedrawsWithFewerColumns() throws {
