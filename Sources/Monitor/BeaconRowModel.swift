@@ -118,4 +118,25 @@ extension BeaconIdentity {
             return description
         }
     }
+    /// `shortDescription` cut to `width` columns where it is longer, keeping what tells beacons of one
+    /// UUID or namespace apart: the UUID's hex gives way before major and minor (`E2C…:100:1`), and
+    /// when even those do not fit, their end stays (`…00:65535`). Cutting the end instead, as for
+    /// any other text, left `E2C56DB5……` for every beacon of a venue's UUID on a 60-column screen.
+    /// Nil for the ids without such an end (a URL), which are cut like other text.
+    public func shortDescription(fitting width: Int) -> String? {
+        let whole = shortDescription
+        guard whole.count > width, width > 1 else { return nil }
+        let tail: String
+        switch self {
+        case .iBeacon(let uuid, let major, let minor), .altBeacon(let uuid, let major, let minor):
+            tail = ":\(major):\(minor)"
+            if width - tail.count >= 2 { return "\(uuid.description.prefix(width - tail.count - 1))…\(tail)" }
+        case .eddystoneUID:
+            guard let colon = whole.firstIndex(of: ":") else { return nil }
+            tail = String(whole[colon...])
+        default:
+            return nil
+        }
+        return "…" + tail.suffix(width - 1)
+    }
 }

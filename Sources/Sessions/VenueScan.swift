@@ -46,8 +46,12 @@ public struct VenueScan: Sendable {
         return "\(view.decoder.refusedTotal) broker messages refused (\(reasons))"
     }
 
-    /// A line for every second passed before `time`; after a silence, one line at its start and
-    /// the next at the whole second before `time` (no run of empty lines).
+    /// The view ticks every second passed before `time`, as a live view does on the wall clock (the
+    /// first 60 s of a silence, then its last second, as a seek's catch-up does): ticking only at a
+    /// silence's start and end let a reading's entry evidence lapse unseen, so a badge heard for
+    /// its last 5 s with nothing after had a visit live and none in `replay` or `report`. A line is
+    /// written for the first second, a second that decided events, and the whole second before
+    /// `time` (no run of empty lines).
     private mutating func advance(to time: Double, lines: inout JSONWriter) {
         guard time.isFinite else { return }
         lastTime = max(lastTime ?? time, time)
@@ -55,13 +59,16 @@ public struct VenueScan: Sendable {
             nextTick = time.rounded(.down) + 1
             return
         }
+        let last = time.rounded(.down)
         var ticked = 0
         while tick <= time {
             for outgoing in view.tick(at: tick) { publish(outgoing) }
-            VenueTickLine.appendLine(time: tick, beacons: view.beacons, events: view.takeEvents(), to: &lines)
+            if ticked == 0 || tick == last || !view.pendingEvents.isEmpty {
+                VenueTickLine.appendLine(time: tick, beacons: view.beacons, events: view.takeEvents(), to: &lines)
+            }
             ticked += 1
             tick += 1
-            if ticked == 1, time - tick > 1 { tick = time.rounded(.down) }
+            if ticked == 60, tick < last { tick = last }
         }
         nextTick = tick
     }

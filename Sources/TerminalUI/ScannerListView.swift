@@ -5,14 +5,20 @@ import Monitor
 /// when it just stopped), the last message's age, messages a second, its clock offset (receive
 /// time minus its own time, delivery delay included) and its RSSI offset with where it came from.
 enum ScannerListView {
+    /// Right-aligned columns end at `x`. The offset and its source (`-3.5 (catalog)`) end at the
+    /// 80-column edge: they ended at 75 and ran 10 cells past it, cut to `-3.5 (cat`.
     static let columns: [(heading: String, x: Int, right: Bool)] = [
         ("SCANNER", 1, false), ("ROOM", 18, false), ("STATE", 35, false), ("LAST", 48, true), ("MSG/s", 55, true),
-        ("CLOCK s", 64, true), ("OFFSET dB", 75, true),
+        ("CLOCK s", 63, true), ("OFFSET dB", 79, true),
     ]
+    static let clockEnd = 63
+    static let offsetEnd = 79
 
     static func draw(_ model: MonitorViewModel, into buffer: inout ScreenBuffer) {
         buffer.fill(y: 1, role: .columnHeader)
-        for column in columns {
+        // A right-aligned column that does not end on screen is left out whole (at 60 columns the
+        // clock and the offset), never drawn as a cut heading over missing values.
+        for column in columns where !column.right || column.x <= buffer.width {
             if column.right {
                 buffer.writeRight(column.heading, end: column.x, y: 1, role: .columnHeader)
             } else {
@@ -33,9 +39,13 @@ enum ScannerListView {
             buffer.write(state, x: 35, y: y, role: scanner.alive ? .immediate : .warning)
             buffer.writeRight(scanner.secondsSinceHeard.map(CellFormat.age) ?? "-", end: 48, y: y, role: .plain)
             buffer.writeRight(scanner.messagesPerSecond.map { CellFormat.fixed($0, decimals: 1) } ?? "-", end: 55, y: y, role: .plain)
-            buffer.writeRight(scanner.clockOffset.map(CellFormat.offset) ?? "-", end: 64, y: y, role: .plain)
-            let source = scanner.offsetSource == "none" ? "" : " (\(scanner.offsetSource))"
-            buffer.writeRight(CellFormat.fixed(scanner.offset, decimals: 1) + source, end: 75 + source.count, y: y, role: .plain)
+            if clockEnd <= buffer.width {
+                buffer.writeRight(scanner.clockOffset.map(CellFormat.offset) ?? "-", end: clockEnd, y: y, role: .plain)
+            }
+            if offsetEnd <= buffer.width {
+                let source = scanner.offsetSource == "none" ? "" : " (\(scanner.offsetSource))"
+                buffer.writeRight(CellFormat.fixed(scanner.offset, decimals: 1) + source, end: offsetEnd, y: y, role: .plain)
+            }
         }
     }
 }

@@ -49,7 +49,8 @@ enum TableView {
             let text: String
             switch placed.column {
             case .name:
-                text = row.displayName
+                // An id too long for the column keeps its distinguishing end (`E2C…:100:1`).
+                text = row.exhibitName ?? (row.shortName.count > placed.width ? row.identity.shortDescription(fitting: placed.width) : nil) ?? row.shortName
             case .rssi:
                 text = row.rssi.map(String.init) ?? "-"
             case .history:

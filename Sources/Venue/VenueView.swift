@@ -16,6 +16,7 @@ public struct VenueView: Sendable {
     public private(set) var pendingEvents: [VisitEvent] = []
     public static let pendingEventLimit = 10_000
     private let catalog: ExhibitCatalog?
+    private var announcements = RoomAnnouncements()
 
     public init(catalog: ExhibitCatalog? = nil, topics: VenueTopics = VenueTopics(), settings: PresenceSettings = PresenceSettings()) {
         self.topics = topics
@@ -31,21 +32,21 @@ public struct VenueView: Sendable {
     public mutating func receive(topic: String, payload: [UInt8], at time: Double) -> [VenueOutgoing] {
         guard !isFinished else { return [] }
         note(time)
-        guard let input = decoder.decode(topic: topic, payload: payload, receivedAt: time) else { return [] }
-        return publish(presence.ingest(input), at: time)
+        guard let input = decoder.decode(topic: topic, payload: payload, receivedAt: time) else { return announce(at: time) }
+        return publish(presence.ingest(input), at: time) + announce(at: time)
     }
 
     /// Expiry and evidence without new messages; call about once a second.
     public mutating func tick(at time: Double) -> [VenueOutgoing] {
         guard !isFinished else { return [] }
         note(time)
-        return publish(presence.tick(at: time), at: time)
+        return publish(presence.tick(at: time), at: time) + announce(at: time)
     }
 
     /// Ends every open visit (the end of a session or a replay; once): each exit at the last time
     /// a scanner of its room heard the beacon, the honest end of its dwell (the session's end
     /// would add the time since, up to the readings' lifetime or a whole silence), and each
-    /// room's occupancy, now empty, at `time`.
+    /// room's occupancy, now empty, at `time` (with any room not yet announced).
     public mutating func finish(at time: Double) -> [VenueOutgoing] {
         guard !isFinished else { return [] }
         isFinished = true
@@ -53,7 +54,8 @@ public struct VenueView: Sendable {
         let presence = presence
         let events = visits.closeAll(at: time) { beacon, room in presence.lastHeard(beacon, in: room) }
         remember(events)
-        return outgoing(events, at: time)
+        // A view stopped within the delay still replaces what an earlier one left.
+        return outgoing(events, at: time) + announce(at: time, all: true)
     }
 
     /// The visit events decided since the last call.
@@ -78,6 +80,18 @@ public struct VenueView: Sendable {
         lastTime = max(lastTime ?? time, time)
     }
 
+    /// The occupancy of each room known for `RoomAnnouncements.delay` without an event yet, retained:
+    /// it replaces what a view that died without its clean-up left on the broker.
+    private mutating func announce(at time: Double, all: Bool = false) -> [VenueOutgoing] {
+        let registry = presence.scanners.scanners
+        announcements.learn(rooms: (catalog?.rooms.map(\.id) ?? []) + registry.values.map(\.room), scannerCount: registry.count, at: time)
+        return announcements.due(at: time, all: all).map { occupancy(of: $0, at: time) }
+    }
+
+    private func occupancy(of room: String, at time: Double) -> VenueOutgoing {
+        VenueOutgoing(topic: topics.occupancy(room: room), payload: visits.occupancy(of: room, at: time).json(), atLeastOnce: true, retain: true)
+    }
+
     private mutating func publish(_ changes: [PresenceChange], at time: Double) -> [VenueOutgoing] {
         var events: [VisitEvent] = []
         for change in changes { events += visits.apply(change) }
@@ -85,13 +99,13 @@ public struct VenueView: Sendable {
         return outgoing(events, at: time)
     }
 
-    private func outgoing(_ events: [VisitEvent], at time: Double) -> [VenueOutgoing] {
+    private mutating func outgoing(_ events: [VisitEvent], at time: Double) -> [VenueOutgoing] {
         var out = events.map { event in
             VenueOutgoing(topic: topics.event(event.kind, room: event.room), payload: event.json(), atLeastOnce: true)
         }
         for room in VisitTracker.roomsTouched(by: events) {
-            out.append(VenueOutgoing(topic: topics.occupancy(room: room), payload: visits.occupancy(of: room, at: time).json(),
-                                     atLeastOnce: true, retain: true))
+            announcements.published(room)
+            out.append(occupancy(of: room, at: time))
         }
         return out
     }

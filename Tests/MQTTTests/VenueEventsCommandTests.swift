@@ -90,6 +90,36 @@ struct VenueEventsCommandTests {
         nodes.stop()
     }
 
+    @Test("A view killed with visitors present left a retained count on the broker; the next view, with nobody there, replaces it with 0")
+    func staleOccupancyReplaced() async throws {
+        let broker = try LocalMosquittoBroker()
+        let dashboard = try BrokerTests.client(broker.url(), id: BrokerTests.unique("dashboard"))
+        let board = EventCollector(dashboard)
+        dashboard.subscribe("beacontop/occupancy/+")
+        dashboard.start()
+        try await board.waitConnected()
+        // What a `kill -9`ed view leaves: the kitchen's last occupancy (one visitor), retained, and
+        // the kitchen node's retained birth.
+        let stale = #"{"room":"kitchen","count":1,"beacons":["E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1"],"t":1}"#
+        #expect(dashboard.publish(MQTTOutgoingMessage(topic: "beacontop/occupancy/kitchen", text: stale, qos: .atLeastOnce, retain: true)) == .sent)
+        #expect(dashboard.publish(MQTTOutgoingMessage(topic: "espresense/rooms/kitchen/status", text: "online", qos: .atLeastOnce, retain: true)) == .sent)
+        try await board.wait("the stale occupancy") { !$0.messages(on: "beacontop/occupancy/kitchen").isEmpty }
+
+        let view = try Command(["scan", broker.url()])
+        try await view.waitForOutput()
+        try await board.wait("the kitchen's occupancy from the new view") { $0.messages(on: "beacontop/occupancy/kitchen").count >= 2 }
+        view.process.interrupt()
+        #expect(try await view.finish() == 0)
+        // A dashboard connecting now reads the new view's retained 0.
+        let late = try BrokerTests.client(broker.url(), id: BrokerTests.unique("late"))
+        let lateBoard = EventCollector(late)
+        late.subscribe("beacontop/occupancy/+")
+        late.start()
+        try await lateBoard.wait("the retained occupancy") { !$0.messages.isEmpty }
+        #expect(String(decoding: lateBoard.messages[0].payload, as: UTF8.self).contains(#""room":"kitchen","count":0"#))
+        for client in [late, dashboard] { client.stop() }
+    }
+
     @Test("The broker restarted in the middle of the run: the view reconnects, and the backend gets every event the view printed")
     func brokerRestart() async throws {
         let broker = try LocalMosquittoBroker()

@@ -243,6 +243,25 @@ import Testing
 }
 
 extension ScreenScenarioTests {
+    @Test func unnamedBeaconsOfOneUUIDStayApartInANarrowNameColumn() throws {
+        // A venue's badges: one UUID, no catalog names. At 40 columns (and in a venue's table at
+        // 60, where ROOM takes the room) the name column is 10 wide; cutting the short id's end
+        // made every row `E2C56DB5……`.
+        let rows = [Museum.id(1), .iBeacon(uuid: Museum.uuid, major: 100, minor: 2), .iBeacon(uuid: Museum.uuid, major: 65535, minor: 65535)].map {
+            Museum.row($0, nil, rssi: -60, accuracy: 1.2, proximity: .near)
+        }
+        let screen = render(MonitorState(snapshot: Museum.snapshot(rows: rows)).viewModel(), size: ScreenSize(columns: 40, lines: 10))
+        let column = try #require(TableLayout(width: 40).columns.first { $0.column == .name })
+        #expect(column.width < 13, "the short ids must not fit for this test to mean anything")
+        let names = (2...4).map { String(screen.line($0).dropFirst(column.x).prefix(column.width)).trimmingCharacters(in: .whitespaces) }
+        #expect(Set(names).count == 3, "\(screen.text)")
+        #expect(names.contains { $0.hasSuffix("…:1:1") } && names.contains { $0.hasSuffix("…:100:2") } && names.contains { $0.hasPrefix("…") && $0.hasSuffix("5:65535") },
+                "\(names)")
+        let wide = render(MonitorState(snapshot: Museum.snapshot(rows: rows)).viewModel(), size: ScreenSize(columns: 100, lines: 10))
+        #expect(wide.text.contains("E2C56DB5…:100:2") && wide.text.contains("E2C56DB5…:65535:65535"), "whole where it fits: \(wide.text)")
+        #expect(BeaconIdentity.eddystoneURL("https://github.com/citruz").shortDescription(fitting: 10) == nil)
+    }
+
     @Test func aNarrowStatusLineKeepsStateMalformedAndRecording() {
         let source = SourceStatus(name: "museum.btsnoop", state: .paused, advertsPerSecond: 31, malformedCount: 2,
                                   recordingFile: "out.btsnoop", replayPosition: 83, replayDuration: 600)

@@ -34,6 +34,23 @@ import Testing
             filterNames: ["kalman", "median", "raw"], activeFilter: "kalman", calibration: calibration))
     }
 
+    @Test func theScannerListFitsEightyColumnsAndDropsWholeColumnsBelow() {
+        let scanners = [
+            ScannerState(name: "pi-booth-101", room: "booth-101", alive: true, declaredOnline: true, secondsSinceHeard: 0.4, messages: 90,
+                         messagesPerSecond: 3, clockOffset: -12.25, offset: -13.5, offsetSource: "catalog"),
+            ScannerState(name: "esp-aisle", room: "aisle", alive: false, declaredOnline: false, secondsSinceHeard: 30, messages: 9,
+                         offset: 2.25, offsetSource: "learnt"),
+        ]
+        let model = MonitorViewModel(rows: [], source: SourceStatus(name: "mqtt://broker"), screen: .scanners, scanners: scanners)
+        let wide = render(model, size: ScreenSize(columns: 80, lines: 10))
+        #expect(wide.line(1).trimmingTrailingSpaces().hasSuffix("CLOCK s       OFFSET dB"), "\(wide.text)")
+        #expect(wide.line(2).trimmingTrailingSpaces().hasSuffix("-12.25 -13.5 (catalog)"), "the offset's source whole: \(wide.text)")
+        #expect(wide.line(3).trimmingTrailingSpaces().hasSuffix(" (learnt)"), "\(wide.text)")
+        let narrow = render(model, size: ScreenSize(columns: 60, lines: 10))
+        #expect(narrow.line(1).trimmingTrailingSpaces().hasSuffix("LAST  MSG/s"), "no cut heading: \(narrow.text)")
+        #expect(narrow.line(2).trimmingTrailingSpaces().hasSuffix("0.4s    3.0"), "no cut value: \(narrow.text)")
+    }
+
     @Test func detailPaneShowsChartsRawFrameAndEveryFilter() throws {
         var state = Self.state(try Self.vectorRow())
         _ = state.handle(.enter)

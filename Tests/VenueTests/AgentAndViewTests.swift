@@ -74,6 +74,35 @@ struct AgentAndViewTests {
         #expect(view.report.start == 1000.01 && view.report.end == 1010)
     }
 
+    @Test("Every room the view knows gets its retained occupancy once: with its first event, else 10 s after the view learnt it (so a dead view's stale count is replaced), else at finish")
+    func roomsAnnounced() throws {
+        var view = VenueView(catalog: ExhibitCatalog(exhibits: [], rooms: [VenueRoom(id: "hall"), VenueRoom(id: "lab")],
+                                                     scanners: [VenueScanner(id: "pi-1", room: "hall")]))
+        func occupancies(_ out: [VenueOutgoing]) -> [String] {
+            out.filter { $0.topic.hasPrefix("beacontop/occupancy/") }.map { "\($0.topic) \(String(decoding: $0.payload, as: UTF8.self).contains("\"count\":0") ? 0 : 1)" }
+        }
+        // An ESPresense node's retained status: the kitchen is known from 1000 s on, as are the catalog's rooms.
+        #expect(view.receive(topic: "espresense/rooms/kitchen/status", payload: Array("online".utf8), at: 1000).isEmpty)
+        var published: [VenueOutgoing] = []
+        var agent = ScannerAgent(scanner: "pi-1", startedAt: 0)
+        for tick in 0..<99 {
+            let time = 1000 + Double(tick) / 10
+            for message in agent.messages(for: RangingSnapshot(time: time, beacons: [Self.reading(Self.ibeacon)], nearest: nil, events: [])) {
+                published += view.receive(topic: message.topic, payload: message.payload, at: time + 0.01)
+            }
+            published += view.tick(at: time + 0.02)
+        }
+        // Before the delay: only the hall, with its enter (a visitor there is not first shown as gone).
+        #expect(occupancies(published) == ["beacontop/occupancy/hall 1"])
+        let due = view.tick(at: 1010)
+        #expect(occupancies(due) == ["beacontop/occupancy/kitchen 0", "beacontop/occupancy/lab 0"])
+        #expect(due.allSatisfy { $0.retain && $0.atLeastOnce })
+        #expect(view.tick(at: 1011).isEmpty, "each room once")
+        // A scanner first heard later: its room is announced by finish if the view ends first.
+        _ = view.receive(topic: "beacontop/scanners/pi-9/status", payload: Array("online".utf8), at: 1012)
+        #expect(occupancies(view.finish(at: 1013)) == ["beacontop/occupancy/hall 0", "beacontop/occupancy/pi-9 0"])
+    }
+
     @Test("finish closes a visit at the last time a scanner of its room heard the beacon, not at the session's end, and opens nothing after")
     func finishAtLastHeard() throws {
         var agent = ScannerAgent(scanner: "pi-1", startedAt: 0)
