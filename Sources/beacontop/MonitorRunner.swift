@@ -115,10 +115,10 @@ enum MonitorRunner {
     }
 
     /// Why the source did not start; with no adapter at all (most often a first run on a laptop),
-    /// also what works without one.
+    /// also what works without one. A wrong index beside adapters that exist names them instead.
     static func startFailure(_ error: any Error) -> String {
         switch error as? TransportError {
-        case .noBluetoothInKernel, .noSuchAdapter:
+        case .noBluetoothInKernel, .noSuchAdapter(_, existing: []):
             "\(error); with no adapter at hand, `beacontop demo` shows the monitor on a simulated museum tour"
         default: "\(error)"
         }
