@@ -10,7 +10,11 @@ import Sessions
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "The museum demo, no Bluetooth needed: a simulated visitor walks past the exhibits of demo/museum.yaml."
+        abstract: "The museum demo, no Bluetooth needed: a simulated visitor walks past the exhibits of demo/museum.yaml.",
+        discussion: """
+            The visitor walks until you quit. Keys: q quits, ? lists every key (docs/screen.md "Keys"); \
+            the terminal is restored on every way out.
+            """
     )
 
     @Option(help: "How much faster than real time the visitor walks (0.25 to 100).") var speed: Double = 1

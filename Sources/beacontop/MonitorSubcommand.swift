@@ -15,7 +15,7 @@ struct MonitorSubcommand: AsyncParsableCommand {
             SOURCE is a source spec (hci0[:raw|user|monitor], serial:PATH[@BAUD][,rtscts], tcp:HOST:PORT, \
             unix:PATH, a capture file or advertisement script), sim:CATALOG (a simulated visitor walking \
             past the catalog's beacons) or mqtt://BROKER (a venue's scanners: each beacon once, with its room; \
-            docs/venue.md). Keys: press ? in the monitor (docs/screen.md "Keys").
+            docs/venue.md). Keys: q quits, ? lists every key (docs/screen.md "Keys").
             """
     )
 
