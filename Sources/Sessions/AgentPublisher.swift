@@ -19,7 +19,8 @@ public struct AgentPublisher: Sendable {
         let options = settings.options(
             for: endpoint, role: "agent", will: agent.will.message, birth: agent.birth.message
         )
-        client = try MQTTClient(options: options)
+        // A lost broker and its return are said on stderr, once per outage (a Pi's journal).
+        client = try MQTTClient.publisher(options: options, report: { StandardError.report($0) })
     }
 
     /// Connects; nil when up, else the first attempt's reason (one clear line, exit status 1).

@@ -199,7 +199,7 @@ struct ScannerAgentCommandTests {
         watcher.stop()
     }
 
-    @Test("The broker restarted under a running agent: it reconnects, publishes again, drops nothing and still says offline at the end")
+    @Test("The broker restarted under a running agent: it says so once, reconnects, publishes again, drops nothing and still says offline at the end")
     func agentSurvivesBrokerRestart() async throws {
         let broker = try LocalMosquittoBroker()
         let name = "pi-restart"
@@ -221,6 +221,12 @@ struct ScannerAgentCommandTests {
         try await watched.wait("readings after the restart", timeout: 30) { $0.messages(on: readings).count > before + 2 }
         #expect(try await agent.finish() == 0, "stderr: \(agent.stderr)")
         #expect(agent.stderr.contains("published, 0 dropped (buffer full)"), "stderr: \(agent.stderr)")
+        // The outage is said once on stderr (a Pi's journal): the loss, the first refused attempt
+        // (the broker stays down for 3 s: several are refused, each for the same reason), the return.
+        let lines = agent.stderr.split(separator: "\n")
+        #expect(lines.filter { $0.contains("\(broker.url()): lost (") }.count == 1, "stderr: \(agent.stderr)")
+        #expect(lines.filter { $0.contains("\(broker.url()): cannot connect (connection refused)") }.count == 1, "stderr: \(agent.stderr)")
+        #expect(lines.filter { $0.contains("\(broker.url()): connected again after") }.count == 1, "stderr: \(agent.stderr)")
         try await watched.wait("offline after the restart") { $0.messages(on: "beacontop/scanners/\(name)/status").last?.payload == Array("offline".utf8) }
         #expect(watcher.statistics.connects >= 2)
         watcher.stop()

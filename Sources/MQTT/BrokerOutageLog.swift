@@ -1,0 +1,69 @@
+import Synchronization
+
+/// What a headless publisher (the scanner agent, `scan --publish`) says about its broker
+/// connection on standard error: each outage once. The loss, the first failed attempt and any
+/// attempt that fails for another reason, then the reconnection with how long the broker was
+/// away; not one line per attempt, which over a night-long outage (a 30 s back-off) would be 120
+/// lines an hour in the journal. Before the first connection it says nothing: the command's
+/// start-up check reports that failure in one line and exits. Pure: time is an argument.
+public struct BrokerOutageLog: Sendable, Equatable {
+    private var connectedOnce = false
+    private var outageStart: Double?
+    private var failedAttempts = 0
+    private var lastReason: String?
+
+    public init() {}
+
+    /// The line to print for `status` at monotonic `time`, or nil when it is no news.
+    public mutating func line(for status: MQTTClientStatus, at time: Double) -> String? {
+        switch status {
+        case .connected(let broker):
+            defer {
+                connectedOnce = true
+                outageStart = nil
+                failedAttempts = 0
+                lastReason = nil
+            }
+            guard let start = outageStart else { return nil }
+            let attempts = failedAttempts == 0 ? "" : failedAttempts == 1 ? ", 1 failed attempt" : ", \(failedAttempts) failed attempts"
+            return "\(broker): connected again after \(Self.seconds(time - start)) away\(attempts); the messages that waited are going out"
+        case .lost(_, let reason, _):
+            guard connectedOnce else { return nil }
+            outageStart = time
+            failedAttempts = 0
+            lastReason = reason
+            return "\(status); messages wait in the buffer"
+        case .connectFailed(_, _, let reason, _):
+            guard connectedOnce else { return nil }
+            if outageStart == nil { outageStart = time }
+            failedAttempts += 1
+            guard reason != lastReason else { return nil }
+            lastReason = reason
+            return "\(status) (said again only if the reason changes)"
+        case .stopped:
+            return nil
+        }
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value < 10 ? "\((value * 10).rounded() / 10) s" : "\(Int(value.rounded())) s"
+    }
+}
+
+extension MQTTClient {
+    /// A client that reports its connection news through `report` (one line per outage, above)
+    /// and delivers nothing else: a publisher that subscribes to nothing needs no event stream.
+    public static func publisher(options: MQTTClientOptions, report: @escaping @Sendable (String) -> Void) throws(MQTTClientError) -> MQTTClient {
+        let log = OutageLogBox()
+        return try MQTTClient(options: options, handler: { event in
+            guard case .status(let status) = event else { return true }
+            if let line = log.state.withLock({ $0.line(for: status, at: MQTTConnectionLoop.monotonic()) }) { report(line) }
+            return true
+        }, onFinish: {})
+    }
+}
+
+/// The outage log shared with the client's network thread.
+private final class OutageLogBox: Sendable {
+    let state = Mutex(BrokerOutageLog())
+}
