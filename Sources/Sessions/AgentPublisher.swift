@@ -12,6 +12,8 @@ public struct AgentPublisher: Sendable {
     public private(set) var agent: ScannerAgent
     public let client: MQTTClient
     private var lastTickTime: Double?
+    private var clockStarted = false
+    private var firstIdle: Double?
 
     /// Makes the client (not yet connected); the birth and will are the agent's.
     public init(agent: ScannerAgent, endpoint: MQTTEndpoint, settings: BrokerSettings) throws(MQTTClientError) {
@@ -31,20 +33,39 @@ public struct AgentPublisher: Sendable {
 
     /// Publishes what one ranging tick made due, and telemetry when it is due.
     public mutating func publish(_ snapshot: RangingSnapshot) {
-        if lastTickTime == nil {
-            // The agent's clock is the scan's (capture time for a replay): uptime and the telemetry
-            // schedule start at the first tick.
-            agent = ScannerAgent(
-                scanner: agent.scanner, topics: agent.topics, policy: agent.policy, telemetryInterval: agent.telemetryInterval, startedAt: snapshot.time
-            )
-        }
+        startClock(at: snapshot.time)
         for message in agent.messages(for: snapshot) { client.publish(message.message) }
         let elapsed = lastTickTime.map { snapshot.time - $0 } ?? 0
         lastTickTime = snapshot.time
         let packets = snapshot.beacons.reduce(0) { $0 + $1.packets }
+        sendTelemetry(at: snapshot.time, advertsPerSecond: elapsed > 0 ? Double(packets) / elapsed : 0, beacons: snapshot.beacons.count)
+    }
+
+    /// Telemetry when it is due at `time` though the ranging ticks paused for longer than
+    /// `tickInterval` (they pause while no beacon is heard: an empty room, a lost dongle): the
+    /// agent still says it is alive, hearing nothing. While ticks flow, the next one carries it.
+    public mutating func idle(at time: Double, tickInterval: Double) {
+        if firstIdle == nil { firstIdle = time }
+        let quietSince = lastTickTime ?? firstIdle ?? time
+        guard time - quietSince > tickInterval else { return }
+        startClock(at: quietSince)
+        sendTelemetry(at: time, advertsPerSecond: 0, beacons: 0)
+    }
+
+    /// The agent's clock is the scan's (capture time for a replay): uptime and the telemetry
+    /// schedule start at its first tick.
+    private mutating func startClock(at time: Double) {
+        guard !clockStarted else { return }
+        clockStarted = true
+        agent = ScannerAgent(
+            scanner: agent.scanner, topics: agent.topics, policy: agent.policy, telemetryInterval: agent.telemetryInterval, startedAt: time
+        )
+    }
+
+    private mutating func sendTelemetry(at time: Double, advertsPerSecond: Double, beacons: Int) {
         let statistics = client.statistics
         if let telemetry = agent.telemetry(
-            at: snapshot.time, advertsPerSecond: elapsed > 0 ? Double(packets) / elapsed : 0, beacons: snapshot.beacons.count,
+            at: time, advertsPerSecond: advertsPerSecond, beacons: beacons,
             published: statistics.published, buffered: statistics.buffered, dropped: statistics.dropped, droppedQoS1: statistics.droppedQoS1
         ) {
             client.publish(telemetry.message)

@@ -23,7 +23,9 @@ public struct HeadlessScan {
         /// receive time (`VenueTickLine`), what the view publishes handed to `publish`.
         case venue(VenueScan)
         /// Ranging ticks published by a scanner agent (`--publish`), printed too when `printTicks`.
-        case agent(BeaconPipeline, AgentPublisher, printTicks: Bool)
+        /// A live radio's agent has a `clock` (the wall's, as its packets' times): while the radio
+        /// is quiet its ticks and telemetry go on by it. A replay's agent runs on capture time only.
+        case agent(BeaconPipeline, AgentPublisher, printTicks: Bool, clock: (@Sendable () -> Double)?)
     }
 
     /// What the scan saw besides its output.
@@ -44,6 +46,7 @@ public struct HeadlessScan {
     private var health: HealthTickLines?
     private var venue: VenueScan?
     private var agent: AgentPublisher?
+    private var agentClock: (@Sendable () -> Double)?
     private var printTicks = true
     private let json: Bool
     private let printsPackets: Bool
@@ -71,9 +74,10 @@ public struct HeadlessScan {
         case .venue(let venue):
             self.venue = venue
             json = true
-        case .agent(let pipeline, let agent, let printTicks):
+        case .agent(let pipeline, let agent, let printTicks, let clock):
             self.pipeline = pipeline
             self.agent = agent
+            agentClock = clock
             self.printTicks = printTicks
             json = true
         }
@@ -102,6 +106,7 @@ public struct HeadlessScan {
             summary.droppedPackets = contents.droppedPackets
             if contents.ended { break }
             if venue != nil { idleVenueTick(output: &output) }
+            if let agentClock { idleAgentTick(at: agentClock() - Self.deliveryMargin, output: &output) }
             inbox.waitForEvents(timeout: 1)
         }
         finish(output: &output)
@@ -222,6 +227,22 @@ public struct HeadlessScan {
     /// fall silent, and the lines go on once a second.
     private mutating func idleVenueTick(output: inout StandardOutput) {
         venue!.idle(lines: &writer)
+        output.write(writer.bytes)
+        writer.removeAll()
+        if flushEachBatch { output.flush() }
+    }
+
+    /// How far behind the wall clock a quiet radio's agent ticks: a packet read just before the
+    /// clock was read, and delivered just after, is still ranged before its tick.
+    static let deliveryMargin = 0.5
+
+    /// A live radio that fell quiet (a lost dongle, an empty room) still moves the agent's clock:
+    /// readings go stale and telemetry goes out every 10 s on time, rather than the whole silence
+    /// being ranged, and published late as a burst of old readings, when the next packet comes.
+    private mutating func idleAgentTick(at time: Double, output: inout StandardOutput) {
+        let printTicks = printTicks
+        pipeline!.advance(to: time) { Self.tick($0, lines: &writer, agent: &agent!, printTicks: printTicks) }
+        agent!.idle(at: time, tickInterval: pipeline!.tickInterval)
         output.write(writer.bytes)
         writer.removeAll()
         if flushEachBatch { output.flush() }

@@ -140,7 +140,9 @@ struct ScanCommand: AsyncParsableCommand {
         if let agentClient {
             // The agent ranges at least as often as it may publish.
             let pipeline = try ranging.makePipeline(tickAtMost: publishInterval)
-            scanMode = .agent(pipeline, agentClient, printTicks: json && !frames)
+            // A live radio's quiet spells are timed by the wall clock, as its packets are.
+            let clock: (@Sendable () -> Double)? = spec.isLive ? { @Sendable in Date().timeIntervalSince1970 } : nil
+            scanMode = .agent(pipeline, agentClient, printTicks: json && !frames, clock: clock)
         } else if let topics = opening.venueTopics {
             // A venue: the view's lines (always NDJSON), its events and occupancy published back.
             let catalog = try ranging.exhibits.map { path in
