@@ -9,7 +9,9 @@ public struct PublishPolicy: Sendable, Equatable {
     public var minimumGap: Double
     private var last: [String: (time: Double, distance: Double?)] = [:]
 
-    /// 1 s and 0.5 m (ESPresense's defaults too); at most 10 messages a second per beacon.
+    /// 1 s and 0.5 m (ESPresense's firmware: 5 s and 0.5 m, `skip_ms`, `skip_distance`); at most 10
+    /// messages a second per beacon. The agent asks at each ranging tick, so an earlier message
+    /// for a move comes only when the interval is longer than the tick.
     public init(interval: Double = 1, distanceStep: Double = 0.5, minimumGap: Double = 0.1) {
         self.interval = interval
         self.distanceStep = distanceStep

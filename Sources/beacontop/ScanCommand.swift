@@ -35,7 +35,7 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(help: "Replay: stop this many seconds after the capture's first packet.") var to: Double?
     @Option(help: "Scanner agent: publish this scan's readings to a venue's broker (mqtt://BROKER or mqtts://), with --scanner.") var publish: String?
     @Option(help: "Scanner agent: this scanner's name (its room, for ESPresense consumers): topics espresense/devices/<id>/<NAME> and beacontop/scanners/<NAME>/...") var scanner: String?
-    @Option(help: "Scanner agent: publish each beacon at most every S seconds, sooner when its distance moves by 0.5 m (default 1).") var publishInterval: Double = 1
+    @Option(help: "Scanner agent: publish each beacon at most every S seconds (default 1), sooner, at the next ranging tick (--tick, default 1 s), when its distance moves by more than 0.5 m.") var publishInterval: Double = 1
     @OptionGroup var broker: BrokerOptions
 
     /// Checks every option before anything opens, so a mistake prints this command's usage.
