@@ -62,6 +62,11 @@ struct ScanCommand: AsyncParsableCommand {
             guard !scanner.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
                 throw ValidationError("--scanner must not hold control characters")
             }
+            // A venue view refuses names over 256 bytes (VenueMessageDecoder): an agent with a longer
+            // one would publish every reading into the void.
+            guard scanner.utf8.count <= 256 else {
+                throw ValidationError("--scanner is \(scanner.utf8.count) bytes long: a venue view takes names of at most 256 bytes")
+            }
             if case .broker = spec { throw ValidationError("--publish needs a radio or a capture as SOURCE, not a broker") }
         } else if scanner != nil {
             throw ValidationError("--scanner names the scanner of --publish; give --publish mqtt://BROKER")

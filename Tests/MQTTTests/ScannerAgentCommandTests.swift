@@ -239,6 +239,8 @@ struct ScannerAgentCommandTests {
             (["scan", Self.capture("govee-h5100.btsnoop"), "--publish", "tcp:127.0.0.1:1", "--scanner", "x"], "--publish takes mqtt://"),
             (["scan", "mqtt://127.0.0.1:1", "--publish", "mqtt://127.0.0.1:1", "--scanner", "x"], "not a broker"),
             (["scan", Self.capture("govee-h5100.btsnoop"), "--scanner", "x"], "give --publish"),
+            // The view refuses every message of a scanner named over 256 bytes: refused before anything opens.
+            (["scan", Self.capture("govee-h5100.btsnoop"), "--publish", "mqtt://127.0.0.1:1", "--scanner", String(repeating: "n", count: 257)], "at most 256 bytes"),
         ] {
             let command = try Command(arguments)
             #expect(try await command.finish() != 0)
