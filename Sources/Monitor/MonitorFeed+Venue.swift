@@ -43,7 +43,7 @@ extension MonitorFeed {
         if startTime == nil { startTime = message.receivedAt }
         advertisements += 1
         tickVenue(before: message.receivedAt)
-        venueOutbox += venue!.receive(topic: message.topic, payload: message.payload, at: message.receivedAt)
+        venueOutbox += venue!.receive(topic: message.topic, payload: message.payload, at: message.receivedAt, retained: message.retained)
     }
 
     /// Ticks the view at each whole second of message time since its last tick (after a silence

@@ -22,7 +22,7 @@ public struct VenueScan: Sendable {
 
     public mutating func receive(_ message: BrokerMessage, lines: inout JSONWriter) {
         advance(to: message.receivedAt, lines: &lines)
-        for outgoing in view.receive(topic: message.topic, payload: message.payload, at: message.receivedAt) { publish(outgoing) }
+        for outgoing in view.receive(topic: message.topic, payload: message.payload, at: message.receivedAt, retained: message.retained) { publish(outgoing) }
     }
 
     /// Ticks on the wall clock when the broker is quiet (live only).

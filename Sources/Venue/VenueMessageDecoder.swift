@@ -23,10 +23,13 @@ public struct VenueMessageDecoder: Sendable {
     public var refusedTotal: Int { refused.values.reduce(0, +) }
 
     /// The input in a message, nil for topics that are not a scanner's (the view's own events,
-    /// ESPresense settings); malformed or hostile messages are counted and give nil too.
-    public mutating func decode(topic: String, payload: [UInt8], receivedAt: Double) -> VenueInput? {
+    /// ESPresense settings); malformed or hostile messages are counted and give nil too, and so are
+    /// readings the broker delivered as `retained` (a view starting would take one as heard now).
+    public mutating func decode(topic: String, payload: [UInt8], receivedAt: Double, retained: Bool = false) -> VenueInput? {
         do {
-            guard let input = try Self.input(topic: topic, payload: payload, receivedAt: receivedAt, topics: topics, keys: &beaconKeys) else {
+            guard let input = try Self.input(
+                topic: topic, payload: payload, receivedAt: receivedAt, topics: topics, keys: &beaconKeys, retained: retained
+            ) else {
                 return nil
             }
             accepted += 1
@@ -43,12 +46,13 @@ public struct VenueMessageDecoder: Sendable {
     }
 
     static func input(
-        topic: String, payload: [UInt8], receivedAt: Double, topics: VenueTopics, keys: inout ESPresenseID.KeyCache
+        topic: String, payload: [UInt8], receivedAt: Double, topics: VenueTopics, keys: inout ESPresenseID.KeyCache, retained: Bool = false
     ) throws(VenueMessageError) -> VenueInput? {
         guard let levels = topics.levels(of: topic), levels.count == 4 else { return nil }
         let scanner: String
         switch (levels[0], levels[1], levels[3]) {
         case ("espresense", "devices", _):
+            guard !retained else { throw .retainedReading }
             scanner = try name(levels[3])
             let message = try ESPresenseDeviceMessage(json: payload)
             guard let rssi = message.rssi else { throw .wrongShape("ESPresense message without \"rssi\"") }
@@ -61,6 +65,7 @@ public struct VenueMessageDecoder: Sendable {
             scanner = try name(levels[2])
             return .scannerStatus(scanner: scanner, online: try status(payload), time: receivedAt)
         case ("beacontop", "scanners", "readings"):
+            guard !retained else { throw .retainedReading }
             scanner = try name(levels[2])
             var reading = try ScannerReadingMessage.reading(json: payload, scanner: scanner, receivedAt: receivedAt)
             reading.beacon = try name(reading.beacon)
@@ -118,6 +123,7 @@ extension VenueMessageError {
         case .malformedJSON: "malformed JSON"
         case .wrongShape: "wrong shape"
         case .unknownTopic: "unknown topic"
+        case .retainedReading: "retained reading"
         }
     }
 }

@@ -6,6 +6,9 @@ public enum VenueMessageError: Error, Sendable, Equatable, CustomStringConvertib
     case wrongShape(String)
     /// A topic under a venue root that names nothing beacontop knows.
     case unknownTopic
+    /// A reading the broker kept retained: scanners publish readings without retain (agents and
+    /// ESPresense nodes alike), so it is someone's test or junk, of any age.
+    case retainedReading
 
     public var description: String {
         switch self {
@@ -13,6 +16,7 @@ public enum VenueMessageError: Error, Sendable, Equatable, CustomStringConvertib
         case .malformedJSON(let detail): "malformed JSON (\(detail))"
         case .wrongShape(let detail): "unexpected message: \(detail)"
         case .unknownTopic: "unknown topic"
+        case .retainedReading: "a retained reading (scanners never retain readings: it is old)"
         }
     }
 }

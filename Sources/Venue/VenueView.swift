@@ -29,10 +29,11 @@ public struct VenueView: Sendable {
     public private(set) var isFinished = false
 
     /// One message from the broker; returns what to publish because of it.
-    public mutating func receive(topic: String, payload: [UInt8], at time: Double) -> [VenueOutgoing] {
+    /// `retained`: the broker kept it (a scanner's last status; a reading so delivered is refused).
+    public mutating func receive(topic: String, payload: [UInt8], at time: Double, retained: Bool = false) -> [VenueOutgoing] {
         guard !isFinished else { return [] }
         note(time)
-        guard let input = decoder.decode(topic: topic, payload: payload, receivedAt: time) else { return announce(at: time) }
+        guard let input = decoder.decode(topic: topic, payload: payload, receivedAt: time, retained: retained) else { return announce(at: time) }
         return publish(presence.ingest(input), at: time) + announce(at: time)
     }
 
