@@ -47,6 +47,7 @@ public struct HeadlessScan {
     private var venue: VenueScan?
     private var agent: AgentPublisher?
     private var agentClock: (@Sendable () -> Double)?
+    private var packetsBeforeWait = 0
     private var printTicks = true
     private let json: Bool
     private let printsPackets: Bool
@@ -106,7 +107,11 @@ public struct HeadlessScan {
             summary.droppedPackets = contents.droppedPackets
             if contents.ended { break }
             if venue != nil { idleVenueTick(output: &output) }
-            if let agentClock { idleAgentTick(at: agentClock() - Self.deliveryMargin, output: &output) }
+            // Only after a wait with no packet: while packets come, they move the clock.
+            if let agentClock, summary.packets > 0, summary.packets == packetsBeforeWait {
+                idleAgentTick(at: agentClock() - Self.deliveryMargin, output: &output)
+            }
+            packetsBeforeWait = summary.packets
             inbox.waitForEvents(timeout: 1)
         }
         finish(output: &output)
