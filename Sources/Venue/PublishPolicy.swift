@@ -25,7 +25,11 @@ public struct PublishPolicy: Sendable, Equatable {
             last[beacon] = (time, distance)
             return true
         }
-        let elapsed = time - previous.time
+        // Ticks fall on multiples of the tick interval, but at today's epoch (1.8e9 s) a Double's
+        // step is 2.4e-7 s: two ticks 0.1 s apart can be 0.09999990 s apart, which skipped every
+        // other tick at --publish-interval 0.1 (6 messages a second per beacon, not 10). A
+        // millisecond's slack is far below any interval allowed (0.1 s).
+        let elapsed = time - previous.time + Self.slack
         var due = elapsed >= interval || elapsed < 0
         if !due, elapsed >= minimumGap, let distance, let before = previous.distance {
             due = abs(distance - before) > distanceStep
@@ -39,6 +43,8 @@ public struct PublishPolicy: Sendable, Equatable {
     public mutating func forget(before time: Double) {
         last = last.filter { $0.value.time >= time }
     }
+
+    static let slack = 0.001
 
     public var tracked: Int { last.count }
 

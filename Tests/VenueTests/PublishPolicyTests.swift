@@ -12,6 +12,16 @@ struct PublishPolicyTests {
         #expect(zip(published, published.dropFirst()).allSatisfy { $1 - $0 >= 1 - 1e-9 })
     }
 
+    @Test("At --publish-interval 0.1 every tick goes out, on today's epoch times as the pipeline makes them")
+    func everyTickAtTheShortestInterval() {
+        var policy = PublishPolicy(interval: 0.1)
+        // BeaconPipeline's tick times: tick number times the interval, around 1.8e9 s.
+        let first = Int64((1_795_497_000 / 0.1).rounded(.down))
+        let ticks = (0..<100).map { Double(first + Int64($0)) * 0.1 }
+        let published = ticks.filter { policy.shouldPublish(beacon: "a", distance: 2.0, at: $0) }
+        #expect(published.count == 100, "only \(published.count) of 100 ticks")
+    }
+
     @Test("A distance step beyond 0.5 m goes out early, but never within 0.1 s of the last message")
     func early() {
         var policy = PublishPolicy()
