@@ -60,6 +60,7 @@ public struct HeadlessScan {
     private var firstMalformation: DecodeError?
     private var lastMalformation: DecodeError?
     private var lost = false
+    private var lastReconnectReason: String?
 
     /// `health` adds beacon health to the tick lines (`scan --json --health`); frame lines ignore it.
     public init(mode: Mode, flushEachBatch: Bool, health: HealthTickLines? = nil) {
@@ -156,13 +157,24 @@ public struct HeadlessScan {
             default:
                 break
             }
+            // A controller away for a night retries every 10 s: one line per attempt was 360 an
+            // hour in a scanner node's journal. Each reason is said once per outage.
+            var line = "\(notice)"
+            if case .reconnecting(_, _, _, let reason) = notice {
+                guard reason != lastReconnectReason else { return }
+                lastReconnectReason = reason
+                line += "; said again only if the reason changes"
+            }
             output.write(writer.bytes)
             writer.removeAll()
             output.flush()
-            StandardError.report("\(notice)")
+            StandardError.report(line)
             if case .lost = notice { lost = true }
             if case .pastTheEnd = notice { summary.pastTheEnd = true }
-            if case .connected = notice { lost = false }
+            if case .connected = notice {
+                lost = false
+                lastReconnectReason = nil
+            }
         }
     }
 
