@@ -5,9 +5,18 @@ import Synchronization
 /// attempt that fails for another reason, then the reconnection with how long the broker was
 /// away; not one line per attempt, which over a night-long outage (a 30 s back-off) would be 120
 /// lines an hour in the journal. Before the first connection it says nothing: the command's
-/// start-up check reports that failure in one line and exits. Pure: time is an argument.
+/// start-up check reports that failure in one line and exits. A broker that keeps closing the
+/// connection right after accepting it (mosquitto does that to a client whose id another client
+/// takes: two agents given one `--client-id` kick each other out every half second) is said once,
+/// with that guess, and its drops are not. Pure: time is an argument.
 public struct BrokerOutageLog: Sendable, Equatable {
+    /// A connection lost this soon after it was accepted counts as a quick drop; `quickDropsToHint`
+    /// of them in a row make a flapping connection.
+    static let quickDrop = 5.0
+    static let quickDropsToHint = 3
     private var connectedOnce = false
+    private var connectedAt: Double?
+    private var quickDrops = 0
     private var outageStart: Double?
     private var failedAttempts = 0
     private var lastReason: String?
@@ -20,18 +29,25 @@ public struct BrokerOutageLog: Sendable, Equatable {
         case .connected(let broker):
             defer {
                 connectedOnce = true
+                connectedAt = time
                 outageStart = nil
                 failedAttempts = 0
                 lastReason = nil
             }
-            guard let start = outageStart else { return nil }
+            guard let start = outageStart, quickDrops < Self.quickDropsToHint else { return nil }
             let attempts = failedAttempts == 0 ? "" : failedAttempts == 1 ? ", 1 failed attempt" : ", \(failedAttempts) failed attempts"
             return "\(broker): connected again after \(Self.seconds(time - start)) away\(attempts); the messages that waited are going out"
-        case .lost(_, let reason, _):
+        case .lost(let broker, let reason, _):
             guard connectedOnce else { return nil }
             outageStart = time
             failedAttempts = 0
             lastReason = reason
+            quickDrops = connectedAt.map { time - $0 < Self.quickDrop } == true ? quickDrops + 1 : 0
+            if quickDrops == Self.quickDropsToHint {
+                return "\(broker): the broker closed the connection within \(Int(Self.quickDrop)) s of accepting it \(quickDrops) times in a row"
+                    + " (\(reason)): is another client using the same client id (--client-id)? Its drops are not said again"
+            }
+            guard quickDrops < Self.quickDropsToHint else { return nil }
             return "\(status); messages wait in the buffer"
         case .connectFailed(_, _, let reason, _):
             guard connectedOnce else { return nil }

@@ -29,4 +29,22 @@ struct BrokerOutageLogTests {
         #expect(log.line(for: refused, at: 201) != nil)
         #expect(log.line(for: .connected(broker: Self.broker), at: 203.26)?.contains("after 3.3 s away, 1 failed attempt;") == true)
     }
+
+    @Test("A connection dropped right after each accept (another client with the same id) is said once, with the guess")
+    func flappingOnce() {
+        var log = BrokerOutageLog()
+        var said: [String] = []
+        var time = 0.0
+        for _ in 0..<20 {
+            if let line = log.line(for: .connected(broker: Self.broker), at: time) { said.append(line) }
+            time += 0.1
+            if let line = log.line(for: .lost(broker: Self.broker, reason: "connection lost", retryIn: 0.5), at: time) { said.append(line) }
+            time += 0.5
+        }
+        #expect(said.count == 5, "\(said)")  // two drops and their returns, then the guess
+        #expect(said.last?.contains("is another client using the same client id (--client-id)?") == true, "\(said)")
+        // A connection that lasts is news again: its loss is said.
+        _ = log.line(for: .connected(broker: Self.broker), at: time)
+        #expect(log.line(for: .lost(broker: Self.broker, reason: "connection lost", retryIn: 0.5), at: time + 60) != nil)
+    }
 }
