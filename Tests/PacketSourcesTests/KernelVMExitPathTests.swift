@@ -83,7 +83,7 @@ extension KernelVMTests {
     /// The adapter pulled mid-scan (the vhci device closed) and plugged back 3 s later.
     @Suite("Kernel HCI in a VM: a vanishing adapter")
     struct VanishingAdapter {
-        @Test("scan: the loss and each reconnect attempt on stderr, then the same beacons again")
+        @Test("scan: the loss and the reconnect attempts (each reason once) on stderr, then the same beacons again")
         func scanReconnects() throws {
             let run = try KernelVM.run("vanish")
             #expect(run.status("scan") == 0)
