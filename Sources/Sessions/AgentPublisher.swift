@@ -42,8 +42,9 @@ public struct AgentPublisher: Sendable {
     }
 
     /// Telemetry when it is due at `time` though the ranging ticks paused for longer than
-    /// `tickInterval` (they pause while no beacon is heard: an empty room, a lost dongle): the
-    /// agent still says it is alive, hearing nothing. While ticks flow, the next one carries it.
+    /// `tickInterval` (they pause while no beacon is heard: an empty room, whether other devices
+    /// advertise in it or not, a lost dongle): the agent still says it is alive, hearing no beacon.
+    /// While ticks flow, the next one carries it.
     public mutating func idle(at time: Double, tickInterval: Double) {
         if firstIdle == nil { firstIdle = time }
         let quietSince = lastTickTime ?? firstIdle ?? time
@@ -63,6 +64,7 @@ public struct AgentPublisher: Sendable {
     }
 
     private mutating func sendTelemetry(at time: Double, advertsPerSecond: Double, beacons: Int) {
+        guard agent.telemetryDue(at: time) else { return }  // asked at every packet: no lock unless due
         let statistics = client.statistics
         if let telemetry = agent.telemetry(
             at: time, advertsPerSecond: advertsPerSecond, beacons: beacons,

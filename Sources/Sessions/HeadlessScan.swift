@@ -160,6 +160,7 @@ public struct HeadlessScan {
             // A controller away for a night retries every 10 s: one line per attempt was 360 an
             // hour in a scanner node's journal. Each reason is said once per outage.
             var line = "\(notice)"
+            if case .lost = notice { lastReconnectReason = nil }
             if case .reconnecting(_, _, _, let reason) = notice {
                 guard reason != lastReconnectReason else { return }
                 lastReconnectReason = reason
@@ -200,6 +201,9 @@ public struct HeadlessScan {
         agent: inout AgentPublisher, printTicks: Bool
     ) throws(DecodeError) {
         pipeline.advance(to: packet.timestamp) { tick($0, lines: &lines, agent: &agent, printTicks: printTicks) }
+        // Ticks pause while no beacon is heard, packets from other devices or not: telemetry
+        // goes on by the packets' clock (a replay's too).
+        agent.idle(at: packet.timestamp, tickInterval: pipeline.tickInterval)
         try decoder.decode(packet) { pipeline.record($0) }
     }
 

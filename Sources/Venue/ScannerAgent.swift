@@ -50,6 +50,9 @@ public struct ScannerAgent: Sendable {
         return out
     }
 
+    /// True when telemetry is due at `time` (a check that needs no counts).
+    public func telemetryDue(at time: Double) -> Bool { time >= nextTelemetry }
+
     /// Telemetry when it is due at `time` (nil otherwise), with the client's counts.
     public mutating func telemetry(at time: Double, advertsPerSecond: Double, beacons: Int, published: Int, buffered: Int,
                                    dropped: Int, droppedQoS1: Int) -> VenueOutgoing? {

@@ -232,6 +232,28 @@ struct ScannerAgentCommandTests {
         watcher.stop()
     }
 
+    @Test("Telemetry every 10 s of the scan's clock, also while no beacon is heard and other devices advertise")
+    func telemetryThroughABeaconlessStretch() async throws {
+        let broker = try LocalMosquittoBroker()
+        let name = "pi-quiet"
+        let watcher = try BrokerTests.client(broker.url(), id: BrokerTests.unique("watcher"))
+        let watched = EventCollector(watcher)
+        watcher.subscribe("beacontop/scanners/\(name)/+")
+        watcher.start()
+        try await watched.waitConnected()
+        // horizon74: its beacon frames in the first 12 s, then 135 s of other devices' adverts.
+        let agent = try Command(["scan", Self.capture("horizon74.btsnoop"), "--speed", "max", "--publish", broker.url(), "--scanner", name])
+        #expect(try await agent.finish() == 0, "stderr: \(agent.stderr)")
+        try await watched.wait("offline") { $0.messages(on: "beacontop/scanners/\(name)/status").last?.payload == Array("offline".utf8) }
+        let uptimes = watched.messages(on: "beacontop/scanners/\(name)/telemetry").compactMap { message in
+            (try? JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any])?["uptime"] as? Double
+        }
+        // Before, telemetry stopped once the beacons were forgotten (at 70 s) until the last tick (147 s),
+        // though other devices' adverts went on to 200 s (then the capture is silent to 226 s).
+        #expect(uptimes.filter { $0 > 75 && $0 < 125 }.count >= 4, "telemetry uptimes: \(uptimes)")
+        watcher.stop()
+    }
+
     @Test("--publish needs --scanner, a broker spec, and a source that is not a broker: usage errors before anything opens")
     func usageErrors() async throws {
         for (arguments, text) in [
