@@ -122,6 +122,12 @@ struct ScanCommand: AsyncParsableCommand {
         var agentClient: AgentPublisher?
         if let publish, let scanner {
             let endpoint = try MQTTEndpoint(parsing: publish)
+            // A view knows a scanner by its topic level: say what the name became there, since 'a/b'
+            // and 'a_b' would publish as one scanner.
+            let level = VenueTopics.level(scanner)
+            if level != scanner {
+                StandardError.report("--scanner '\(scanner)' is '\(level)' in the topics ('/', '+' and '#' are MQTT's): venue views show that name")
+            }
             let agent = ScannerAgent(
                 scanner: scanner, topics: VenueTopics(prefix: endpoint.prefix), policy: PublishPolicy(interval: publishInterval),
                 startedAt: Date().timeIntervalSince1970

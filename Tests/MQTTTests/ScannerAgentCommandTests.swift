@@ -254,6 +254,21 @@ struct ScannerAgentCommandTests {
         watcher.stop()
     }
 
+    @Test("A scanner name with MQTT's '/', '+', '#' is said as its topic level, the name views show")
+    func scannerNameAsTopicLevel() async throws {
+        let broker = try LocalMosquittoBroker()
+        let watcher = try BrokerTests.client(broker.url(), id: BrokerTests.unique("watcher"))
+        let watched = EventCollector(watcher)
+        watcher.subscribe("beacontop/scanners/+/status")
+        watcher.start()
+        try await watched.waitConnected()
+        let agent = try Command(["scan", Self.capture("govee-h5100.btsnoop"), "--speed", "max", "--publish", broker.url(), "--scanner", "hall/b #2+"])
+        #expect(try await agent.finish() == 0, "stderr: \(agent.stderr)")
+        #expect(agent.stderr.contains("--scanner 'hall/b #2+' is 'hall_b _2_' in the topics"), "stderr: \(agent.stderr)")
+        try await watched.wait("its status") { !$0.messages(on: "beacontop/scanners/hall_b _2_/status").isEmpty }
+        watcher.stop()
+    }
+
     @Test("--publish needs --scanner, a broker spec, and a source that is not a broker: usage errors before anything opens")
     func usageErrors() async throws {
         for (arguments, text) in [
