@@ -19,9 +19,10 @@ struct ReplayEngine {
         var lastDelivered: Double?
         /// Seconds into the capture of the last packet read this pass, delivered or not.
         var lastRead: Double?
-        /// The capture time a seek landed on while its packet waits (paused, or not yet due): the
-        /// next press counts from there, so presses add up as on a venue recording.
-        var seekedTo: Double?
+        /// The capture time reached while the next packet waits: where a seek landed (paused, or
+        /// not yet due), or how far the pacer's clock ran into a silence. The position shows it and
+        /// the next press counts from there, so presses add up as on a venue recording.
+        var reached: Double?
         var loops = 0
         var paused = false
     }
@@ -83,6 +84,7 @@ struct ReplayEngine {
             state.paused.toggle()
             if state.paused {
                 state.pacer!.pause(atWall: wall, lastCaptureTime: state.lastDelivered ?? time)
+                reach(state.pacer!.pausedAt, before: time)
             } else {
                 state.pacer!.resume(atWall: wall)
             }
@@ -91,10 +93,11 @@ struct ReplayEngine {
             guard control.takeStep() else { return .wait(Self.longestWait) }
             state.pacer!.stepped(to: time)
         } else if let delay = state.pacer!.delay(until: time, atWall: wall), delay > Self.batchWindow {
+            reach(state.pacer!.captureTime(atWall: wall), before: time)
             return .wait(min(delay, Self.longestWait))
         }
         state.pending = nil
-        state.seekedTo = nil
+        state.reached = nil
         if state.firstDelivered == nil { state.firstDelivered = time }
         state.lastDelivered = time
         control.delivered(position: time - (state.captureStart ?? time))
@@ -103,14 +106,27 @@ struct ReplayEngine {
         return .emit(.packet(delivered))
     }
 
-    /// Moves to `delta` seconds from the last delivered packet (the monitor's left/right keys):
+    /// Time runs on between packets: while the next one is not yet due (a silence in the
+    /// recording) the position follows the pacer's clock, at most up to that packet, so the
+    /// status line's clock keeps moving (it stopped at the last packet: ten seconds of silence
+    /// looked like a hung replay) and a seek counts from the time shown. Waking at least every
+    /// `longestWait` moves it on at least once a second.
+    private mutating func reach(_ capture: Double?, before packetTime: Double) {
+        guard let capture, capture.isFinite, let start = state.captureStart else { return }
+        let reached = Swift.min(capture, packetTime)
+        guard reached > (state.reached ?? state.lastDelivered ?? start) else { return }
+        state.reached = reached
+        control.moved(to: reached - start)
+    }
+
+    /// Moves to `delta` seconds from the time reached (the monitor's left/right keys):
     /// forward by skipping packets, back by reopening the file and skipping to the target. After a
     /// seek back the loop offset grows by the distance jumped, so delivered timestamps never run
     /// backwards. The pacer restarts at the new packet. Returns an action when the file ended (or
     /// looped) while skipping.
     private mutating func seek(by delta: Double, wall: Double) -> Action? {
         guard let start = state.captureStart else { return nil }
-        let here = state.seekedTo ?? state.lastDelivered ?? start
+        let here = state.reached ?? state.lastDelivered ?? start
         let target = Swift.max(0, here - start + delta)
         if delta < 0 {
             do { state.reader = try makeReader() } catch {
@@ -124,7 +140,7 @@ struct ReplayEngine {
             guard let packet = state.pending else { return nil }
             if packet.timestamp - (state.captureStart ?? packet.timestamp) >= target {
                 state.pacer?.restart(captureStart: packet.timestamp, atWall: wall)
-                state.seekedTo = start + target
+                state.reached = start + target
                 control.moved(to: target)
                 return nil
             }

@@ -85,4 +85,38 @@ struct ReplaySeekTests {
         // two presses back shift later packets once by the whole 20 s.
         #expect(back.first.map { $0.time >= 122 && $0.time < 123 } == true)
     }
+
+    @Test("through a silence the position runs on at the replay's pace, and a seek counts from it")
+    func positionRunsThroughASilence() {
+        // Two packets, a minute of silence, two more.
+        let packets = [100.0, 101, 161, 162].enumerated().map { eventPacket(at: $0.element, UInt8($0.offset)) }
+        let control = ReplayControl()
+        var engine = Self.engine(packets, control: control)
+        #expect(Self.deliver(&engine, atWall: 1000).map(\.marker) == [0])
+        #expect(Self.deliver(&engine, atWall: 1001).map(\.marker) == [1])
+        #expect(control.position.seconds == 1)
+        // 20 s into the silence the clock shows 21 s, not the last packet's 1 s.
+        #expect(Self.deliver(&engine, atWall: 1020).isEmpty)
+        #expect(control.position.seconds == 20)
+        #expect(Self.deliver(&engine, atWall: 1030.5).isEmpty)
+        #expect(control.position.seconds == 30.5)
+        // Paused in the silence: the position stays where the pause caught it.
+        control.pause()
+        #expect(Self.deliver(&engine, atWall: 1031).isEmpty)
+        #expect(control.position.seconds == 31)
+        #expect(Self.deliver(&engine, atWall: 1050).isEmpty)
+        #expect(control.position.seconds == 31)
+        // Back 10 s from the 31 s shown, not from the last packet's 1 s: 21 s, still silent.
+        control.seek(by: -10)
+        #expect(Self.deliver(&engine, atWall: 1050).isEmpty)
+        #expect(control.position.seconds == 21)
+        control.seek(by: 10)
+        #expect(Self.deliver(&engine, atWall: 1050).isEmpty)
+        #expect(control.position.seconds == 31)
+        // The next packet is the silence's end; ranging time still never ran backwards.
+        control.step()
+        let next = Self.deliver(&engine, atWall: 1051)
+        #expect(next.map(\.marker) == [2])
+        #expect(next.first.map { $0.time >= 131 } == true)
+    }
 }
