@@ -40,6 +40,7 @@ struct BlockFileInput: Sendable {
     private var reachedEndOfFile = false
 
     init(path: String) throws(CaptureError) {
+        if let refusal = RecordingFileKind.refusal(path: path) { throw .cannotOpen(path: path, reason: refusal) }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
