@@ -1,4 +1,5 @@
 import HCI
+import TestFixtures
 import Testing
 @testable import PacketSources
 
@@ -118,5 +119,35 @@ struct ReplaySeekTests {
         let next = Self.deliver(&engine, atWall: 1051)
         #expect(next.map(\.marker) == [2])
         #expect(next.first.map { $0.time >= 131 } == true)
+    }
+
+    @Test("a bad record met while skipping to a seek's target is reported and the seek goes on to the target")
+    func aBadRecordDoesNotEndTheSeek() throws {
+        // ll-phdr-no-rssi.pcapng holds two malformed records (at bytes 62212 and 126836).
+        let path = SharedData.capture("ll-phdr-no-rssi.pcapng").path
+        let control = ReplayControl()
+        var engine = ReplayEngine(
+            name: path, options: ReplayOptions(speed: .max), control: control, reader: try CaptureReplayReader(path: path)
+        ) { try CaptureReplayReader(path: path) }
+        var delivered: [Double] = []
+        var notices = 0
+        func run(until count: Int) {
+            while delivered.count < count, case .emit(let event) = engine.step(wall: 0) {
+                if case .packet(let packet) = event { delivered.append(packet.timestamp) }
+                if case .notice(.framingError) = event { notices += 1 }
+            }
+        }
+        run(until: 2500)
+        let before = try #require(delivered.last)
+        #expect(notices == 2)
+        control.seek(by: -10)
+        run(until: 2540)
+        try #require(delivered.count == 2540)
+        // The seek back read the file again from its start, past both bad records, to the target.
+        #expect(notices == 4)
+        #expect(delivered[2500...].allSatisfy { $0 >= before }, "ranging time ran back to \(delivered[2500...].min()!), from \(before)")
+        // 40 packets on from 10 s before: between there and where the seek started.
+        let target = before - 10 - delivered[0]
+        #expect(control.position.seconds >= target && control.position.seconds < target + 10, "\(control.position.seconds), target \(target)")
     }
 }
