@@ -100,6 +100,18 @@ struct BlockFileInput: Sendable {
         return end - start >= count
     }
 
+    /// Moves to file offset `offset` (a resume point): what the buffer held is dropped.
+    mutating func seek(to offset: Int) throws(CaptureError) {
+        guard let file else { start = min(offset, end); return }
+        guard lseek(file.value, off_t(offset), SEEK_SET) >= 0 else {
+            throw .readFailed(path: path, offset: offset, reason: String(cString: strerror(errno)))
+        }
+        bufferFileOffset = offset
+        start = 0
+        end = 0
+        reachedEndOfFile = false
+    }
+
     /// Consumes `count` bytes, reading and discarding past the buffer when needed (blocks
     /// larger than the buffer that the reader has no use for). False when the file ends first.
     mutating func skip(_ count: Int) throws(CaptureError) -> Bool {

@@ -1,3 +1,4 @@
+import Captures
 import HCI
 
 /// The replay's state machine, stepped by the replay's thread with the wall time: one step either
@@ -27,7 +28,19 @@ struct ReplayEngine {
         var paused = false
         /// Seconds into the capture a seek is skipping to, until it gets there.
         var seekTarget: Double?
+        /// Resume points kept while reading, one every `checkpointEvery` packets, each with the
+        /// latest capture time read before it; in file order.
+        var checkpoints: [(point: CaptureResumePoint, before: Double)] = []
+        var readSinceCheckpoint = 0
+        /// The latest capture time read since the reader started where it now reads from.
+        var latestRead = -Double.infinity
     }
+
+    /// Packets between two resume points: a seek back reads at most this many to reach its
+    /// target, wherever it is in the file (from the start, it read up to the whole file: 2.6 s
+    /// back near the end of a 20,000,000-record capture).
+    static let defaultCheckpointEvery = 16_384
+    let checkpointEvery: Int
 
     /// Packets due within this many seconds are handed out together rather than each after a sleep
     /// of its own: 100 beacons at 10 Hz would otherwise cost 1000 timer wake-ups a second (measured:
@@ -47,7 +60,8 @@ struct ReplayEngine {
 
     /// A replay of what `reader` reads; `makeReader` opens the file again for a loop or a seek back.
     init(name: String, options: ReplayOptions, control: ReplayControl, reader: any ReplayPacketReader,
-         makeReader: @escaping @Sendable () throws -> any ReplayPacketReader) {
+         checkpointEvery: Int = Self.defaultCheckpointEvery, makeReader: @escaping @Sendable () throws -> any ReplayPacketReader) {
+        self.checkpointEvery = checkpointEvery
         self.name = name
         self.options = options
         self.control = control
@@ -132,7 +146,7 @@ struct ReplayEngine {
         let here = state.reached ?? state.lastDelivered ?? start
         let target = Swift.max(0, here - start + delta)
         if delta < 0 {
-            do { state.reader = try makeReader() } catch {
+            do { state.reader = try reopen(before: start + target) } catch {
                 return finish("replay stopped: cannot reopen to seek: \(error)")
             }
             state.pending = nil
@@ -168,6 +182,26 @@ struct ReplayEngine {
         }
     }
 
+    /// The file opened again at the last resume point whose packets before it all came earlier
+    /// than `time`, so reading on finds the same first packet at or after `time` as reading from
+    /// the start does (even with timestamps out of order); from the start when there is none.
+    private mutating func reopen(before time: Double) throws -> any ReplayPacketReader {
+        state.readSinceCheckpoint = 0
+        if let checkpoint = state.checkpoints.last(where: { $0.before < time }),
+           let resumed = try? (state.reader ?? makeReader()).resumed(at: checkpoint.point) {
+            state.latestRead = checkpoint.before
+            return resumed
+        }
+        state.latestRead = -.infinity
+        return try makeReader()
+    }
+
+    private mutating func keepCheckpoint() {
+        state.readSinceCheckpoint = 0
+        guard let point = state.reader?.resumePoint, point.offset > (state.checkpoints.last?.point.offset ?? -1) else { return }
+        state.checkpoints.append((point, state.latestRead))
+    }
+
     /// Reads until a packet inside the window is pending; returns an action for anything else
     /// (a skipped bad record, a loop, the end).
     private mutating func readNext() -> Action? {
@@ -184,6 +218,9 @@ struct ReplayEngine {
             }
             var reachedEnd = packet == nil
             if let packet {
+                state.latestRead = Swift.max(state.latestRead, packet.timestamp)
+                state.readSinceCheckpoint += 1
+                if state.readSinceCheckpoint >= checkpointEvery { keepCheckpoint() }
                 if state.captureStart == nil { state.captureStart = packet.timestamp }
                 let offset = packet.timestamp - state.captureStart!
                 state.lastRead = offset
@@ -207,6 +244,8 @@ struct ReplayEngine {
                 return finish("replay stopped: cannot reopen: \(error)")
             }
             state.loops += 1
+            state.latestRead = -.infinity
+            state.readSinceCheckpoint = 0
             state.loopOffset += last - first + 1
             state.captureStart = nil
             state.lastRead = nil
