@@ -40,6 +40,7 @@ struct BlockFileInput: Sendable {
     private var reachedEndOfFile = false
 
     init(path: String) throws(CaptureError) {
+        if let refusal = RecordingFileKind.refusal(path: path) { throw .cannotOpen(path: path, reason: refusal) }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
@@ -97,6 +98,18 @@ struct BlockFileInput: Sendable {
             if got == 0 { reachedEndOfFile = true } else { end += got }
         }
         return end - start >= count
+    }
+
+    /// Moves to file offset `offset` (a resume point): what the buffer held is dropped.
+    mutating func seek(to offset: Int) throws(CaptureError) {
+        guard let file else { start = min(offset, end); return }
+        guard lseek(file.value, off_t(offset), SEEK_SET) >= 0 else {
+            throw .readFailed(path: path, offset: offset, reason: String(cString: strerror(errno)))
+        }
+        bufferFileOffset = offset
+        start = 0
+        end = 0
+        reachedEndOfFile = false
     }
 
     /// Consumes `count` bytes, reading and discarding past the buffer when needed (blocks

@@ -10,6 +10,23 @@ public enum CaptureFormat: Sendable, Equatable, CustomStringConvertible {
 
     static let btsnoopMagic: [UInt8] = Array("btsnoop\0".utf8)
 
+    /// What a compressed file or an archive is, from its first bytes, and how to get the capture
+    /// out of it; nil for anything else. Captures are often kept and sent compressed (Wireshark
+    /// reads `.pcapng.gz` as it is, an Android bug report is a zip): said in words, they were
+    /// `not a btsnoop, pcap or pcapng file (first bytes 1f8b0808...)`.
+    static func packing(of head: [UInt8], path: String) -> String? {
+        func starts(_ magic: [UInt8]) -> Bool { head.starts(with: magic) }
+        if starts([0x1F, 0x8B]) { return "a gzip-compressed file: decompress it first (gunzip -k \(path))" }
+        if starts([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return "an xz-compressed file: decompress it first (unxz -k \(path))" }
+        if starts([0x28, 0xB5, 0x2F, 0xFD]) { return "a zstd-compressed file: decompress it first (unzstd \(path))" }
+        if starts([0x42, 0x5A, 0x68]) { return "a bzip2-compressed file: decompress it first (bunzip2 -k \(path))" }
+        if starts([0x50, 0x4B, 0x03, 0x04]) {
+            return "a zip archive: take the capture out of it first (an Android bug report holds its HCI log at "
+                + "FS/data/misc/bluetooth/logs/btsnoop_hci.log: unzip \(path) FS/data/misc/bluetooth/logs/btsnoop_hci.log)"
+        }
+        return nil
+    }
+
     public var description: String {
         switch self {
         case .btsnoop(let datalink): "btsnoop (datalink \(datalink))"

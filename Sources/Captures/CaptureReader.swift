@@ -52,6 +52,9 @@ public struct CaptureReader: Sendable {
         let path = input.path
         self.path = path
         guard try input.fill(8) else {
+            if let packing = CaptureFormat.packing(of: Array(input.buffer[input.start..<(input.start + input.available)]), path: path) {
+                throw .unsupported(path: path, what: packing)
+            }
             throw .unknownFormat(path: path, magic: input.available == 0 ? "none: the file is empty" : input.hexPrefix(8))
         }
         let s = input.start
@@ -62,6 +65,8 @@ public struct CaptureReader: Sendable {
             format = .pcapng
         } else if [0xA1B2_C3D4, 0xD4C3_B2A1, 0xA1B2_3C4D, 0x4D3C_B2A1].contains(magicLE) {
             format = try Self.readPCAPHeader(&input, path: path)
+        } else if let packing = CaptureFormat.packing(of: Array(input.buffer[s..<(s + 8)]), path: path) {
+            throw .unsupported(path: path, what: packing)
         } else {
             throw .unknownFormat(path: path, magic: input.hexPrefix(8))
         }

@@ -273,6 +273,14 @@ public struct MonitorSession: Sendable {
         let steps = Self.speedSteps
         let index = steps.lastIndex(where: { $0 <= factor }) ?? 0
         let target = up ? steps[min(index + 1, steps.count - 1)] : steps[max(index - (steps[index] == factor ? 1 : 0), 0)]
+        // At either end a press changes nothing: say so where the user looks (each press at 100x
+        // logged `speed 100x` again, and the status line showed no answer).
+        guard target != factor else {
+            let text = "speed: already \(up ? "the fastest" : "the slowest"), \(ReplaySpeed.factor(factor))"
+            note(text)
+            pendingNotice = text
+            return
+        }
         speed = .factor(target)
         replay.setSpeed(.factor(target))
         note("speed \(ReplaySpeed.factor(target))")

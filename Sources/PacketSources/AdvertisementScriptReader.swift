@@ -1,4 +1,5 @@
 import BeaconFormats
+import Captures
 import Foundation
 import HCI
 
@@ -63,7 +64,7 @@ public struct AdvertisementScriptReader: ReplayPacketReader {
     /// True when the file's first non-blank byte starts a JSON object or a `#` comment:
     /// no btsnoop, pcap or pcapng file starts that way.
     public static func looksLikeScript(path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        guard RecordingFileKind.isReadable(path: path), let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 256)) ?? Data()
         guard let first = head.first(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else { return false }

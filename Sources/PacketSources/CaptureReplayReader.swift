@@ -11,6 +11,16 @@ public struct CaptureReplayReader: ReplayPacketReader {
         reader = try CaptureReader(path: path)
     }
 
+    private init(reader: CaptureReader) {
+        self.reader = reader
+    }
+
+    public var resumePoint: CaptureResumePoint? { reader.resumePoint }
+
+    public func resumed(at point: CaptureResumePoint) throws -> (any ReplayPacketReader)? {
+        CaptureReplayReader(reader: try CaptureReader(path: reader.path, resumingAt: point))
+    }
+
     public mutating func nextPacket() throws -> HCIPacket? {
         guard var packet = try reader.next() else { return nil }
         packet.payload = Array(packet.payload)[...]

@@ -63,7 +63,8 @@ public final class ReplayControl: Sendable {
         _ = wakeup.wait(timeout: .now() + .nanoseconds(Int(Swift.min(seconds, 1e6) * 1e9)))
     }
 
-    /// Seconds into the capture of the last packet delivered, and how many were delivered.
+    /// Seconds into the capture the replay has reached (the last packet delivered, a seek's target,
+    /// or on into a silence at the replay's pace), and how many packets were delivered.
     public var position: (seconds: Double, packets: Int) {
         progress.withLock { ($0.position, $0.packets) }
     }

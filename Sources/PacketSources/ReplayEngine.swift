@@ -1,3 +1,4 @@
+import Captures
 import HCI
 
 /// The replay's state machine, stepped by the replay's thread with the wall time: one step either
@@ -19,12 +20,27 @@ struct ReplayEngine {
         var lastDelivered: Double?
         /// Seconds into the capture of the last packet read this pass, delivered or not.
         var lastRead: Double?
-        /// The capture time a seek landed on while its packet waits (paused, or not yet due): the
-        /// next press counts from there, so presses add up as on a venue recording.
-        var seekedTo: Double?
+        /// The capture time reached while the next packet waits: where a seek landed (paused, or
+        /// not yet due), or how far the pacer's clock ran into a silence. The position shows it and
+        /// the next press counts from there, so presses add up as on a venue recording.
+        var reached: Double?
         var loops = 0
         var paused = false
+        /// Seconds into the capture a seek is skipping to, until it gets there.
+        var seekTarget: Double?
+        /// Resume points kept while reading, one every `checkpointEvery` packets, each with the
+        /// latest capture time read before it; in file order.
+        var checkpoints: [(point: CaptureResumePoint, before: Double)] = []
+        var readSinceCheckpoint = 0
+        /// The latest capture time read since the reader started where it now reads from.
+        var latestRead = -Double.infinity
     }
+
+    /// Packets between two resume points: a seek back reads at most this many to reach its
+    /// target, wherever it is in the file (from the start, it read up to the whole file: 2.6 s
+    /// back near the end of a 20,000,000-record capture).
+    static let defaultCheckpointEvery = 16_384
+    let checkpointEvery: Int
 
     /// Packets due within this many seconds are handed out together rather than each after a sleep
     /// of its own: 100 beacons at 10 Hz would otherwise cost 1000 timer wake-ups a second (measured:
@@ -44,7 +60,8 @@ struct ReplayEngine {
 
     /// A replay of what `reader` reads; `makeReader` opens the file again for a loop or a seek back.
     init(name: String, options: ReplayOptions, control: ReplayControl, reader: any ReplayPacketReader,
-         makeReader: @escaping @Sendable () throws -> any ReplayPacketReader) {
+         checkpointEvery: Int = Self.defaultCheckpointEvery, makeReader: @escaping @Sendable () throws -> any ReplayPacketReader) {
+        self.checkpointEvery = checkpointEvery
         self.name = name
         self.options = options
         self.control = control
@@ -69,6 +86,7 @@ struct ReplayEngine {
             return .emit(.notice(.connected(source: name)))
         }
         if let delta = control.takeSeek(), let action = seek(by: delta, wall: wall) { return action }
+        if let action = skipToSeekTarget(wall: wall) { return action }
         if state.pending == nil {
             if let action = readNext() { return action }
         }
@@ -83,6 +101,7 @@ struct ReplayEngine {
             state.paused.toggle()
             if state.paused {
                 state.pacer!.pause(atWall: wall, lastCaptureTime: state.lastDelivered ?? time)
+                reach(state.pacer!.pausedAt, before: time)
             } else {
                 state.pacer!.resume(atWall: wall)
             }
@@ -91,10 +110,11 @@ struct ReplayEngine {
             guard control.takeStep() else { return .wait(Self.longestWait) }
             state.pacer!.stepped(to: time)
         } else if let delay = state.pacer!.delay(until: time, atWall: wall), delay > Self.batchWindow {
+            reach(state.pacer!.captureTime(atWall: wall), before: time)
             return .wait(min(delay, Self.longestWait))
         }
         state.pending = nil
-        state.seekedTo = nil
+        state.reached = nil
         if state.firstDelivered == nil { state.firstDelivered = time }
         state.lastDelivered = time
         control.delivered(position: time - (state.captureStart ?? time))
@@ -103,33 +123,83 @@ struct ReplayEngine {
         return .emit(.packet(delivered))
     }
 
-    /// Moves to `delta` seconds from the last delivered packet (the monitor's left/right keys):
+    /// Time runs on between packets: while the next one is not yet due (a silence in the
+    /// recording) the position follows the pacer's clock, at most up to that packet, so the
+    /// status line's clock keeps moving (it stopped at the last packet: ten seconds of silence
+    /// looked like a hung replay) and a seek counts from the time shown. Waking at least every
+    /// `longestWait` moves it on at least once a second.
+    private mutating func reach(_ capture: Double?, before packetTime: Double) {
+        guard let capture, capture.isFinite, let start = state.captureStart else { return }
+        let reached = Swift.min(capture, packetTime)
+        guard reached > (state.reached ?? state.lastDelivered ?? start) else { return }
+        state.reached = reached
+        control.moved(to: reached - start)
+    }
+
+    /// Moves to `delta` seconds from the time reached (the monitor's left/right keys):
     /// forward by skipping packets, back by reopening the file and skipping to the target. After a
     /// seek back the loop offset grows by the distance jumped, so delivered timestamps never run
     /// backwards. The pacer restarts at the new packet. Returns an action when the file ended (or
     /// looped) while skipping.
     private mutating func seek(by delta: Double, wall: Double) -> Action? {
         guard let start = state.captureStart else { return nil }
-        let here = state.seekedTo ?? state.lastDelivered ?? start
+        let here = state.reached ?? state.lastDelivered ?? start
         let target = Swift.max(0, here - start + delta)
         if delta < 0 {
-            do { state.reader = try makeReader() } catch {
+            do { state.reader = try reopen(before: start + target) } catch {
                 return finish("replay stopped: cannot reopen to seek: \(error)")
             }
             state.pending = nil
             state.loopOffset += here - (start + target)
         }
+        state.seekTarget = target
+        return skipToSeekTarget(wall: wall)
+    }
+
+    /// Skips packets up to the pending seek's target. A bad record on the way is reported and the
+    /// skipping goes on at the next step: it ended the seek there, so the packets between the bad
+    /// record and the target were played, a seek back's shift added to their times (ranging time
+    /// ran back by up to the distance skipped: 59 s on ll-phdr-no-rssi.pcapng).
+    private mutating func skipToSeekTarget(wall: Double) -> Action? {
+        guard let target = state.seekTarget else { return nil }
         while true {
-            if state.pending == nil, let action = readNext() { return action }
-            guard let packet = state.pending else { return nil }
-            if packet.timestamp - (state.captureStart ?? packet.timestamp) >= target {
+            if state.pending == nil, let action = readNext() {
+                if case .emit(.notice(.framingError)) = action {} else { state.seekTarget = nil }
+                return action
+            }
+            guard let packet = state.pending, let start = state.captureStart else {
+                state.seekTarget = nil
+                return nil
+            }
+            if packet.timestamp - start >= target {
+                state.seekTarget = nil
                 state.pacer?.restart(captureStart: packet.timestamp, atWall: wall)
-                state.seekedTo = start + target
+                state.reached = start + target
                 control.moved(to: target)
                 return nil
             }
             state.pending = nil
         }
+    }
+
+    /// The file opened again at the last resume point whose packets before it all came earlier
+    /// than `time`, so reading on finds the same first packet at or after `time` as reading from
+    /// the start does (even with timestamps out of order); from the start when there is none.
+    private mutating func reopen(before time: Double) throws -> any ReplayPacketReader {
+        state.readSinceCheckpoint = 0
+        if let checkpoint = state.checkpoints.last(where: { $0.before < time }),
+           let resumed = try? (state.reader ?? makeReader()).resumed(at: checkpoint.point) {
+            state.latestRead = checkpoint.before
+            return resumed
+        }
+        state.latestRead = -.infinity
+        return try makeReader()
+    }
+
+    private mutating func keepCheckpoint() {
+        state.readSinceCheckpoint = 0
+        guard let point = state.reader?.resumePoint, point.offset > (state.checkpoints.last?.point.offset ?? -1) else { return }
+        state.checkpoints.append((point, state.latestRead))
     }
 
     /// Reads until a packet inside the window is pending; returns an action for anything else
@@ -148,6 +218,9 @@ struct ReplayEngine {
             }
             var reachedEnd = packet == nil
             if let packet {
+                state.latestRead = Swift.max(state.latestRead, packet.timestamp)
+                state.readSinceCheckpoint += 1
+                if state.readSinceCheckpoint >= checkpointEvery { keepCheckpoint() }
                 if state.captureStart == nil { state.captureStart = packet.timestamp }
                 let offset = packet.timestamp - state.captureStart!
                 state.lastRead = offset
@@ -171,6 +244,8 @@ struct ReplayEngine {
                 return finish("replay stopped: cannot reopen: \(error)")
             }
             state.loops += 1
+            state.latestRead = -.infinity
+            state.readSinceCheckpoint = 0
             state.loopOffset += last - first + 1
             state.captureStart = nil
             state.lastRead = nil

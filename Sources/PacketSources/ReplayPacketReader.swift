@@ -1,3 +1,4 @@
+import Captures
 import HCI
 
 /// Something that yields a capture's packets in order: `CaptureReplayReader` for files,
@@ -7,6 +8,16 @@ public protocol ReplayPacketReader: Sendable {
     mutating func nextPacket() throws -> HCIPacket?
     /// Why the reader stopped, once `nextPacket()` returned nil ("torn final record at byte ...").
     var endNote: String? { get }
+    /// Where the next packet starts, for `resumed(at:)`; nil when this reader cannot be resumed.
+    var resumePoint: CaptureResumePoint? { get }
+    /// The same file opened again at `point` (a seek back starts near its target); nil when this
+    /// reader cannot be resumed, and the replay reads from the start.
+    func resumed(at point: CaptureResumePoint) throws -> (any ReplayPacketReader)?
+}
+
+extension ReplayPacketReader {
+    public var resumePoint: CaptureResumePoint? { nil }
+    public func resumed(at point: CaptureResumePoint) throws -> (any ReplayPacketReader)? { nil }
 }
 
 /// Errors a reader may throw that do not end the file: one bad record, skipped.

@@ -1,4 +1,5 @@
 import BeaconFormats
+import Captures
 import Foundation
 import HCI
 import NDJSON
@@ -24,7 +25,7 @@ public enum VenueRecording {
 
     /// True when the file starts with a venue recording's header.
     public static func looksLikeRecording(path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        guard RecordingFileKind.isReadable(path: path), let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         let start = (try? handle.read(upToCount: 64)) ?? Data()
         return String(decoding: start, as: UTF8.self).hasPrefix("{\"\(marker)\"")

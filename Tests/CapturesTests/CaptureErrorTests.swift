@@ -32,6 +32,25 @@ import Testing
         #expect(empty.description.contains("the file is empty"))
     }
 
+    /// The first 16 bytes each tool wrote when it packed horizon74.btsnoop (gzip 1.12, xz 5.4,
+    /// zstd 1.5, bzip2 1.0.8, zip 3.0).
+    @Test("compressed captures and archives say what they are and how to unpack them", arguments: [
+        ("1f8b0808ca1a056b0003686f72697a6f", "a gzip-compressed file: decompress it first (gunzip -k "),
+        ("fd377a585a000004e6d6b44602002101", "an xz-compressed file: decompress it first (unxz -k "),
+        ("28b52ffda418e101003d27029acc96ae", "a zstd-compressed file: decompress it first (unzstd "),
+        ("425a683931415926535902e81dae00b0", "a bzip2-compressed file: decompress it first (bunzip2 -k "),
+        ("504b03041400000008008528785de6e9", "a zip archive: take the capture out of it first (an Android bug report holds its HCI log at FS/data/misc/bluetooth/logs/btsnoop_hci.log: unzip "),
+    ])
+    func packedFilesAreNamed(head: String, said: String) throws {
+        let bytes = stride(from: 0, to: head.count, by: 2).map { UInt8(head.dropFirst($0).prefix(2), radix: 16)! }
+        let error = try #require(try openError(bytes))
+        guard case .unsupported(_, let what) = error else { Issue.record("\(error)"); return }
+        #expect(what.hasPrefix(said), "\(what)")
+        // Cut to 6 bytes (shorter than any capture header, longer than any of these magics), still named.
+        let magic = try #require(try openError(Array(bytes.prefix(6))))
+        #expect(magic.description.contains(String(said.prefix(12))), "\(magic)")
+    }
+
     @Test func unsupportedBtsnoopDatalinkAndPcapLinkTypeAreNamed() throws {
         let h5 = try #require(try openError(CaptureFileBuilder.btsnoop(datalink: 1004).bytes))
         #expect(h5.description.contains("btsnoop datalink 1004 (three-wire UART (H5))"))

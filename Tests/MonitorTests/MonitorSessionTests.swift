@@ -132,6 +132,23 @@ import Testing
         #expect(recordingEvents == ["recording to \(path)", "recording stopped: \(path), 2 packets"])
     }
 
+    @Test func aSpeedKeyAtEitherEndSaysItChangesNothing() {
+        var session = MonitorSession(
+            feed: MonitorFeed(status: SourceStatus(name: "hand")), inbox: SourceInbox(), replay: ReplayControl(), speed: .factor(64)
+        )
+        session.handle(.speedUp)
+        session.handle(.speedUp)
+        session.handle(.speedUp)
+        let fastest = session.snapshot(now: 0)
+        #expect(fastest.events.map(\.message) == ["speed 100x", "speed: already the fastest, 100x", "speed: already the fastest, 100x"])
+        #expect(fastest.source.notice == "speed: already the fastest, 100x")
+        var slow = MonitorSession(
+            feed: MonitorFeed(status: SourceStatus(name: "hand")), inbox: SourceInbox(), replay: ReplayControl(), speed: .factor(0.25)
+        )
+        slow.handle(.slowDown)
+        #expect(slow.snapshot(now: 0).events.map(\.message) == ["speed: already the slowest, 0.25x"])
+    }
+
     @Test func replayCommandsNeedAReplay() {
         var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hci0")), inbox: SourceInbox())
         session.handle(.togglePause)

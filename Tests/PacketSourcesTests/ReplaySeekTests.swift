@@ -1,4 +1,5 @@
 import HCI
+import TestFixtures
 import Testing
 @testable import PacketSources
 
@@ -84,5 +85,69 @@ struct ReplaySeekTests {
         // Time still never runs backwards, and jumps no further than the packet just before: the
         // two presses back shift later packets once by the whole 20 s.
         #expect(back.first.map { $0.time >= 122 && $0.time < 123 } == true)
+    }
+
+    @Test("through a silence the position runs on at the replay's pace, and a seek counts from it")
+    func positionRunsThroughASilence() {
+        // Two packets, a minute of silence, two more.
+        let packets = [100.0, 101, 161, 162].enumerated().map { eventPacket(at: $0.element, UInt8($0.offset)) }
+        let control = ReplayControl()
+        var engine = Self.engine(packets, control: control)
+        #expect(Self.deliver(&engine, atWall: 1000).map(\.marker) == [0])
+        #expect(Self.deliver(&engine, atWall: 1001).map(\.marker) == [1])
+        #expect(control.position.seconds == 1)
+        // 20 s into the silence the clock shows 21 s, not the last packet's 1 s.
+        #expect(Self.deliver(&engine, atWall: 1020).isEmpty)
+        #expect(control.position.seconds == 20)
+        #expect(Self.deliver(&engine, atWall: 1030.5).isEmpty)
+        #expect(control.position.seconds == 30.5)
+        // Paused in the silence: the position stays where the pause caught it.
+        control.pause()
+        #expect(Self.deliver(&engine, atWall: 1031).isEmpty)
+        #expect(control.position.seconds == 31)
+        #expect(Self.deliver(&engine, atWall: 1050).isEmpty)
+        #expect(control.position.seconds == 31)
+        // Back 10 s from the 31 s shown, not from the last packet's 1 s: 21 s, still silent.
+        control.seek(by: -10)
+        #expect(Self.deliver(&engine, atWall: 1050).isEmpty)
+        #expect(control.position.seconds == 21)
+        control.seek(by: 10)
+        #expect(Self.deliver(&engine, atWall: 1050).isEmpty)
+        #expect(control.position.seconds == 31)
+        // The next packet is the silence's end; ranging time still never ran backwards.
+        control.step()
+        let next = Self.deliver(&engine, atWall: 1051)
+        #expect(next.map(\.marker) == [2])
+        #expect(next.first.map { $0.time >= 131 } == true)
+    }
+
+    @Test("a bad record met while skipping to a seek's target is reported and the seek goes on to the target")
+    func aBadRecordDoesNotEndTheSeek() throws {
+        // ll-phdr-no-rssi.pcapng holds two malformed records (at bytes 62212 and 126836).
+        let path = SharedData.capture("ll-phdr-no-rssi.pcapng").path
+        let control = ReplayControl()
+        var engine = ReplayEngine(
+            name: path, options: ReplayOptions(speed: .max), control: control, reader: try CaptureReplayReader(path: path)
+        ) { try CaptureReplayReader(path: path) }
+        var delivered: [Double] = []
+        var notices = 0
+        func run(until count: Int) {
+            while delivered.count < count, case .emit(let event) = engine.step(wall: 0) {
+                if case .packet(let packet) = event { delivered.append(packet.timestamp) }
+                if case .notice(.framingError) = event { notices += 1 }
+            }
+        }
+        run(until: 2500)
+        let before = try #require(delivered.last)
+        #expect(notices == 2)
+        control.seek(by: -10)
+        run(until: 2540)
+        try #require(delivered.count == 2540)
+        // The seek back read the file again from its start, past both bad records, to the target.
+        #expect(notices == 4)
+        #expect(delivered[2500...].allSatisfy { $0 >= before }, "ranging time ran back to \(delivered[2500...].min()!), from \(before)")
+        // 40 packets on from 10 s before: between there and where the seek started.
+        let target = before - 10 - delivered[0]
+        #expect(control.position.seconds >= target && control.position.seconds < target + 10, "\(control.position.seconds), target \(target)")
     }
 }
