@@ -36,7 +36,16 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
         /// CUSUM slack, in standard deviations: drifts smaller than this never trigger.
         public var cusumSlack: Double = 0.75
         /// CUSUM threshold, in standard deviations: higher means fewer false restarts, slower reaction.
+        /// Chosen at 10 adverts/s (`referenceRate`); see `thresholdRule` for slower beacons.
         public var cusumThreshold: Double = 8
+        /// Whether `cusumThreshold` holds per sample (the default) or is lowered for a beacon heard
+        /// less often than `referenceRate` to keep its false restarts per second (`CUSUMThreshold`).
+        public var thresholdRule: ThresholdRule = .perSample
+        /// The packet rate (per second) `cusumThreshold` was chosen at.
+        public var referenceRate: Double = 10
+        /// The lowest threshold `.perSecond` may set, σ: the innovation clip, so no single packet
+        /// confirms a move.
+        public var thresholdFloor: Double = 3
         /// Innovations beyond this many standard deviations are clipped (update and CUSUM).
         public var innovationClip: Double = 3
         /// The re-seeding mean remembers about this many of the run's latest samples.
@@ -53,6 +62,11 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
         public var level: Level = .kalmanMean
 
         public init() {}
+    }
+
+    public enum ThresholdRule: String, Sendable, Equatable, CaseIterable {
+        case perSample = "per-sample"
+        case perSecond = "per-second"
     }
 
     public enum Level: String, Sendable, Equatable, CaseIterable {
@@ -76,6 +90,9 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
     private var upwardSince = 0.0
     private var downwardSince = 0.0
     private var segment: SegmentMedian?
+    /// Mean gap between this beacon's packets (its latest `restartSamples` gaps), s; 0 until a gap.
+    private var meanInterval = 0.0
+    private var intervals = 0
 
     public init(parameters: Parameters = Parameters()) {
         self.parameters = parameters
@@ -100,6 +117,10 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
         }
         let elapsed = max(0, time - lastTime)
         lastTime = max(lastTime, time)
+        if parameters.thresholdRule == .perSecond {
+            intervals += 1
+            meanInterval = Self.runMean(meanInterval, adding: elapsed, run: intervals, memory: parameters.restartSamples)
+        }
         variance += parameters.processNoisePerSecond * elapsed
         let noiseVariance = noise * noise
         let innovationVariance = variance + noiseVariance
@@ -117,8 +138,9 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
         upwardMean = Self.runMean(upwardMean, adding: rssi, run: upwardRun, memory: parameters.restartSamples)
         downwardMean = Self.runMean(downwardMean, adding: rssi, run: downwardRun, memory: parameters.restartSamples)
 
-        let upReady = upward > parameters.cusumThreshold && time - upwardSince >= parameters.minimumChangeDuration
-        let downReady = downward > parameters.cusumThreshold && time - downwardSince >= parameters.minimumChangeDuration
+        let threshold = currentThreshold()
+        let upReady = upward > threshold && time - upwardSince >= parameters.minimumChangeDuration
+        let downReady = downward > threshold && time - downwardSince >= parameters.minimumChangeDuration
         if upReady || downReady {
             let up = upReady
             let count = min(max(up ? upwardRun : downwardRun, 1), max(1, parameters.restartSamples))
@@ -149,6 +171,16 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
 
     public mutating func reset() {
         self = AdaptiveKalmanRSSIFilter(parameters: parameters)
+    }
+
+    /// The threshold now: `cusumThreshold`, or under `.perSecond` the one matching the beacon's
+    /// measured rate (worked out only when the evidence passes the floor, so not on most packets).
+    private func currentThreshold() -> Double {
+        guard parameters.thresholdRule == .perSecond, max(upward, downward) > parameters.thresholdFloor,
+              meanInterval > 0 else { return parameters.cusumThreshold }
+        return CUSUMThreshold.matchingFalseAlarmsPerSecond(
+            rate: 1 / meanInterval, slack: parameters.cusumSlack, reference: parameters.cusumThreshold,
+            referenceRate: parameters.referenceRate, floor: parameters.thresholdFloor)
     }
 
     /// The mean of a CUSUM run's samples: exact for the first `memory` samples, then exponentially

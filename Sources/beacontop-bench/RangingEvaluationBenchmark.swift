@@ -3,7 +3,8 @@ import Ranging
 import RangingEvaluation
 
 /// `beacontop-bench ranging-eval [--seeds FIRST-LAST] [--runs-only] [--level mean|median] [--body-loss DB] [--range-ends separate]
-/// [--nearest-only] [--by-distance] [--far-slope none|A|B|C] [--library-only] [--library-walk CSV] [HERALD-DIR]`: the ranging evaluation of docs/ranging.md, printed as the Markdown tables the docs
+/// [--nearest-only] [--by-distance] [--far-slope none|A|B|C] [--cusum per-sample|per-second] [--silent-rank LEVEL]
+/// [--library-only] [--library-walk CSV] [HERALD-DIR]`: the ranging evaluation of docs/ranging.md, printed as the Markdown tables the docs
 /// quote. Real runs are scored leave-one-run-out; the worlds on seeds no parameter was chosen on
 /// (101-120 by default; the real-trace walk one more, so each of the seven runs is behind three
 /// walks).
@@ -17,6 +18,9 @@ import RangingEvaluation
 /// true distance (`DistanceBuckets`) and what is learned, without the runs' scored tables.
 /// `--far-slope` sets the model's second slope beyond 3.4 m to one of the tenth round's variants
 /// (`PathLossFarSlope`), or none.
+/// `--cusum per-second` lowers the default filter's CUSUM threshold for beacons heard less often
+/// than 10 times a second, keeping false restarts per second (`CUSUMThreshold`); `--silent-rank
+/// LEVEL` ranks a beacon silent beyond LEVEL's likelihood below heard ones (the twelfth round).
 /// `--library-only` prints only the library walk's table (`LibraryWalkEvaluation`), read from
 /// `Tests/LibraryWalk/iBeacon_RSSI_Labeled.csv` or `--library-walk CSV`.
 enum RangingEvaluationBenchmark {
@@ -65,6 +69,16 @@ enum RangingEvaluationBenchmark {
                     throw UsageError(message: "--level takes mean or median")
                 }
                 base.adaptiveFilter.level = level
+            case "--cusum":
+                guard let rule = AdaptiveKalmanRSSIFilter.ThresholdRule(rawValue: rest.popFirst() ?? "") else {
+                    throw UsageError(message: "--cusum takes per-sample or per-second")
+                }
+                base.adaptiveFilter.thresholdRule = rule
+            case "--silent-rank":
+                guard let level = Double(rest.popFirst() ?? ""), level > 0, level < 1 else {
+                    throw UsageError(message: "--silent-rank takes a probability between 0 and 1, e.g. 0.01")
+                }
+                base.silentRankLevel = level
             default: directory = argument
             }
         }
