@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestFixtures
+import Ranging
 @testable import RangingEvaluation
 
 /// Issue 9's real walk with labelled positions (`Tests/LibraryWalk`, the UCI library floor): the
@@ -61,5 +62,20 @@ import TestFixtures
         withKnownIssue("beacontop's first beacon is right less often than the raw strongest (docs/ranging.md)") {
             #expect(evaluation.beacontopFirst.right >= evaluation.rawStrongest.right)
         }
+    }
+
+    /// The twelfth round's options (docs/ranging-history.md), first beacon and `nearest` right of
+    /// 1420: none reaches the raw strongest's 1037, and none is the default.
+    @Test func theTwelfthRoundsOptions() {
+        func rights(cusum: AdaptiveKalmanRSSIFilter.ThresholdRule, silentRank: Double?) -> [Int] {
+            var configuration = RangingConfiguration()
+            configuration.adaptiveFilter.thresholdRule = cusum
+            configuration.silentRankLevel = silentRank
+            let evaluation = LibraryWalkEvaluation(Self.walk, configuration: configuration, field: [])
+            return [evaluation.beacontopFirst.right, evaluation.beacontopNearest.right]
+        }
+        #expect(rights(cusum: .perSecond, silentRank: nil) == [1004, 1022])
+        #expect(rights(cusum: .perSample, silentRank: 0.01) == [1006, 1028])
+        #expect(rights(cusum: .perSecond, silentRank: 0.01) == [1011, 1028])
     }
 }
