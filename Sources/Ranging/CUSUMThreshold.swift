@@ -10,7 +10,7 @@ import Foundation
 /// 7 σ there), so that is the reference rate. At a lower rate the threshold is lowered until the
 /// in-control average run length in seconds equals the reference's; at or above the reference rate
 /// it stays 8 σ (dense beacons are unchanged); it never goes below `floor`, fixed before any score
-/// at the innovation clip (3 σ), so one clipped packet (at most 3 − 0.75 = 2.25 σ of evidence) can
+/// at the filter's innovation clip (3 σ), so one clipped packet (at most 3 − 0.75 = 2.25 σ of evidence) can
 /// never confirm a move alone.
 ///
 /// The run length is Siegmund's approximation for a one-sided CUSUM with slack k and threshold h
@@ -19,6 +19,9 @@ import Foundation
 /// ARL0 ≈ (e^{2kb} − 2kb − 1) / (2k²), b = h + 1.166. The filter's two sides halve it at every rate
 /// alike, so matching one side matches both.
 public enum CUSUMThreshold {
+    /// The packet rate (per second) the default 8 σ was chosen at.
+    public static let referenceRate = 10.0
+
     /// In-control average run length, in samples, of a one-sided CUSUM (Siegmund).
     public static func averageRunLength(slack k: Double, threshold h: Double) -> Double {
         let x = 2 * k * (h + 1.166)
