@@ -36,6 +36,7 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
         /// CUSUM slack, in standard deviations: drifts smaller than this never trigger.
         public var cusumSlack: Double = 0.75
         /// CUSUM threshold, in standard deviations: higher means fewer false restarts, slower reaction.
+        /// Chosen at 10 adverts/s (`CUSUMThreshold.referenceRate`); see `thresholdRule`.
         public var cusumThreshold: Double = 8
         /// Innovations beyond this many standard deviations are clipped (update and CUSUM).
         public var innovationClip: Double = 3
@@ -51,8 +52,19 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
         /// technician's median calibration, robust to the fades that skew RSSI low. Measured in
         /// docs/ranging-history.md ("What was tried").
         public var level: Level = .kalmanMean
+        /// Whether `cusumThreshold` holds per sample (the default) or is lowered for a beacon heard
+        /// less often than `CUSUMThreshold.referenceRate` to keep its false restarts per second,
+        /// down to `innovationClip` at most, so no single packet confirms a move (`CUSUMThreshold`).
+        /// Last, beside `level`: the two one-byte enums share its padding (the filter is in every
+        /// track and copied with it; a larger struct cost the replay measurably).
+        public var thresholdRule: ThresholdRule = .perSample
 
         public init() {}
+    }
+
+    public enum ThresholdRule: String, Sendable, Equatable, CaseIterable {
+        case perSample = "per-sample"
+        case perSecond = "per-second"
     }
 
     public enum Level: String, Sendable, Equatable, CaseIterable {
@@ -67,6 +79,10 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
     private var meanAbsoluteInnovation: Double
     private var lastTime: Double = 0
     private var started = false
+    /// Under `.perSecond`: gaps seen (up to `restartSamples`) and their mean, s. Small types, in
+    /// `started`'s padding, so the filter is no larger than without them.
+    private var intervals: UInt8 = 0
+    private var meanInterval: Float = 0
     private var upward = 0.0
     private var downward = 0.0
     private var upwardRun = 0
@@ -100,6 +116,10 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
         }
         let elapsed = max(0, time - lastTime)
         lastTime = max(lastTime, time)
+        if parameters.thresholdRule == .perSecond {
+            intervals = UInt8(min(Int(intervals) + 1, min(max(1, parameters.restartSamples), 255)))
+            meanInterval = Float(Self.runMean(Double(meanInterval), adding: elapsed, run: Int(intervals), memory: parameters.restartSamples))
+        }
         variance += parameters.processNoisePerSecond * elapsed
         let noiseVariance = noise * noise
         let innovationVariance = variance + noiseVariance
@@ -117,8 +137,17 @@ public struct AdaptiveKalmanRSSIFilter: RSSIFilter {
         upwardMean = Self.runMean(upwardMean, adding: rssi, run: upwardRun, memory: parameters.restartSamples)
         downwardMean = Self.runMean(downwardMean, adding: rssi, run: downwardRun, memory: parameters.restartSamples)
 
-        let upReady = upward > parameters.cusumThreshold && time - upwardSince >= parameters.minimumChangeDuration
-        let downReady = downward > parameters.cusumThreshold && time - downwardSince >= parameters.minimumChangeDuration
+        // Under `.perSecond`, the threshold matching the beacon's measured rate, worked out only
+        // when the evidence passes the floor (so not on most packets). Inline: a method here cost
+        // the replay a copy of the filter per packet.
+        var threshold = parameters.cusumThreshold
+        if parameters.thresholdRule == .perSecond, max(upward, downward) > parameters.innovationClip, meanInterval > 0 {
+            threshold = CUSUMThreshold.matchingFalseAlarmsPerSecond(
+                rate: 1 / Double(meanInterval), slack: parameters.cusumSlack, reference: parameters.cusumThreshold,
+                referenceRate: CUSUMThreshold.referenceRate, floor: parameters.innovationClip)
+        }
+        let upReady = upward > threshold && time - upwardSince >= parameters.minimumChangeDuration
+        let downReady = downward > threshold && time - downwardSince >= parameters.minimumChangeDuration
         if upReady || downReady {
             let up = upReady
             let count = min(max(up ? upwardRun : downwardRun, 1), max(1, parameters.restartSamples))

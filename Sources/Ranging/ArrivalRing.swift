@@ -103,6 +103,24 @@ struct ArrivalRing: Sendable {
         }
     }
 
+    /// The mean of the gaps `advertisingInterval` takes the median of (the newest 16, zero gaps
+    /// skipped). Missed packets lengthen the mean and hardly the median, so median / mean is the
+    /// share of due packets that were received.
+    var meanGap: Double? {
+        let gapCount = min(count - 1, 16)
+        guard gapCount >= 1 else { return nil }
+        return times.withUnsafeBufferPointer { ring -> Double? in
+            let newestTime = ring[newest(0)]
+            var later = newestTime, positive = 0
+            walk(gapCount + 1) { slot in
+                if later - ring[slot] > 0 { positive += 1 }
+                later = ring[slot]
+                return true
+            }
+            return positive == 0 ? nil : (newestTime - later) / Double(positive)
+        }
+    }
+
     /// A quantile (0.5: the median) of the RSSI of the packets that arrived in the last `window`
     /// seconds before `time`, or of the last `minimumCount` packets when fewer arrived in the window;
     /// nil when nothing was heard. RSSI is an integer, so it counts instead of sorting: a 256-slot

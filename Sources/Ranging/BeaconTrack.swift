@@ -1,3 +1,4 @@
+import Foundation
 import BeaconFormats
 import HCI
 
@@ -130,6 +131,17 @@ struct BeaconTrack: Sendable {
     /// when the ring does not reach back that far; at least 1 s).
     func packetsPerSecond(at time: Double, window: Double = 10) -> Double {
         arrivals.packetsPerSecond(at: time, window: window, firstSeen: firstSeen)
+    }
+
+    /// Whether the beacon's silence has outlasted what its own reception makes likely: with p its
+    /// recent reception ratio (median gap / mean gap, at most 1) and k the packets it has missed
+    /// since `lastSeen` (a packet counts as missed half an interval after it was due), (1 − p)^k is
+    /// below `level`. False until two gaps were heard.
+    func isSilentBeyondLikely(at time: Double, level: Double) -> Bool {
+        guard let interval = arrivals.advertisingInterval, let mean = arrivals.meanGap, interval > 0, mean > 0 else { return false }
+        let missed = ((time - lastSeen) / interval - 0.5).rounded(.down)
+        guard missed >= 1 else { return false }
+        return pow(1 - min(1, interval / mean), missed) < level
     }
 
     /// The median of the last (up to) 16 gaps between arrivals: the advertising interval as

@@ -39,6 +39,11 @@ public struct RangingConfiguration: Sendable, Equatable {
     /// not match, beyond `nearestFallDeadBand` dB, is not counted as lead (`NearestExhibitSelector`
     /// says why these values).
     public var nearestWindow: Double = 2.0
+    /// When set, a beacon whose silence has outlasted what its own recent reception makes likely
+    /// (probability below this level, `BeaconTrack.isSilentBeyondLikely`) is ranked below every
+    /// heard beacon, in the list and for `nearest`, until it is heard again. Off by default
+    /// (docs/ranging-history.md, twelfth round).
+    public var silentRankLevel: Double?
     public var nearestQuantile: Double = 0.5
     public var nearestHysteresis: Double = 1.0
     public var nearestEvidence: Double = 6.0

@@ -113,13 +113,20 @@ public struct RangingEngine: Sendable {
         readings.reserveCapacity(tracks.count)
         var candidates: [NearestExhibitSelector.Candidate] = []
         candidates.reserveCapacity(tracks.count)
+        var silent: [Bool] = []
+        var silentCandidates: [BeaconIdentity] = []
         for position in tracks.indices {
             let exhibit = tracks[position].exhibitIndex.flatMap { catalog?.exhibits[$0] }
             // With a catalog only its exhibits can be nearest: no window level for the others.
             let (reading, windowRSSI) = tracks[position].tickReading(
                 at: time, settings: settings, exhibit: exhibit, windowLevel: catalog == nil || exhibit != nil
             )
-            if let windowRSSI, let candidate = nearestCandidate(reading, windowRSSI: windowRSSI) { candidates.append(candidate) }
+            let isSilent = configuration.silentRankLevel.map { tracks[position].isSilentBeyondLikely(at: time, level: $0) } ?? false
+            if let windowRSSI, let candidate = nearestCandidate(reading, windowRSSI: windowRSSI) {
+                candidates.append(candidate)
+                if isSilent { silentCandidates.append(candidate.key) }
+            }
+            if configuration.silentRankLevel != nil { silent.append(isSilent) }
             readings.append(reading)
             tracks[position].packetsSinceTick = 0
             if time - tracks[position].lastSeen <= configuration.regionExitDelay {
@@ -132,9 +139,14 @@ public struct RangingEngine: Sendable {
         // were a tenth of a replay's time.
         let keys = readings.map { $0.accuracy < 0 ? Double.infinity : $0.accuracy }
         let order = readings.indices.sorted { a, b in
-            keys[a] != keys[b] ? keys[a] < keys[b] : readings[a].identity < readings[b].identity
+            if !silent.isEmpty, silent[a] != silent[b] { return !silent[a] }
+            return keys[a] != keys[b] ? keys[a] < keys[b] : readings[a].identity < readings[b].identity
         }
         Self.reorder(&readings, by: order)
+        // Silent beyond likely: out of the running while any heard beacon is in it.
+        if !silentCandidates.isEmpty, candidates.count > silentCandidates.count {
+            candidates.removeAll { silentCandidates.contains($0.key) }
+        }
 
         let nearest = selector.update(candidates: candidates, at: time)
         // A visit is the time an exhibit is nearest *and* near: the highlight never goes blank,

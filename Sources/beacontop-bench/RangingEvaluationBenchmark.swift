@@ -3,7 +3,8 @@ import Ranging
 import RangingEvaluation
 
 /// `beacontop-bench ranging-eval [--seeds FIRST-LAST] [--runs-only] [--level mean|median] [--body-loss DB] [--range-ends separate]
-/// [--nearest-only] [--by-distance] [--far-slope none|A|B|C] [HERALD-DIR]`: the ranging evaluation of docs/ranging.md, printed as the Markdown tables the docs
+/// [--nearest-only] [--by-distance] [--far-slope none|A|B|C] [--cusum per-sample|per-second] [--silent-rank LEVEL]
+/// [--library-only] [--library-walk CSV] [HERALD-DIR]`: the ranging evaluation of docs/ranging.md, printed as the Markdown tables the docs
 /// quote. Real runs are scored leave-one-run-out; the worlds on seeds no parameter was chosen on
 /// (101-120 by default; the real-trace walk one more, so each of the seven runs is behind three
 /// walks).
@@ -17,6 +18,11 @@ import RangingEvaluation
 /// true distance (`DistanceBuckets`) and what is learned, without the runs' scored tables.
 /// `--far-slope` sets the model's second slope beyond 3.4 m to one of the tenth round's variants
 /// (`PathLossFarSlope`), or none.
+/// `--cusum per-second` lowers the default filter's CUSUM threshold for beacons heard less often
+/// than 10 times a second, keeping false restarts per second (`CUSUMThreshold`); `--silent-rank
+/// LEVEL` ranks a beacon silent beyond LEVEL's likelihood below heard ones (the twelfth round).
+/// `--library-only` prints only the library walk's table (`LibraryWalkEvaluation`), read from
+/// `Tests/LibraryWalk/iBeacon_RSSI_Labeled.csv` or `--library-walk CSV`.
 enum RangingEvaluationBenchmark {
     static func run(_ arguments: [String]) throws {
         var seeds: ClosedRange<UInt64> = 101...120
@@ -26,6 +32,8 @@ enum RangingEvaluationBenchmark {
         var separateEnds = false
         var nearestOnly = false
         var byDistance = false
+        var libraryOnly = false
+        var libraryPath = "Tests/LibraryWalk/iBeacon_RSSI_Labeled.csv"
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -36,6 +44,10 @@ enum RangingEvaluationBenchmark {
             case "--runs-only": runsOnly = true
             case "--nearest-only": nearestOnly = true
             case "--by-distance": byDistance = true
+            case "--library-only": libraryOnly = true
+            case "--library-walk":
+                guard let path = rest.popFirst() else { throw UsageError(message: "--library-walk takes the labelled CSV's path") }
+                libraryPath = path
             case "--body-loss":
                 guard let loss = Double(rest.popFirst() ?? ""), loss >= 0 else { throw UsageError(message: "--body-loss takes DB, e.g. 0") }
                 guard case .posterior(var prior) = base.distanceModel else { break }
@@ -57,9 +69,20 @@ enum RangingEvaluationBenchmark {
                     throw UsageError(message: "--level takes mean or median")
                 }
                 base.adaptiveFilter.level = level
+            case "--cusum":
+                guard let rule = AdaptiveKalmanRSSIFilter.ThresholdRule(rawValue: rest.popFirst() ?? "") else {
+                    throw UsageError(message: "--cusum takes per-sample or per-second")
+                }
+                base.adaptiveFilter.thresholdRule = rule
+            case "--silent-rank":
+                guard let level = Double(rest.popFirst() ?? ""), level > 0, level < 1 else {
+                    throw UsageError(message: "--silent-rank takes a probability between 0 and 1, e.g. 0.01")
+                }
+                base.silentRankLevel = level
             default: directory = argument
             }
         }
+        if libraryOnly { return try printLibraryWalk(libraryPath, base: base) }
         let runs = try HeraldRun.loadAll(directory: URL(fileURLWithPath: directory))
         guard !runs.isEmpty else { throw UsageError(message: "no HERALD runs (*.csv) in \(directory)") }
 
@@ -104,6 +127,23 @@ enum RangingEvaluationBenchmark {
         for world in worlds { print(EvaluationReport.world(world)) }
         print("### Where nearest loses, by cause\n")
         print(EvaluationReport.nearestDiagnosis(worlds))
+        try printLibraryWalk(libraryPath, base: base)
+    }
+
+    /// The library walk (issue 9's real walk with labelled positions), with both tables of beacon
+    /// positions in circulation.
+    static func printLibraryWalk(_ path: String, base: RangingConfiguration) throws {
+        let walk = try LibraryWalk(contentsOf: URL(fileURLWithPath: path))
+        print("## A real walk with labelled positions: the library floor\n")
+        let evaluation = LibraryWalkEvaluation(walk, cells: LibraryWalk.beaconCells, configuration: base)
+        print(EvaluationReport.libraryWalk(walk, [
+            ("b3004 S04, b3007 S07", evaluation),
+            ("b3004 R04, b3007 R07", LibraryWalkEvaluation(walk, cells: LibraryWalk.beaconCellsShifted, configuration: base)),
+        ]))
+        print("### The library walk by recording day\n")
+        print(EvaluationReport.libraryWalkByDay(walk, evaluation))
+        print("### Where beacontop's first beacon and the raw strongest part, by cause\n")
+        print(EvaluationReport.libraryWalkDiagnosis(LibraryWalkDiagnosis(evaluation)))
     }
 
     static func walks(seeds: ClosedRange<UInt64>, runs: [HeraldRun], learning: ModelLearning, base: RangingConfiguration) -> [WorldEvaluation] {
