@@ -63,6 +63,24 @@ public struct BeaconPipeline: Sendable {
         nextTick = next + 1
     }
 
+    /// Emits the ticks due before `end`, then the last tick stamped at `end` itself rather than at
+    /// the next boundary, so it covers exactly the stretch since the tick before (a scanner agent's
+    /// last readings and telemetry are not dated up to a tick ahead of their packets). `end` is the
+    /// time the scan really stopped (a live radio's clock at its clean-up); nil, or a time before
+    /// the last packet, is the last packet's time (a replay's end).
+    public mutating func finish(at end: Double?, onTick: (RangingSnapshot) -> Void) {
+        guard nextTick != nil, let lastPacket = lastPacketTime else { return }
+        let end = max(end ?? lastPacket, lastPacket)
+        guard TimestampPolicy.accepts(end) else { return finish(onTick: onTick) }
+        // Not a boundary at `end` itself: a packet at that time comes after it, so the last tick holds it.
+        emitTicks(through: end.nextDown, onTick: onTick)
+        guard let next = nextTick, end > Double(next - 1) * tickInterval else {
+            return finish(onTick: onTick)  // the last packet fell on a boundary after its tick: the next one holds it
+        }
+        onTick(engine.tick(at: end))
+        nextTick = next + 1
+    }
+
     /// Per-exhibit dwell up to the last packet.
     public var dwellReport: DwellReport {
         engine.dwellReport(at: engine.lastTick ?? lastPacketTime ?? 0)

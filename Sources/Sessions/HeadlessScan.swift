@@ -275,7 +275,9 @@ public struct HeadlessScan {
     private mutating func finish(output: inout StandardOutput) {
         if agent != nil {
             let printTicks = printTicks
-            pipeline!.finish { Self.tick($0, lines: &writer, agent: &agent!, printTicks: printTicks) }
+            // Stamped at the real end (the radio is stopped and its packets taken: the wall clock
+            // now, or a replay's last packet), so its rate is over the time it covers.
+            pipeline!.finish(at: agentClock?()) { Self.tick($0, lines: &writer, agent: &agent!, printTicks: printTicks) }
         } else if pipeline != nil { Self.finishTicks(pipeline: &pipeline!, health: &health, lines: &writer) }
         if venue != nil {
             venue!.finish(lines: &writer)

@@ -234,25 +234,62 @@ struct ScannerAgentCommandTests {
 
     @Test("Telemetry every 10 s of the scan's clock, also while no beacon is heard and other devices advertise")
     func telemetryThroughABeaconlessStretch() async throws {
+        // horizon74: its beacon frames in the first 12 s, then 135 s of other devices' adverts.
+        let (_, telemetry) = try await Self.runToOffline(["scan", Self.capture("horizon74.btsnoop"), "--speed", "max"], scanner: "pi-quiet")
+        let uptimes = telemetry.compactMap { $0["uptime"] as? Double }
+        // Before, telemetry stopped once the beacons were forgotten (at 70 s) until the last tick (147 s),
+        // though other devices' adverts went on to 200 s (then the capture is silent to 226 s).
+        #expect(uptimes.filter { $0 > 75 && $0 < 125 }.count >= 4, "telemetry uptimes: \(uptimes)")
+    }
+
+    /// Runs an agent (`arguments` publishing to a fresh broker as `scanner`) to its end, and
+    /// returns it with the telemetry a watcher saw up to its `offline`.
+    static func runToOffline(_ arguments: [String], scanner name: String) async throws -> (agent: Command, telemetry: [[String: Any]]) {
         let broker = try LocalMosquittoBroker()
-        let name = "pi-quiet"
         let watcher = try BrokerTests.client(broker.url(), id: BrokerTests.unique("watcher"))
         let watched = EventCollector(watcher)
         watcher.subscribe("beacontop/scanners/\(name)/+")
         watcher.start()
         try await watched.waitConnected()
-        // horizon74: its beacon frames in the first 12 s, then 135 s of other devices' adverts.
-        let agent = try Command(["scan", Self.capture("horizon74.btsnoop"), "--speed", "max", "--publish", broker.url(), "--scanner", name])
+        let agent = try Command(arguments + ["--publish", broker.url(), "--scanner", name])
         #expect(try await agent.finish() == 0, "stderr: \(agent.stderr)")
         try await watched.wait("offline") { $0.messages(on: "beacontop/scanners/\(name)/status").last?.payload == Array("offline".utf8) }
-        let uptimes = watched.messages(on: "beacontop/scanners/\(name)/telemetry").compactMap { message in
-            (try? JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any])?["uptime"] as? Double
-        }
-        // Before, telemetry stopped once the beacons were forgotten (at 70 s) until the last tick (147 s),
-        // though other devices' adverts went on to 200 s (then the capture is silent to 226 s).
-        #expect(uptimes.filter { $0 > 75 && $0 < 125 }.count >= 4, "telemetry uptimes: \(uptimes)")
         watcher.stop()
+        let telemetry = watched.messages(on: "beacontop/scanners/\(name)/telemetry").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any]
+        }
+        return (agent, telemetry)
     }
+
+    @Test("The last tick at exit is stamped at the replay's last packet, not the next second, and its telemetry's rate is over the part of a second it covers")
+    func lastTickAtTheRealEnd() async throws {
+        let (agent, telemetry) = try await Self.runToOffline(
+            ["scan", Self.capture(Self.endCapture), "--speed", "max", "--to", Self.endAt, "--json"], scanner: "pi-end"
+        )
+        let ticks = agent.stdout.split(separator: "\n").compactMap { line -> (time: Double, packets: Int)? in
+            guard let tick = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let time = tick["t"] as? Double else { return nil }
+            let beacons = tick["beacons"] as? [[String: Any]] ?? []
+            return (time, beacons.reduce(0) { $0 + ($1["packets"] as? Int ?? 0) })
+        }
+        try #require(ticks.count >= 2, "stdout: \(agent.stdout)")
+        let last = ticks[ticks.count - 1], before = ticks[ticks.count - 2]
+        // Before, the last tick was at the next whole second, after the capture's last packet.
+        #expect(last.time != last.time.rounded(.down) && last.time - before.time < 1, "last ticks: \(before), \(last)")
+        try #require(!telemetry.isEmpty, "no telemetry")
+        for report in telemetry {
+            // Each at a tick, none after the last packet (before: at 20 s, the next second after it,
+            // with the adverts of 0.9 s over a whole second), its rate over the time since the tick before.
+            let time = report["t"] as? Double ?? -1
+            let index = try #require(ticks.firstIndex { $0.time == time }, "telemetry \(report) at no tick; last ticks: \(before), \(last)")
+            let rate = index > 0 ? Double(ticks[index].packets) / (time - ticks[index - 1].time) : 0
+            #expect(abs((report["advertsPerSecond"] as? Double ?? -1) - rate) <= 0.051, "telemetry: \(report), ticks: \(ticks[max(index - 1, 0)...index])")
+        }
+    }
+
+    /// A replay that ends 0.9 s after a whole second where telemetry is due a second later (10 s of
+    /// its clock after its first tick, at 20 s uptime).
+    static let endCapture = "govee-h5100.btsnoop"
+    static let endAt = "20"
 
     @Test("A scanner name with MQTT's '/', '+', '#' is said as its topic level, the name views show")
     func scannerNameAsTopicLevel() async throws {

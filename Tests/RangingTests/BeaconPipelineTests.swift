@@ -31,6 +31,30 @@ import Testing
         #expect(abs(ticks.last!.beacons[0].accuracy - 2) < 0.01, "-65 dBm at P1m -59, n 2")
     }
 
+    /// A scanner agent's last tick: at the scan's real end, holding what came since the tick before.
+    @Test func finishAtTheRealEnd() {
+        func run(lastAt last: Double, end: Double?) -> [RangingSnapshot] {
+            var pipeline = BeaconPipeline(engine: RangingEngine(configuration: .plainLogDistance), tickInterval: 1)
+            var ticks: [RangingSnapshot] = []
+            for time in [1_700_000_000.25, 1_700_000_000.5, 1_700_000_001.25, 1_700_000_001.5, last] {
+                pipeline.feed(Self.packet(minor: 1, rssi: -65, at: time)) { ticks.append($0) }
+            }
+            pipeline.finish(at: end) { ticks.append($0) }
+            return ticks
+        }
+        let replay = run(lastAt: 1_700_000_001.75, end: nil)
+        #expect(replay.map(\.time) == [1_700_000_001, 1_700_000_001.75], "the last packet's time, not the next second")
+        #expect(replay.last?.beacons.first?.packets == 3)
+        let live = run(lastAt: 1_700_000_001.75, end: 1_700_000_003.5)
+        #expect(live.map(\.time) == [1_700_000_001, 1_700_000_002, 1_700_000_003, 1_700_000_003.5], "the ticks due before the end, then the end")
+        #expect(live.last?.beacons.first?.packets == 0)
+        let early = run(lastAt: 1_700_000_001.75, end: 1_700_000_001)
+        #expect(early.map(\.time) == [1_700_000_001, 1_700_000_001.75], "an end before the last packet is the last packet")
+        let onABoundary = run(lastAt: 1_700_000_002, end: nil)
+        #expect(onABoundary.map(\.time) == [1_700_000_001, 1_700_000_002, 1_700_000_003], "no second tick at 2 s: the next boundary's, as before")
+        #expect(onABoundary.last?.beacons.first?.packets == 1, "the packet on the boundary came after its tick")
+    }
+
     /// Telemetry and reports without RSSI are decoded (a decode lists them) but never ranged.
     @Test func onlyRangeableSightingsAreRanged() {
         var pipeline = BeaconPipeline(engine: RangingEngine())
