@@ -37,6 +37,26 @@ extension CaptureReader {
         }
     }
 
+    /// The first Section Header Block is the file's header: a file cut inside it holds no record,
+    /// so it is refused as a btsnoop or pcap file cut inside its header is (it read as an empty
+    /// capture with a warning, and status 0). Leaves the block unread; a bad byte-order magic or
+    /// length is left for `nextPCAPNG` to name.
+    static func checkPCAPNGSectionHeader(_ input: inout BlockFileInput, path: String) throws(CaptureError) {
+        let name = blockName(BlockType.sectionHeader)
+        guard try input.fill(12) else {
+            throw .corrupt(path: path, field: name, offset: 0, reason: "file ends after \(input.available) of at least 12 bytes")
+        }
+        let bigEndian: Bool
+        switch input.uint32(at: input.start + 8, bigEndian: false) {
+        case 0x1A2B_3C4D: bigEndian = false
+        case 0x4D3C_2B1A: bigEndian = true
+        default: return
+        }
+        let length = Int(input.uint32(at: input.start + 4, bigEndian: bigEndian))
+        guard length >= 12, length <= BlockFileInput.bufferSize, try !input.fill(length) else { return }
+        throw .corrupt(path: path, field: name, offset: 0, reason: "file ends after \(input.available) of \(length) bytes")
+    }
+
     mutating func nextPCAPNG() throws(CaptureError) -> HCIPacket? {
         while true {
             guard try input.fill(8) else {

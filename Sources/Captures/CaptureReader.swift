@@ -62,6 +62,7 @@ public struct CaptureReader: Sendable {
         if Array(input.buffer[s..<(s + 8)]) == CaptureFormat.btsnoopMagic {
             format = try Self.readBTSnoopHeader(&input, path: path)
         } else if magicLE == 0x0A0D_0D0A {
+            try Self.checkPCAPNGSectionHeader(&input, path: path)
             format = .pcapng
         } else if [0xA1B2_C3D4, 0xD4C3_B2A1, 0xA1B2_3C4D, 0x4D3C_B2A1].contains(magicLE) {
             format = try Self.readPCAPHeader(&input, path: path)

@@ -32,6 +32,9 @@ struct ReplayEngine {
         /// latest capture time read before it; in file order.
         var checkpoints: [(point: CaptureResumePoint, before: Double)] = []
         var readSinceCheckpoint = 0
+        /// Packets read and not played: passed over by a seek forward or before `--from`. The
+        /// end line names them, or "after N packets" read as the file's size after a seek.
+        var skipped = 0
         /// The latest capture time read since the reader started where it now reads from.
         var latestRead = -Double.infinity
     }
@@ -179,6 +182,7 @@ struct ReplayEngine {
                 return nil
             }
             state.pending = nil
+            state.skipped += 1
         }
     }
 
@@ -224,7 +228,10 @@ struct ReplayEngine {
                 if state.captureStart == nil { state.captureStart = packet.timestamp }
                 let offset = packet.timestamp - state.captureStart!
                 state.lastRead = offset
-                if let from = options.from, offset < from { continue }
+                if let from = options.from, offset < from {
+                    state.skipped += 1
+                    continue
+                }
                 if let to = options.to, offset > to { reachedEnd = true }
                 if !reachedEnd {
                     state.pending = packet
@@ -238,7 +245,8 @@ struct ReplayEngine {
                     state.reader = nil
                     return .emit(.notice(.pastTheEnd(source: name, from: from, last: last)))
                 }
-                return finish("end of replay after \(control.position.packets) packets\(note)")
+                let skipped = state.skipped > 0 ? " played (\(state.skipped) skipped by seeks or --from)" : ""
+                return finish("end of replay after \(control.position.packets) packets\(skipped)\(note)")
             }
             do { state.reader = try makeReader() } catch {
                 return finish("replay stopped: cannot reopen: \(error)")

@@ -27,6 +27,10 @@ struct VenueReplayEngine {
     /// measured trade-off: one timer wake-up per message costs far more than the view can tell).
     static let batchWindow = 0.05
 
+    /// The longest wait asked for in a silence, so the position moves on at least once a second
+    /// (`ReplayEngine.longestWait`); a control request wakes the thread sooner.
+    static let longestWait = 1.0
+
     let name: String
     let options: ReplayOptions
     let control: ReplayControl
@@ -100,6 +104,7 @@ struct VenueReplayEngine {
             paused.toggle()
             if paused {
                 pacer!.pause(atWall: wall, lastCaptureTime: lastDelivered ?? time)
+                if catchUp == nil { reach(pacer!.pausedAt, before: time) }
             } else {
                 pacer!.resume(atWall: wall)
             }
@@ -116,7 +121,8 @@ struct VenueReplayEngine {
                 guard control.takeStep() else { return .wait(.infinity) }
                 pacer!.stepped(to: time)
             } else if let delay = pacer!.delay(until: time, atWall: wall), delay > Self.batchWindow {
-                return .wait(delay)
+                reach(pacer!.captureTime(atWall: wall), before: time)
+                return .wait(Swift.min(delay, Self.longestWait))
             }
         }
         pending = nil
@@ -128,6 +134,18 @@ struct VenueReplayEngine {
         var shifted = message
         shifted.receivedAt = time + loopOffset
         return .emit(.brokerMessage(shifted))
+    }
+
+    /// Time runs on between messages, as in a capture's replay (`ReplayEngine.reach`): while the
+    /// next message is not yet due the position follows the pacer's clock, at most up to that
+    /// message, so the status line's clock moves through a silence (it stood at the last message,
+    /// which looked like a hung replay) and a seek counts from the time shown.
+    private mutating func reach(_ capture: Double?, before messageTime: Double) {
+        guard let capture, capture.isFinite, let start else { return }
+        let time = Swift.min(capture, messageTime)
+        guard time > (reached ?? start) else { return }
+        reached = time
+        control.moved(to: time - start)
     }
 
     /// Ends the replay: returns the `.ended` notice to hand out; every step after it is `.end`.

@@ -79,4 +79,21 @@ import Testing
             #expect(error.description.contains("pcap file header at byte 0: file ends after 12 of 24 bytes"))
         }
     }
+
+    /// A pcapng file's header is its first Section Header Block (28 bytes in govee-h5105.pcapng):
+    /// cut inside it, the file holds no record and is refused, as a btsnoop or pcap file cut
+    /// inside its header is, rather than read as an empty capture with a warning.
+    @Test(arguments: [(10, "file ends after 10 of at least 12 bytes"), (20, "file ends after 20 of 28 bytes")])
+    func aPCAPNGCutInsideItsSectionHeaderIsOneClearError(_ cut: Int, _ reason: String) throws {
+        let original = try Array(Data(contentsOf: SharedData.capture("govee-h5105.pcapng")))
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try directory.write(Array(original[..<cut]), name: "header")
+        #expect(throws: CaptureError.corrupt(path: path, field: "pcapng Section Header Block", offset: 0, reason: reason)) {
+            try CaptureReader(path: path)
+        }
+        // Whole, with nothing after it, it is a capture with no records: no error.
+        let whole = try readAll(try directory.write(Array(original[..<28]), name: "whole"))
+        #expect(whole.packets.isEmpty && whole.truncation == nil && whole.errors.isEmpty)
+    }
 }

@@ -150,4 +150,29 @@ struct ReplaySeekTests {
         let target = before - 10 - delivered[0]
         #expect(control.position.seconds >= target && control.position.seconds < target + 10, "\(control.position.seconds), target \(target)")
     }
+
+    @Test("the end line says how many packets were played and how many a seek skipped")
+    func theEndLineCountsSkippedPackets() {
+        let packets = (0..<10).map { eventPacket(at: 100 + Double($0), UInt8($0)) }
+        let control = ReplayControl()
+        var engine = Self.engine(packets, control: control)
+        #expect(Self.deliver(&engine, atWall: 1000).map(\.marker) == [0])
+        control.seek(by: 5)
+        var notices: [SourceNotice] = []
+        var played: [UInt8] = []
+        // The wall clock moves on by each wait asked for, so the packets fall due; bounded, so
+        // an engine that never ends fails the test instead of hanging it.
+        var wall = 1000.0
+        steps: for _ in 0..<1000 {
+            switch engine.step(wall: wall) {
+            case .emit(.packet(let packet)): played.append(packet.payload.last!)
+            case .emit(.notice(let notice)): notices.append(notice)
+            case .emit: continue
+            case .wait(let seconds): wall += seconds
+            case .end: break steps
+            }
+        }
+        #expect(played == [5, 6, 7, 8, 9])
+        #expect(notices == [.ended(source: "seek", reason: "end of replay after 6 packets played (4 skipped by seeks or --from)")])
+    }
 }

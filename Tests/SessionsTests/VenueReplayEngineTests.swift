@@ -91,6 +91,29 @@ struct VenueReplayEngineTests {
         #expect(Self.offsets(events) == [4, 5])
     }
 
+    @Test("Through a silence the position runs on at the replay's pace, paused it holds, and a seek counts from it")
+    func positionRunsThroughASilence() throws {
+        // Two messages a minute apart: a minute of silence.
+        let path = try Self.recording(seconds: 2, interval: 60)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let control = ReplayControl()
+        var engine = try Self.engine(path, control: control)
+        #expect(Self.offsets(Self.run(&engine, at: 100).events) == [0])
+        // 20 s into the silence the clock shows 20 s, not the last message's 0 s; a wait is at
+        // most a second, so it moves on at least that often.
+        #expect(Self.run(&engine, at: 120).then == .wait(1))
+        #expect(control.position.seconds == 20)
+        control.pause()
+        _ = Self.run(&engine, at: 131)
+        #expect(control.position.seconds == 31)
+        _ = Self.run(&engine, at: 150)
+        #expect(control.position.seconds == 31)
+        // Back 10 s from the 31 s shown: 21 s, still silent.
+        control.seek(by: -10)
+        _ = Self.run(&engine, at: 150)
+        #expect(control.position.seconds == 21)
+    }
+
     @Test("Seek forward delivers every message up to the target unpaced, then paces from the target")
     func seekForward() throws {
         let path = try Self.recording()
