@@ -35,7 +35,7 @@ public struct MonitorState: Sendable {
     public var visibleRows: [BeaconRowModel] {
         let filter = RowFilter(filterText)
         let rows = filter == .everything ? snapshot.rows : snapshot.rows.filter(filter.matches)
-        return sort.sorted(rows)
+        return sort.sorted(rows, nearest: snapshot.nearest?.identity)
     }
 
     /// Index of the selection within `rows` (the first row when nothing or a vanished beacon is selected).

@@ -1,5 +1,8 @@
+import BeaconFormats
+
 /// The table's sort order, cycled by `s`. Distance (nearest first) is the default: the table then reads
-/// like CoreLocation's ranged-beacons list.
+/// like CoreLocation's ranged-beacons list, whose first beacon is its closest: here the nearest
+/// exhibit (the `>` row), then the rest by distance, as the engine orders a tick.
 public enum SortOrder: String, Sendable, CaseIterable {
     case distance, rssi, name, id
 
@@ -11,10 +14,10 @@ public enum SortOrder: String, Sendable, CaseIterable {
     /// Sorts rows; ties keep the adapter's order so rows do not jump between frames. Keys are computed
     /// once per row (decorate-sort), since building id strings inside the comparator would dominate a
     /// 500-beacon frame.
-    public func sorted(_ rows: [BeaconRowModel]) -> [BeaconRowModel] {
+    public func sorted(_ rows: [BeaconRowModel], nearest: BeaconIdentity? = nil) -> [BeaconRowModel] {
         switch self {
         case .distance:
-            let keys = rows.map { ($0.accuracy ?? .infinity, $0.proximity) }
+            let keys = rows.map { ($0.identity == nearest ? -.infinity : $0.accuracy ?? .infinity, $0.proximity) }
             return reorder(rows) { a, b in
                 keys[a].0 != keys[b].0 ? keys[a].0 < keys[b].0 : keys[a].1 < keys[b].1
             }

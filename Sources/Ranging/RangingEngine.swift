@@ -105,8 +105,9 @@ public struct RangingEngine: Sendable {
         return record(Sighting(time: sighting.timestamp, frame: sighting.frame, address: sighting.address, rssi: Int(rssi)))
     }
 
-    /// Computes the snapshot at `time`: forgets long-silent beacons, classifies, sorts nearest
-    /// first, picks the nearest exhibit and reports region events since the previous tick.
+    /// Computes the snapshot at `time`: forgets long-silent beacons, classifies, picks the nearest
+    /// exhibit, sorts it first and the rest by distance, and reports region events since the
+    /// previous tick.
     public mutating func tick(at time: Double) -> RangingSnapshot {
         forgetSilentBeacons(at: time)
         var readings: [BeaconReading] = []
@@ -135,25 +136,29 @@ public struct RangingEngine: Sendable {
                 }
             }
         }
-        // Sort small keys, not the readings: a reading is a few hundred bytes and the sort's moves
-        // were a tenth of a replay's time.
-        let keys = readings.map { $0.accuracy < 0 ? Double.infinity : $0.accuracy }
-        let order = readings.indices.sorted { a, b in
-            if !silent.isEmpty, silent[a] != silent[b] { return !silent[a] }
-            return keys[a] != keys[b] ? keys[a] < keys[b] : readings[a].identity < readings[b].identity
-        }
-        Self.reorder(&readings, by: order)
         // Silent beyond likely: out of the running while any heard beacon is in it.
         if !silentCandidates.isEmpty, candidates.count > silentCandidates.count {
             candidates.removeAll { silentCandidates.contains($0.key) }
         }
 
         let nearest = selector.update(candidates: candidates, at: time)
+        let nearestPosition = nearest.flatMap { key in readings.firstIndex { $0.identity == key } }
         // A visit is the time an exhibit is nearest *and* near: the highlight never goes blank,
         // but walking across a hall past a booth 6 m away is not dwelling at it.
-        let nearestIsNear = nearest.map { key in
-            readings.contains { $0.identity == key && ($0.proximity == .near || $0.proximity == .immediate) }
-        } ?? false
+        let nearestIsNear = nearestPosition.map { readings[$0].proximity == .near || readings[$0].proximity == .immediate } ?? false
+        // The decided nearest heads the list, as CoreLocation's closest heads its ranged array: the
+        // top line and the highlight agree. Sort small keys, not the readings: a reading is a few
+        // hundred bytes and the sort's moves were a tenth of a replay's time.
+        var keys = readings.map { $0.accuracy < 0 ? Double.infinity : $0.accuracy }
+        if let nearestPosition {
+            keys[nearestPosition] = -Double.infinity
+            if !silent.isEmpty { silent[nearestPosition] = false }
+        }
+        let order = readings.indices.sorted { a, b in
+            if !silent.isEmpty, silent[a] != silent[b] { return !silent[a] }
+            return keys[a] != keys[b] ? keys[a] < keys[b] : readings[a].identity < readings[b].identity
+        }
+        Self.reorder(&readings, by: order)
         dwell.update(nearest: nearestIsNear ? nearest?.description : nil, at: time)
         let events = regionMonitor.events(at: time)
         lastTick = time
@@ -272,7 +277,8 @@ public struct RangingEngine: Sendable {
         }
     }
 
-    /// Nearest first; unknown accuracies last; ties by id so the order is deterministic.
+    /// By distance (the order after `nearest`'s beacon): unknown accuracies last; ties by id so the
+    /// order is deterministic.
     static func nearestFirst(_ a: BeaconReading, _ b: BeaconReading) -> Bool {
         let ka = a.accuracy < 0 ? Double.infinity : a.accuracy
         let kb = b.accuracy < 0 ? Double.infinity : b.accuracy

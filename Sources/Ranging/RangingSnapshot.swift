@@ -85,11 +85,11 @@ public struct RegionEvent: Sendable, Equatable {
     }
 }
 
-/// What a tick returns: every beacon (nearest first), the nearest exhibit and region events since
+/// What a tick returns: every beacon (the nearest exhibit's first), the nearest exhibit and region events since
 /// the previous tick. The monitor renders it; `TickLineEncoder` writes it as one NDJSON line.
 public struct RangingSnapshot: Sendable, Equatable {
     public var time: Double
-    /// Sorted by accuracy, nearest first; unknown accuracies last.
+    /// `nearest`'s beacon first when it is heard, then the rest by accuracy; unknown accuracies last.
     public var beacons: [BeaconReading]
     /// The nearest exhibit (with hysteresis), nil when none is near or immediate.
     public var nearest: BeaconIdentity?

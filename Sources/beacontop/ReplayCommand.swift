@@ -13,10 +13,10 @@ struct ReplayCommand: ParsableCommand {
         abstract: "Range a capture file and write NDJSON ranging ticks (headless).",
         discussion: """
             Reads btsnoop, pcap or pcapng; every tick (default 1 s of capture time) writes one JSON line: \
-            t, beacons nearest first (id, kind, rssi, filteredRssi, accuracy, accuracyRange, proximity, \
-            measuredPower, packets, ...), nearest and region events. Malformed packets are counted and \
-            reported on stderr. Exit status: 0 done, 1 the file or catalog cannot be read, 2 reading \
-            stopped at a corrupt header (the ticks before it were written).
+            t, beacons nearest first (the nearest exhibit's, then by distance; id, kind, rssi, filteredRssi, \
+            accuracy, accuracyRange, proximity, measuredPower, packets, ...), nearest and region events. \
+            Malformed packets are counted and reported on stderr. Exit status: 0 done, 1 the file or \
+            catalog cannot be read, 2 reading stopped at a corrupt header (the ticks before it were written).
             """
     )
 

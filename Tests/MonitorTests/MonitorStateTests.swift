@@ -47,6 +47,22 @@ import Testing
         #expect(state.sort == .distance)
     }
 
+    /// The engine's `nearest` waits for evidence while a closer distance is already shown: the
+    /// distance sort still puts it on top, so the highlighted row is the first row, as the
+    /// first beacon of CoreLocation's ranged array is its closest. The other sorts ignore it.
+    @Test func theDistanceSortPutsTheNearestExhibitFirst() {
+        let rosetta = Self.rows[0]
+        var state = Self.state()
+        _ = state.update(MonitorSnapshot(
+            rows: Self.rows, nearest: NearestExhibit(identity: rosetta.identity, name: "Rosetta Stone (cast)", description: "", proximity: .near),
+            source: SourceStatus(name: "govee-h5100.btsnoop", state: .replaying(speed: 1)), filterNames: ["kalman", "median"], activeFilter: "kalman"
+        ))
+        #expect(Self.names(state) == ["Rosetta Stone (cast)", "Lewis Chessmen", "Govee thermometer", "E2C56DB5…:1:3"])
+        #expect(state.selectedIndex(in: state.visibleRows) == 0)
+        _ = state.handle(.character("s"))
+        #expect(Self.names(state) == ["Govee thermometer", "Lewis Chessmen", "Rosetta Stone (cast)", "E2C56DB5…:1:3"])
+    }
+
     @Test func selectionMovesClampsAndFollowsTheBeaconAcrossUpdates() {
         var state = Self.state()
         #expect(state.selectedRow?.displayName == "Lewis Chessmen")

@@ -56,8 +56,9 @@ import Ranging
         #expect(evaluation.rawStrongest.scored == 1420)
         // The issue's 73.0%, exactly.
         #expect(evaluation.rawStrongest.right == 1037)
-        // The issue's 70.4% (1000 ticks) for the first beacon of the tick, within two ticks: 70.3% today.
-        #expect(evaluation.beacontopFirst.right == 998)
+        // The issue's 70.4% (1000 ticks) for the first beacon of the tick was the closest by
+        // distance; the list now starts with `nearest`, so the first beacon is right as often: 72.0%.
+        #expect(evaluation.beacontopFirst.right == 1022)
         #expect(evaluation.beacontopNearest.right == 1022)
         withKnownIssue("beacontop's first beacon is right less often than the raw strongest (docs/ranging.md)") {
             #expect(evaluation.beacontopFirst.right >= evaluation.rawStrongest.right)
@@ -65,7 +66,8 @@ import Ranging
     }
 
     /// The twelfth round's options (docs/ranging-history.md), first beacon and `nearest` right of
-    /// 1420: none reaches the raw strongest's 1037, and none is the default.
+    /// 1420 (the same now: the list starts with `nearest`): none reaches the raw strongest's 1037,
+    /// and none is the default.
     @Test func theTwelfthRoundsOptions() {
         func rights(cusum: AdaptiveKalmanRSSIFilter.ThresholdRule, silentRank: Double?) -> [Int] {
             var configuration = RangingConfiguration()
@@ -74,8 +76,8 @@ import Ranging
             let evaluation = LibraryWalkEvaluation(Self.walk, configuration: configuration, field: [])
             return [evaluation.beacontopFirst.right, evaluation.beacontopNearest.right]
         }
-        #expect(rights(cusum: .perSecond, silentRank: nil) == [1004, 1022])
-        #expect(rights(cusum: .perSample, silentRank: 0.01) == [1006, 1028])
-        #expect(rights(cusum: .perSecond, silentRank: 0.01) == [1011, 1028])
+        #expect(rights(cusum: .perSecond, silentRank: nil) == [1022, 1022])
+        #expect(rights(cusum: .perSample, silentRank: 0.01) == [1028, 1028])
+        #expect(rights(cusum: .perSecond, silentRank: 0.01) == [1028, 1028])
     }
 }

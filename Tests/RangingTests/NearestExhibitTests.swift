@@ -61,9 +61,36 @@ import Testing
         var withCatalog = RangingEngine(catalog: Self.catalog([1]))
         let last = run(sightings, engine: &withCatalog, until: 20).last!
         #expect(last.nearest == exhibit.identity)
-        #expect(last.beacons.first?.identity == stranger.identity, "the stranger is still listed, nearest first")
+        #expect(last.beacons.map(\.identity) == [exhibit.identity, stranger.identity], "the stranger is still listed, after the nearest exhibit")
         var withoutCatalog = RangingEngine()
         #expect(run(sightings, engine: &withoutCatalog, until: 20).last!.nearest == stranger.identity)
+    }
+
+    /// A nearer beacon appears: its distance puts it ahead at once, but `nearest` waits for the
+    /// evidence. Meanwhile the list still starts with `nearest`, as CoreLocation's ranged array
+    /// starts with its closest: the top line and the highlight never disagree.
+    @Test(arguments: [false, true])
+    func theListStartsWithNearestWhenDistanceSaysOtherwise(withCatalog: Bool) {
+        var noise = SeededNoise(seed: 13)
+        let held = ScriptedBeacon.iBeacon(minor: 1)
+        let arriving = ScriptedBeacon.iBeacon(minor: 2)
+        let sightings = merged([
+            held.sightings(from: 0, to: 40, noise: &noise) { _ in 1.0 },
+            arriving.sightings(from: 30, to: 40, noise: &noise) { _ in 0.5 },
+        ])
+        var engine = withCatalog ? RangingEngine(catalog: Self.catalog([1, 2])) : RangingEngine()
+        let snapshots = run(sightings, engine: &engine, tick: 0.5, until: 40)
+        let disagreeing = snapshots.filter { snapshot in
+            guard let heldReading = snapshot.beacons.first(where: { $0.identity == held.identity }),
+                  let arrivingReading = snapshot.beacons.first(where: { $0.identity == arriving.identity }) else { return false }
+            return snapshot.nearest == held.identity && arrivingReading.accuracy < heldReading.accuracy
+        }
+        #expect(!disagreeing.isEmpty, "a tick where distance and nearest disagree")
+        for snapshot in disagreeing {
+            #expect(snapshot.beacons.map(\.identity) == [held.identity, arriving.identity], "at \(snapshot.time) s")
+        }
+        #expect(snapshots.allSatisfy { $0.nearest == nil || $0.beacons.first?.identity == $0.nearest })
+        #expect(snapshots.last?.nearest == arriving.identity, "nearest follows in the end")
     }
 
     /// Relative evidence: the only exhibit heard is the nearest one, however far it reads.

@@ -24,16 +24,19 @@ import Testing
         var screens: [ScreenBuffer] = []
         for (rssi, accuracy, proximity) in [(-86, 9.5, ProximityClass.far), (-72, 2.4, .near), (-55, 0.4, .immediate)] {
             history.append(rssi)
-            let nearest = NearestExhibit(identity: Museum.rosetta, name: "Rosetta Stone (cast)", description: Museum.rosettaText, proximity: proximity)
+            // Far away the chessmen are nearest; then the engine's evidence hands over to Rosetta.
+            let nearest = proximity == .far
+                ? NearestExhibit(identity: Museum.chessmen, name: "Lewis Chessmen", description: "", proximity: .far)
+                : NearestExhibit(identity: Museum.rosetta, name: "Rosetta Stone (cast)", description: Museum.rosettaText, proximity: proximity)
             _ = state.update(Museum.snapshot(rows: [Self.rosetta(rssi, accuracy, proximity, history: history), Self.chessmen], nearest: nearest))
             screens.append(render(state.viewModel(), size: size))
         }
-        // Far away: nearest-first puts the chessmen on top, no panel, the marker already on Rosetta.
+        // Far away: the chessmen are nearest and on top, no panel (far), Rosetta below.
         #expect(screens[0].text == """
              beacontop · The Little Museum   2 beacons · sort: distance
              NAME           RSSI HISTORY    DIST m PROXIMITY PKT/s   AGE
-             Lewis Chessmen  -80 ▅▄▅          6.00 far         9.8  0.2s
-            >Rosetta Stone…  -86 ▅            9.50 far         9.8  0.2s
+            >Lewis Chessmen  -80 ▅▄▅          6.00 far         9.8  0.2s
+             Rosetta Stone…  -86 ▅            9.50 far         9.8  0.2s
 
 
 
@@ -43,8 +46,9 @@ import Testing
 
              hci0 scanning · 31 adv/s                            ? help
             """)
+        // Rosetta's row is a plain one now: one history bar, its far proximity, no nearest role.
         #expect(Self.roles(screens[0]).split(separator: "\n", omittingEmptySubsequences: false)[3]
-            == "NNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNfffNNNNNNNNNNNNNNNNNN")
+            == "                     c                 fff")
         // Immediate: Rosetta leads, and the panel shows its name and description.
         #expect(screens[2].text == """
              beacontop · The Little Museum   2 beacons · sort: distance

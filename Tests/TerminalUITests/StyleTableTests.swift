@@ -33,18 +33,20 @@ import Testing
     }
 
     @Test func noColorRenderingKeepsRolesSoTheScreenStillReads() {
-        // NO_COLOR changes only the style table: the same frame, with the stale row and the nearest
-        // row still distinguishable through attributes alone.
+        // NO_COLOR changes only the style table: the same frame, with the selected row, the nearest
+        // row and the stale row still distinguishable through attributes alone. The nearest row
+        // leads the distance sort, so the selection moves down to the next one.
         let rows = [
             Museum.row(Museum.rosetta, "Rosetta Stone (cast)", rssi: -58, accuracy: 0.8, proximity: .immediate),
             Museum.row(Museum.chessmen, "Lewis Chessmen", rssi: -70, accuracy: 2.8, proximity: .near),
             Museum.row(Museum.helmet, "Sutton Hoo Helmet", rssi: -92, accuracy: 20, proximity: .unknown, age: 30, stale: true),
         ]
         let nearest = NearestExhibit(identity: Museum.chessmen, name: "Lewis Chessmen", description: "Walrus ivory.", proximity: .far)
-        let model = MonitorState(snapshot: Museum.snapshot(rows: rows, nearest: nearest)).viewModel()
-        let screen = render(model, size: ScreenSize(columns: 40, lines: 10))
+        var state = MonitorState(snapshot: Museum.snapshot(rows: rows, nearest: nearest))
+        _ = state.handle(.down)
+        let screen = render(state.viewModel(), size: ScreenSize(columns: 40, lines: 10))
         let attributes = (2...4).map { StyleTable.style(for: screen[5, $0].role, depth: .monochrome).attributes }
-        #expect(attributes == [.reverse, .bold, .dim])
+        #expect(attributes == [.bold, .reverse, .dim])
         // The panel is dismissed when the nearest exhibit is only far.
         #expect(!screen.text.contains("Walrus"))
     }
