@@ -91,7 +91,9 @@ public struct RangingSnapshot: Sendable, Equatable {
     public var time: Double
     /// `nearest`'s beacon first when it is heard, then the rest by accuracy; unknown accuracies last.
     public var beacons: [BeaconReading]
-    /// The nearest exhibit (with hysteresis), nil when none is near or immediate.
+    /// The nearest exhibit (with hysteresis; with no catalog, the nearest beacon): nil only when
+    /// nothing is heard, or when the catalog's `nearestWithin` leaves every heard exhibit out
+    /// (docs/ranging.md, "Nearest exhibit").
     public var nearest: BeaconIdentity?
     public var events: [RegionEvent]
     /// Beacons evicted so far because more than `maxBeacons` were tracked.
