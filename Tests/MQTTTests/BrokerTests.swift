@@ -21,6 +21,18 @@ struct BrokerTests {
         return client
     }
 
+    /// A client subscribed to `topics`, started and connected: what a watcher, a dashboard or a
+    /// backend in these tests is before the command under test runs.
+    static func subscriber(_ broker: LocalMosquittoBroker, _ name: String, topics: [String], qos: MQTTQoS = .atMostOnce,
+                           id: String? = nil, cleanSession: Bool = true) async throws -> (MQTTClient, EventCollector) {
+        let client = try client(broker.url(), id: id ?? unique(name), cleanSession: cleanSession)
+        let events = EventCollector(client)
+        for topic in topics { client.subscribe(topic, qos: qos) }
+        client.start()
+        try await events.waitConnected()
+        return (client, events)
+    }
+
     static func unique(_ name: String) -> String { "\(name)-\(getpid())-\(UInt16.random(in: 0...UInt16.max))" }
 
     @Test("Publish and subscribe: QoS 0 and 1, payload bytes intact, retained flag delivered to a late subscriber")

@@ -16,12 +16,7 @@ struct RetainedReadingTests {
     @Test("A view starting on a broker that holds retained readings refuses them (counted), and takes the live ones")
     func retainedReadingsRefused() async throws {
         let broker = try LocalMosquittoBroker()
-        let junk = try BrokerTests.client(broker.url(), id: BrokerTests.unique("junk"))
-        let junkEvents = EventCollector(junk)
-        junk.subscribe("espresense/devices/+/+")
-        junk.subscribe("beacontop/scanners/+/readings")
-        junk.start()
-        try await junkEvents.waitConnected()
+        let (junk, junkEvents) = try await BrokerTests.subscriber(broker, "junk", topics: ["espresense/devices/+/+", "beacontop/scanners/+/readings"])
         // A reading from 2023 and an ESPresense message, both retained, from scanners that are gone.
         let old = #"{"scanner":"ghost","t":1700000000.0,"beacon":{"id":"\#(VenueCommandTests.beacon)","kind":"ibeacon","address":"C0:00:00:00:00:01","rssi":-41,"filteredRssi":-40.3,"accuracy":0.16,"stale":false}}"#
         junk.publish(MQTTOutgoingMessage(topic: "beacontop/scanners/ghost/readings", text: old, qos: .atLeastOnce, retain: true))

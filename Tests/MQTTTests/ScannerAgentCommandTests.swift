@@ -40,12 +40,7 @@ struct ScannerAgentCommandTests {
     @Test("Two agents replaying real captures feed a view: each beacon in its scanner's room, the shared one with a runner-up; a killed agent's will says offline and its beacon leaves")
     func agentsIntoView() async throws {
         let broker = try LocalMosquittoBroker()
-        let watcher = try BrokerTests.client(broker.url(), id: BrokerTests.unique("watcher"))
-        let watched = EventCollector(watcher)
-        watcher.subscribe("beacontop/scanners/+/status")
-        watcher.subscribe("espresense/devices/+/+")
-        watcher.start()
-        try await watched.waitConnected()
+        let (watcher, watched) = try await BrokerTests.subscriber(broker, "watcher", topics: ["beacontop/scanners/+/status", "espresense/devices/+/+"])
 
         let view = try Command(["scan", broker.url(), "--exhibits", try Self.catalog(in: broker.directory)])
         try await view.waitForOutput()
@@ -156,11 +151,7 @@ struct ScannerAgentCommandTests {
         case "closed output": arguments += ["--speed", "4", "--json"]
         default: arguments += ["--speed", "1"]
         }
-        let watcher = try BrokerTests.client(broker.url(), id: BrokerTests.unique("watcher"))
-        let watched = EventCollector(watcher)
-        watcher.subscribe("beacontop/scanners/\(name)/+")
-        watcher.start()
-        try await watched.waitConnected()
+        let (watcher, watched) = try await BrokerTests.subscriber(broker, "watcher", topics: ["beacontop/scanners/\(name)/+"])
         let agent: Command
         if path == "closed output" {
             // `scan ... --json | head -c 1`: the reader goes away after the first byte.
@@ -204,11 +195,7 @@ struct ScannerAgentCommandTests {
         let broker = try LocalMosquittoBroker()
         let name = "pi-restart"
         let readings = "beacontop/scanners/\(name)/readings"
-        let watcher = try BrokerTests.client(broker.url(), id: BrokerTests.unique("watcher"), cleanSession: false)
-        let watched = EventCollector(watcher)
-        watcher.subscribe("beacontop/scanners/\(name)/+", qos: .atLeastOnce)
-        watcher.start()
-        try await watched.waitConnected()
+        let (watcher, watched) = try await BrokerTests.subscriber(broker, "watcher", topics: ["beacontop/scanners/\(name)/+"], qos: .atLeastOnce, cleanSession: false)
         let agent = try Command([
             "scan", Self.capture("govee-h5100.btsnoop"), "--speed", "1", "--loop", "--duration", "25",
             "--publish", broker.url(), "--scanner", name, "--keep-alive", "5",
@@ -246,11 +233,7 @@ struct ScannerAgentCommandTests {
     /// returns it with the telemetry a watcher saw up to its `offline`.
     static func runToOffline(_ arguments: [String], scanner name: String) async throws -> (agent: Command, telemetry: [[String: Any]]) {
         let broker = try LocalMosquittoBroker()
-        let watcher = try BrokerTests.client(broker.url(), id: BrokerTests.unique("watcher"))
-        let watched = EventCollector(watcher)
-        watcher.subscribe("beacontop/scanners/\(name)/+")
-        watcher.start()
-        try await watched.waitConnected()
+        let (watcher, watched) = try await BrokerTests.subscriber(broker, "watcher", topics: ["beacontop/scanners/\(name)/+"])
         let agent = try Command(arguments + ["--publish", broker.url(), "--scanner", name])
         #expect(try await agent.finish() == 0, "stderr: \(agent.stderr)")
         try await watched.wait("offline") { $0.messages(on: "beacontop/scanners/\(name)/status").last?.payload == Array("offline".utf8) }
@@ -294,11 +277,7 @@ struct ScannerAgentCommandTests {
     @Test("A scanner name with MQTT's '/', '+', '#' is said as its topic level, the name views show")
     func scannerNameAsTopicLevel() async throws {
         let broker = try LocalMosquittoBroker()
-        let watcher = try BrokerTests.client(broker.url(), id: BrokerTests.unique("watcher"))
-        let watched = EventCollector(watcher)
-        watcher.subscribe("beacontop/scanners/+/status")
-        watcher.start()
-        try await watched.waitConnected()
+        let (watcher, watched) = try await BrokerTests.subscriber(broker, "watcher", topics: ["beacontop/scanners/+/status"])
         let agent = try Command(["scan", Self.capture("govee-h5100.btsnoop"), "--speed", "max", "--publish", broker.url(), "--scanner", "hall/b #2+"])
         #expect(try await agent.finish() == 0, "stderr: \(agent.stderr)")
         #expect(agent.stderr.contains("--scanner 'hall/b #2+' is 'hall_b _2_' in the topics"), "stderr: \(agent.stderr)")

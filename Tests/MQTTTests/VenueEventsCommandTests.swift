@@ -93,11 +93,7 @@ struct VenueEventsCommandTests {
     @Test("A view killed with visitors present left a retained count on the broker; the next view, with nobody there, replaces it with 0")
     func staleOccupancyReplaced() async throws {
         let broker = try LocalMosquittoBroker()
-        let dashboard = try BrokerTests.client(broker.url(), id: BrokerTests.unique("dashboard"))
-        let board = EventCollector(dashboard)
-        dashboard.subscribe("beacontop/occupancy/+")
-        dashboard.start()
-        try await board.waitConnected()
+        let (dashboard, board) = try await BrokerTests.subscriber(broker, "dashboard", topics: ["beacontop/occupancy/+"])
         // What a `kill -9`ed view leaves: the kitchen's last occupancy (one visitor), retained, and
         // the kitchen node's retained birth.
         let stale = #"{"room":"kitchen","count":1,"beacons":["E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1"],"t":1}"#

@@ -23,12 +23,7 @@ struct VenueExitTests {
 
     /// A backend subscribed to every event at QoS 1 (a persistent session under `id`, when given).
     static func backend(_ broker: LocalMosquittoBroker, id: String = BrokerTests.unique("backend"), persistent: Bool = false) async throws -> (MQTTClient, EventCollector) {
-        let client = try BrokerTests.client(broker.url(), id: id, cleanSession: !persistent)
-        let events = EventCollector(client)
-        client.subscribe("beacontop/events/#", qos: .atLeastOnce)
-        client.start()
-        try await events.waitConnected()
-        return (client, events)
+        try await BrokerTests.subscriber(broker, "backend", topics: ["beacontop/events/#"], qos: .atLeastOnce, id: id, cleanSession: !persistent)
     }
 
     /// The kitchen node hears the beacon four times a second until the backend has its enter, and
