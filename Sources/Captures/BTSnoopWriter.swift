@@ -21,10 +21,10 @@ public struct BTSnoopWriter: Sendable {
     private var record: [UInt8] = []
     public private(set) var packetsWritten = 0
 
-    /// Creates (or truncates) `path` and writes the 16-byte file header.
-    public init(path: String) throws(CaptureError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .writeFailed(path: path, reason: String(cString: strerror(errno))) }
+    /// Creates `path` and writes the 16-byte file header. An existing file holding bytes is
+    /// refused (`.outputExists`) unless `replacing` (generated files: the simulator's, benchmarks').
+    public init(path: String, replacing: Bool = false) throws(CaptureError) {
+        let descriptor = try RecordingFileCreation.open(path: path, replacing: replacing)
         self.path = path
         self.file = OpenFileDescriptor(descriptor)
         record.reserveCapacity(512)

@@ -17,6 +17,8 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
     case corrupt(path: String, field: String, offset: Int, reason: String)
     /// open(2) or write(2) of a capture being written failed (disk full, permission denied, ...).
     case writeFailed(path: String, reason: String)
+    /// A recording's file exists and holds bytes: it is never written over (`RecordingFileCreation`).
+    case outputExists(path: String, bytes: Int)
     /// One record's contents are unusable (unknown H4 indicator, interface id out of range);
     /// the framing around it is intact, so reading continues.
     case malformedRecord(path: String, offset: Int, reason: String)
@@ -37,6 +39,8 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(path): malformed record at byte \(offset): \(reason)"
         case .writeFailed(let path, let reason):
             "\(path): cannot write: \(reason)"
+        case .outputExists(let path, let bytes):
+            "\(path) already holds \(bytes) bytes: a recording never writes over a file; choose another name"
         }
     }
 

@@ -289,17 +289,28 @@ public struct MonitorSession: Sendable {
     private mutating func toggleRecording() {
         guard let recording else { return note("this source cannot be recorded") }
         if recording.stopRecording() != nil { return }
-        let path = Self.recordingName(at: Date(), venue: feed.venue != nil)
+        let path = Self.recordingName(at: Date(), venue: feed.venue != nil) { FileManager.default.fileExists(atPath: $0) }
         do { try recording.startRecording(to: path) } catch { note("cannot record: \(error)") }
     }
 
-    /// `beacontop-20261122-041512.btsnoop` in the current directory (a venue's: `.venue.ndjson`).
-    public static func recordingName(at date: Date, venue: Bool = false) -> String {
+    /// `beacontop-20261122-041512.btsnoop` in the current directory (a venue's: `.venue.ndjson`);
+    /// when `exists` says a file has that name (a second `r` within the second, another session's
+    /// recording), `beacontop-20261122-041512-2.btsnoop`, `-3`, ...: a recording never writes over
+    /// a file (the writer's O_EXCL refuses one created in between).
+    public static func recordingName(at date: Date, venue: Bool = false, exists: (String) -> Bool = { _ in false }) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
-        return "beacontop-\(formatter.string(from: date))\(venue ? ".venue.ndjson" : ".btsnoop")"
+        let base = "beacontop-\(formatter.string(from: date))"
+        let suffix = venue ? ".venue.ndjson" : ".btsnoop"
+        var name = base + suffix
+        var number = 1
+        while exists(name) {
+            number += 1
+            name = "\(base)-\(number)\(suffix)"
+        }
+        return name
     }
 
     /// `beacontop-20261122-041512.csv` in the current directory.

@@ -37,7 +37,7 @@ extension CaptureError: RecoverableReplayError {
         let path: String
         switch self {
         case .cannotOpen(let file, _), .readFailed(let file, _, _), .unknownFormat(let file, _), .unsupported(let file, _),
-             .corrupt(let file, _, _, _), .writeFailed(let file, _), .malformedRecord(let file, _, _):
+             .corrupt(let file, _, _, _), .writeFailed(let file, _), .outputExists(let file, _), .malformedRecord(let file, _, _):
             path = file
         }
         let text = description

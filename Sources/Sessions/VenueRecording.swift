@@ -39,8 +39,7 @@ public struct VenueRecordingWriter: PacketRecorder {
     public let path: String
 
     public init(path: String, prefix: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw VenueRecordingError(path: path, line: 0, problem: String(cString: strerror(errno))) }
+        let descriptor = try RecordingFileCreation.open(path: path)
         self.path = path
         file = FileDescriptorBox(descriptor)
         line.raw("{\"beacontopVenueRecording\":")

@@ -25,7 +25,7 @@ public enum SimulatedRecording {
     public static func write(scenario: Scenario, seed: UInt64, duration: Double, truthStep: Double,
                              capturePath: String, truthPath: String) throws -> Summary {
         var simulator = RadioSimulator(scenario: scenario, seed: seed, looping: true)
-        var writer = try BTSnoopWriter(path: capturePath)
+        var writer = try BTSnoopWriter(path: capturePath, replacing: true)
         while let reception = simulator.next() {
             let ad = reception.advertisement
             guard ad.timestamp - scenario.startTime <= duration else { break }

@@ -52,7 +52,7 @@ enum DecodeFileBenchmark {
 
     static func generate(count: Int, rate: Double, path: String) throws {
         let temporary = path + ".partial"
-        var writer = try BTSnoopWriter(path: temporary)
+        var writer = try BTSnoopWriter(path: temporary, replacing: true)
         let uuid = UUIDBytes("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4")!
         let beacons = (0..<50).map { index in
             IBeaconFrame(uuid: uuid, major: 100, minor: UInt16(index + 1), measuredPower: -59).advertisingData

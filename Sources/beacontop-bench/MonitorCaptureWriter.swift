@@ -24,7 +24,7 @@ enum MonitorCaptureWriter {
     @discardableResult
     static func write(path: String, beacons count: Int, seconds: Double, rate: Double) throws -> Int {
         let uuid = UUIDBytes("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4")!
-        var writer = try BTSnoopWriter(path: path)
+        var writer = try BTSnoopWriter(path: path, replacing: true)
         var seed: UInt64 = 0x5EED
         var rssi = [Int](repeating: -70, count: count)
         let start = 1_767_258_000.0

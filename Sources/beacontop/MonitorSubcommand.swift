@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Captures
 import HCI
 import Monitor
 import Ranging
@@ -22,7 +23,7 @@ struct MonitorSubcommand: AsyncParsableCommand {
     @Argument(help: "The source spec, or sim:CATALOG.") var source: String = "hci0"
     @Option(help: "The exhibit catalog (YAML): names, descriptions, calibration overrides.") var exhibits: String?
     @Option(help: "The ranging filter: adaptive, running-average, arma, kalman, iqm.") var filter: String = "adaptive"
-    @Option(help: "Also write every packet to this btsnoop file.") var record: String?
+    @Option(help: "Also write every packet to this btsnoop file (Wireshark reads it; replay it as a source). A file holding bytes is refused.") var record: String?
     @Option(help: "Write every beacon's readings at every tick to this CSV file (replaced if it exists; x starts and stops an export).") var export: String?
     @Option(help: "Replay (and sim:) speed: 0.25 to 100, or max for a replay.") var speed: String = "1"
     @Flag(help: "Replay: start over at the end.") var loop = false
@@ -53,6 +54,11 @@ struct MonitorSubcommand: AsyncParsableCommand {
         let inputs = InputOverwriteGuard.inputs(of: spec, catalog: exhibits)
         for (flag, output) in [("--record", record), ("--export", export)] {
             if let output, let refusal = InputOverwriteGuard.refusal(output: output, flag: flag, inputs: inputs) { MonitorRunner.fail(refusal) }
+        }
+        // A usage error, as survey's existing survey.ndjson: the recording there is never written over.
+        if let record, let refusal = RecordingFileCreation.refusal(path: record, flag: "--record") {
+            StandardError.report(refusal)
+            throw ExitCode(64)
         }
         let opening: SourceOpening
         do {

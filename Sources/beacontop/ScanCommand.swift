@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Captures
 import HCI
 import PacketSources
 import Ranging
@@ -28,7 +29,7 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(help: "Active scanning (send scan requests; receives scan responses).") var active = false
     @Option(help: "Scan interval in milliseconds (2.5 to 10240).") var interval: Double = 100
     @Option(help: "Scan window in milliseconds (2.5 to the interval).") var window: Double?
-    @Option(help: "Also write every packet to this btsnoop file (Wireshark reads it; replay it as a source).") var record: String?
+    @Option(help: "Also write every packet to this btsnoop file (Wireshark reads it; replay it as a source). A file holding bytes is refused.") var record: String?
     @Option(help: "Replay speed: 0.25 to 100, or max (the default for a headless replay).") var speed: String = "max"
     @Flag(help: "Replay: start over at the end.") var loop = false
     @Option(help: "Replay: start this many seconds after the capture's first packet.") var from: Double?
@@ -82,6 +83,10 @@ struct ScanCommand: AsyncParsableCommand {
         ) {
             StandardError.report(refusal)
             throw ExitCode(1)
+        }
+        if let record, let refusal = RecordingFileCreation.refusal(path: record, flag: "--record") {
+            StandardError.report(refusal)
+            throw ExitCode(64)
         }
         let opening: SourceOpening
         do {

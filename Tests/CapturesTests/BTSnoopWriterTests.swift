@@ -66,6 +66,24 @@ import Testing
         #expect(apple.count == appleInOriginal.count && apple.count >= 99)
     }
 
+    /// A recording never writes over a file holding bytes, even one created after any check
+    /// (O_EXCL; it was O_TRUNC): the real capture there is left byte for byte. An empty file is taken.
+    @Test func anExistingCaptureIsNeverWrittenOver() throws {
+        let path = directory.path("earlier.btsnoop")
+        try FileManager.default.copyItem(atPath: SharedData.capture("govee-h5100.btsnoop").path, toPath: path)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(throws: CaptureError.outputExists(path: path, bytes: bytes.count)) { _ = try BTSnoopWriter(path: path) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        #expect(RecordingFileCreation.refusal(path: path, flag: "--record")
+                == "--record \(path) already holds \(bytes.count) bytes: a recording never writes over a file; choose another name")
+        let empty = directory.path("empty.btsnoop")
+        #expect(FileManager.default.createFile(atPath: empty, contents: nil))
+        #expect(RecordingFileCreation.refusal(path: empty, flag: "--record") == nil)
+        var writer = try BTSnoopWriter(path: empty)
+        try writer.write(HCIPacket(timestamp: 1, direction: .controllerToHost, type: .event, payload: [0x0E, 0x00]))
+        #expect(try fileSize(empty) == 16 + 24 + 3)
+    }
+
     func fileSize(_ path: String) throws -> Int {
         try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
     }

@@ -45,3 +45,46 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: other)).count > 1_000_000)
     }
 }
+
+/// `--record FILE` naming an existing file that holds bytes (an earlier recording, a second session
+/// given the same name): refused with one line and the status of a usage error before anything
+/// opens, the file's bytes unchanged (it was truncated: O_TRUNC).
+@Suite struct RecordingOverwriteTests {
+    init() throws {
+        try TestPrerequisites.requireExecutable(beacontopExecutable)
+    }
+
+    @Test("monitor, scan and a venue scan refuse --record onto an existing recording; its bytes are unchanged")
+    func existingRecordingIsRefused() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("record-overwrite-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let capture = SharedData.repositoryRoot.appendingPathComponent("demo/museum-walk.btsnoop").path
+        let earlier = directory.appendingPathComponent("earlier.btsnoop").path
+        try FileManager.default.copyItem(atPath: SharedData.capture("govee-h5100.btsnoop").path, toPath: earlier)
+        let venueEarlier = directory.appendingPathComponent("earlier.venue.ndjson").path
+        try FileManager.default.copyItem(atPath: SharedData.repositoryRoot.appendingPathComponent("Tests/VenueRecordings/mixed.venue.ndjson").path, toPath: venueEarlier)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: earlier))
+        let venueBytes = try Data(contentsOf: URL(fileURLWithPath: venueEarlier))
+        let cases: [([String], String)] = [
+            (["scan", capture, "--json", "--record", earlier], earlier),
+            (["monitor", capture, "--record", earlier], earlier),
+            (["scan", "mqtt://127.0.0.1:1", "--json", "--record", venueEarlier], venueEarlier),
+            (["monitor", "mqtt://127.0.0.1:1", "--record", venueEarlier], venueEarlier),
+        ]
+        for (arguments, path) in cases {
+            let run = try HostileInputCommandTests.run(arguments, timeout: 30)
+            #expect(run.status == 64 && !run.timedOut, "\(arguments): \(run.status) \(run.stderr)")
+            #expect(run.stderr == "beacontop: --record \(path) already holds \(path == earlier ? bytes.count : venueBytes.count) bytes: a recording never writes over a file; choose another name\n",
+                    "\(arguments): \(run.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: earlier)) == bytes, "a --record changed the earlier recording")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: venueEarlier)) == venueBytes, "a --record changed the earlier venue recording")
+        // An existing empty file (mktemp's) is still recorded to.
+        let empty = directory.appendingPathComponent("empty.btsnoop").path
+        #expect(FileManager.default.createFile(atPath: empty, contents: nil))
+        let recorded = try HostileInputCommandTests.run(["scan", capture, "--json", "--record", empty], timeout: 60)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: empty)).count > 1_000_000)
+    }
+}

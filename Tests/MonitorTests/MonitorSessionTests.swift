@@ -1,4 +1,5 @@
 import BeaconFormats
+import Foundation
 import HCI
 import Monitor
 import PacketSources
@@ -130,6 +131,22 @@ import Testing
         // The beacon is nearest at once (nobody waits for a distance floor), so its event may follow.
         let recordingEvents = snapshot.events.map(\.message).filter { $0.hasPrefix("recording") }
         #expect(recordingEvents == ["recording to \(path)", "recording stopped: \(path), 2 packets"])
+    }
+
+    /// `r`'s file name steps past files that exist (a second `r` within the same second, another
+    /// session's recording of that second) instead of naming them: the writer refuses them.
+    @Test func recordingNamesStepPastExistingFiles() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("record-names-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let date = Date(timeIntervalSince1970: 1_795_411_724)
+        let exists = { (name: String) in FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path) }
+        #expect(MonitorSession.recordingName(at: date, exists: exists) == "beacontop-20261123-052844.btsnoop")
+        for name in ["beacontop-20261123-052844.btsnoop", "beacontop-20261123-052844-2.btsnoop", "beacontop-20261123-052844.venue.ndjson"] {
+            #expect(FileManager.default.createFile(atPath: directory.appendingPathComponent(name).path, contents: Data([1])))
+        }
+        #expect(MonitorSession.recordingName(at: date, exists: exists) == "beacontop-20261123-052844-3.btsnoop")
+        #expect(MonitorSession.recordingName(at: date, venue: true, exists: exists) == "beacontop-20261123-052844-2.venue.ndjson")
     }
 
     @Test func aSpeedKeyAtEitherEndSaysItChangesNothing() {

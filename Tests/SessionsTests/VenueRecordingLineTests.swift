@@ -1,3 +1,4 @@
+import Captures
 import Foundation
 import PacketSources
 @testable import Sessions
@@ -38,5 +39,17 @@ struct VenueRecordingLineTests {
         #expect(total > 2900)
         // All but the lines whose topic has a \u escape (half the fixture's lines naming café).
         #expect(fast > total * 85 / 100, "the flat reader took \(fast) of \(total) recorded lines")
+    }
+}
+
+/// A venue recording's writer never writes over a file holding bytes (it truncated it: O_TRUNC).
+@Suite struct VenueRecordingOverwriteTests {
+    @Test func anExistingRecordingIsNeverWrittenOver() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("venue-overwrite-\(UUID().uuidString.prefix(8)).venue.ndjson").path
+        try FileManager.default.copyItem(atPath: SharedData.repositoryRoot.appendingPathComponent("Tests/VenueRecordings/mixed.venue.ndjson").path, toPath: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(throws: CaptureError.outputExists(path: path, bytes: bytes.count)) { _ = try VenueRecordingWriter(path: path, prefix: "") }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
 }

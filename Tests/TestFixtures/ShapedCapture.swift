@@ -54,7 +54,7 @@ public struct ShapedCapture {
 
     /// Writes the capture to `path` as a btsnoop file (what `replay`, `scan` and the monitor read).
     public func write(to path: String) throws {
-        var writer = try BTSnoopWriter(path: path)
+        var writer = try BTSnoopWriter(path: path, replacing: true)
         for packet in packets.sorted(by: { $0.time < $1.time }) {
             let advertisement = Advertisement(
                 timestamp: packet.time, address: packet.address, addressType: .randomDevice, eventKind: .scanRsp,
