@@ -182,6 +182,10 @@ public struct MonitorFeed: Sendable {
             // A `--loop` replay reports each pass as "looping (n)" and goes on.
             if !reason.hasPrefix("looping") { status.state = .finished }
             log(.info, news.description)
+        case .resumedFromEnd:
+            // Playing again: the session's next snapshot says at what speed, or paused.
+            status.state = .replaying(speed: 1)
+            log(.info, news.description)
         }
     }
 

@@ -61,6 +61,7 @@ public struct MonitorSession: Sendable {
     /// Feeds everything the source delivered since the last call.
     public mutating func drain() {
         let contents = inbox.take()
+        let wasFinished = feed.status.state == .finished
         for batch in contents.batches {
             var newest: Double?
             for event in batch.events {
@@ -88,9 +89,10 @@ public struct MonitorSession: Sendable {
             if let newest { clock = (max(clock?.capture ?? newest, newest), batch.arrival, clockRate) }
         }
         feed.droppedPackets = contents.droppedPackets
-        if contents.ended {
-            sourceEnded = true
-            // A venue recording replayed to its end: its open visits end there, as `replay` ends them.
+        if contents.ended { sourceEnded = true }
+        if contents.ended || (!wasFinished && feed.status.state == .finished) {
+            // A venue recording replayed to its end (held there for a seek back, or over): its
+            // open visits end there, as `replay` ends them; a seek back rebuilds the view.
             if let last = clock?.capture { _ = feed.finishVenue(at: last) }
         }
         flushVenueOutbox()
@@ -223,6 +225,7 @@ public struct MonitorSession: Sendable {
             replay.togglePause()
         case .step:
             guard let replay else { return noReplayControls("step") }
+            if feed.status.state == .finished { return nothingFurther("step") }
             replay.pause()
             replay.step()
         case .speedUp, .slowDown:
@@ -230,6 +233,7 @@ public struct MonitorSession: Sendable {
             changeSpeed(up: command == .speedUp, replay)
         case .seek(let seconds):
             guard let replay else { return noReplayControls("seek") }
+            if seconds > 0, feed.status.state == .finished { return nothingFurther("seek") }
             if seconds < 0, feed.venue != nil, recording?.recordingPath != nil {
                 // A seek back replays the venue recording again from its start: recorded, those
                 // messages would be written twice, out of time order.
@@ -258,6 +262,13 @@ public struct MonitorSession: Sendable {
 
     private mutating func note(_ message: String) {
         feed.log(.info, message)
+    }
+
+    /// `→` or `.` on a replay held at its end: nothing comes after it (the replay waits for `←`).
+    private mutating func nothingFurther(_ key: String) {
+        let text = "\(key): the replay is at its end, nothing further (← goes back)"
+        note(text)
+        pendingNotice = text
     }
 
     /// A replay key on a source without replay controls: said in the event log and, for a few

@@ -12,6 +12,8 @@ struct ReplayEngine {
         var announced = false
         var stopRequested = false
         var finished = false
+        /// At the end with `holdAtEnd`: waiting for a seek back (the reader and checkpoints kept).
+        var held = false
         var pending: HCIPacket?
         var pacer: ReplayPacer?
         var captureStart: Double?
@@ -81,9 +83,39 @@ struct ReplayEngine {
         return .emit(.notice(.ended(source: name, reason: reason)))
     }
 
+    /// The end of what can be read: finished, or held there for a seek back (`holdAtEnd`), with
+    /// the same `.ended` notice either way (the monitor shows `replay finished`).
+    private mutating func end(_ reason: String) -> Action {
+        guard options.holdAtEnd else { return finish(reason) }
+        state.held = true
+        state.pending = nil
+        state.seekTarget = nil
+        // The position stands at the end (a seek forward past it too), and a seek back counts from there.
+        if let start = state.captureStart, let last = state.lastRead {
+            let end = options.to.map { Swift.min($0, last) } ?? last
+            if end > (state.reached ?? state.lastDelivered ?? start) - start {
+                state.reached = start + end
+                control.moved(to: end)
+            }
+        }
+        return .emit(.notice(.ended(source: name, reason: reason)))
+    }
+
+    /// Held at the end: no timer, the thread sleeps until a request. A seek back is put back for
+    /// the next step to take as any seek (reopening at a resume point) after the notice that
+    /// turns the status back to playing; a seek forward has nothing to go to and is dropped (the
+    /// monitor says so). Pause and speed requests wait in the control for the packets after it.
+    private mutating func heldStep() -> Action {
+        guard let delta = control.takeSeek(), delta < 0 else { return .wait(.infinity) }
+        state.held = false
+        control.seek(by: delta)
+        return .emit(.notice(.resumedFromEnd(source: name)))
+    }
+
     mutating func step(wall: Double) -> Action {
         if state.finished { return .end }
         if state.stopRequested { return finish("replay stopped") }
+        if state.held { return heldStep() }
         if !state.announced {
             state.announced = true
             return .emit(.notice(.connected(source: name)))
@@ -218,7 +250,7 @@ struct ReplayEngine {
                 if let replayError, replayError.isRecoverable {
                     return .emit(.notice(.framingError(source: name, detail: replayError.detail)))
                 }
-                return finish("replay stopped: \(replayError?.detail ?? "\(error)")")
+                return end("replay stopped: \(replayError?.detail ?? "\(error)")")
             }
             var reachedEnd = packet == nil
             if let packet {
@@ -246,7 +278,7 @@ struct ReplayEngine {
                     return .emit(.notice(.pastTheEnd(source: name, from: from, last: last)))
                 }
                 let skipped = state.skipped > 0 ? " played (\(state.skipped) skipped by seeks or --from)" : ""
-                return finish("end of replay after \(control.position.packets) packets\(skipped)\(note)")
+                return end("end of replay after \(control.position.packets) packets\(skipped)\(note)")
             }
             do { state.reader = try makeReader() } catch {
                 return finish("replay stopped: cannot reopen: \(error)")

@@ -32,12 +32,16 @@ public struct ReplayOptions: Sendable, Equatable {
     public var from: Double?
     /// Seconds after the first packet at which to stop (or loop).
     public var to: Double?
+    /// At the end, wait for a seek back instead of ending (the monitor: `←` after `replay
+    /// finished` looks again at the last minute); the headless commands end there.
+    public var holdAtEnd: Bool
 
-    public init(speed: ReplaySpeed = .factor(1), loop: Bool = false, from: Double? = nil, to: Double? = nil) {
+    public init(speed: ReplaySpeed = .factor(1), loop: Bool = false, from: Double? = nil, to: Double? = nil, holdAtEnd: Bool = false) {
         self.speed = speed
         self.loop = loop
         self.from = from
         self.to = to
+        self.holdAtEnd = holdAtEnd
     }
 
     /// What is wrong with a `--from`/`--to` window, or nil: each a finite number of seconds, at

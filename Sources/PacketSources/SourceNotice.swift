@@ -14,6 +14,9 @@ public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
     case framingError(source: String, detail: String)
     /// A replay reached its end, or was stopped.
     case ended(source: String, reason: String)
+    /// A replay held at its end (`ReplayOptions.holdAtEnd`) plays again: a seek back took it
+    /// there, and the status goes back from `replay finished` to playing (or paused).
+    case resumedFromEnd(source: String)
     /// A replay ended with nothing replayed because `--from` lies past the file's last packet
     /// (message), `last` seconds after its first: the end of the replay, and a usage error.
     case pastTheEnd(source: String, from: Double, last: Double)
@@ -52,6 +55,7 @@ public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
             "\(source): \(reason); reconnecting in \(delay) s (attempt \(attempt))"
         case .framingError(let source, let detail): "\(source): \(detail)"
         case .ended(let source, let reason): "\(source): \(reason)"
+        case .resumedFromEnd(let source): "\(source): seek back from the end: playing again"
         case .pastTheEnd(let source, let from, let last):
             "\(source): --from \(Self.seconds(from)) s is past the end: the file spans 0-\(Self.seconds(last)) s; nothing replayed"
         case .warning(let source, let message): "\(source): \(message)"

@@ -67,6 +67,8 @@ struct VenueReplayEngine {
     private var delivered = 0
     private var stopRequested = false
     private var finished = false
+    /// At the end with `holdAtEnd`: waiting for a seek back.
+    private var held = false
 
     /// A replay of what `reader` reads; `open` opens the recording again for a seek back or a loop.
     init(name: String, options: ReplayOptions, control: ReplayControl, reader: VenueRecordingReader,
@@ -85,6 +87,7 @@ struct VenueReplayEngine {
         if !queue.isEmpty { return .emit(queue.removeFirst()) }
         if finished { return .end }
         if stopRequested { return .emit(finish("stopped after \(delivered) messages")) }
+        if held { return heldStep() }
         // The first message is read before a seek is taken: a seek counts from it.
         if pending == nil, let action = readNext() { return action }
         if let delta = control.takeSeek() {
@@ -157,13 +160,36 @@ struct VenueReplayEngine {
     }
 
     /// The end of the recording (or of what could be read of it): `.pastTheEnd` when nothing was
-    /// delivered because `--from` lies beyond its last message.
+    /// delivered because `--from` lies beyond its last message; held there for a seek back
+    /// (`holdAtEnd`, the monitor) otherwise, as a capture's replay holds (`ReplayEngine.end`).
     private mutating func ending() -> SourceEvent {
-        let notice = finish("end of replay after \(delivered) messages")
+        let reason = "end of replay after \(delivered) messages"
         if delivered == 0, let from = options.from, let last = lastRead, last < from {
+            _ = finish(reason)
             return .notice(.pastTheEnd(source: name, from: from, last: last))
         }
-        return notice
+        guard options.holdAtEnd, let start else { return finish(reason) }
+        held = true
+        pending = nil
+        catchUp = nil
+        if let last = lastRead {
+            let end = start + (options.to.map { Swift.min($0, last) } ?? last)
+            if end > (reached ?? start) {
+                reached = end
+                control.moved(to: end - start)
+            }
+        }
+        return .notice(.ended(source: name, reason: reason))
+    }
+
+    /// Held at the end: no timer until a request. A seek back rebuilds the view and plays again
+    /// (its `.rewound` follows the notice that turns the status back to playing); a seek forward
+    /// has nothing to go to and is dropped (the monitor says so).
+    private mutating func heldStep() -> Action {
+        guard let delta = control.takeSeek(), delta < 0 else { return .wait(.infinity) }
+        held = false
+        seek(by: delta)
+        return .emit(.notice(.resumedFromEnd(source: name)))
     }
 
     /// Aims at `delta` seconds from where the replay is (or from the target of a seek still

@@ -63,7 +63,7 @@ struct MonitorSubcommand: AsyncParsableCommand {
         let opening: SourceOpening
         do {
             opening = try SourceOpening(
-                spec: spec, replay: ReplayOptions(speed: replaySpeed, loop: loop, from: from, to: to), seed: seed, brokerSettings: broker.settings
+                spec: spec, replay: ReplayOptions(speed: replaySpeed, loop: loop, from: from, to: to, holdAtEnd: true), seed: seed, brokerSettings: broker.settings
             )
         } catch {
             MonitorRunner.fail("\(error)")
