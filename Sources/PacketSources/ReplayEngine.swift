@@ -141,6 +141,13 @@ struct ReplayEngine {
                 state.pacer!.resume(atWall: wall)
             }
         }
+        if let last = state.lastDelivered, last - time > Self.batchWindow {
+            // The capture's clock stepped back (a phone's clock set back while it logged): a step
+            // of zero, paced on from this packet, as tcpreplay 3 did. Paced against the earlier
+            // anchor, every packet after the jump went out at once until their times passed where
+            // it started. Smaller steps back (interleaved interfaces) play within the batch window.
+            state.pacer!.restart(captureStart: time, atWall: wall)
+        }
         if state.paused {
             guard control.takeStep() else { return .wait(Self.longestWait) }
             state.pacer!.stepped(to: time)

@@ -118,6 +118,11 @@ struct VenueReplayEngine {
             reached = target
             control.moved(to: target - (start ?? target))
         }
+        if catchUp == nil, let reached, reached - time > Self.batchWindow {
+            // The recording's clock stepped back (the view's clock set back): a step of zero, paced
+            // on from this message, as a capture's replay does (`ReplayEngine.step`).
+            pacer!.restart(captureStart: time, atWall: wall)
+        }
         if catchUp == nil {
             if paused {
                 // No timer while paused: the control's semaphore wakes the thread at a request.

@@ -55,6 +55,24 @@ struct VenueReplayEngineTests {
         }
     }
 
+    @Test("A clock that steps back 20 s mid-recording is a step of zero: the messages after it are paced, not delivered at once")
+    func clockStepBack() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-venue-jump-\(UUID().uuidString.prefix(8)).venue.ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var writer = try VenueRecordingWriter(path: path, prefix: "")
+        for second in Array(0..<30) + Array(10..<20) {
+            let payload = #"{"id":"\#(Self.espID)","mac":"c01122334455","rssi@1m":-59,"rssi":-60,"raw":1.2,"distance":1.2,"var":0.1,"int":100}"#
+            try writer.write(BrokerMessage(topic: "espresense/devices/\(Self.espID)/kitchen", payload: Array(payload.utf8), receivedAt: Self.start + Double(second)))
+        }
+        var engine = try Self.engine(path, control: ReplayControl())
+        #expect(Self.offsets(Self.run(&engine, at: 100).events) == [0])
+        // The step back goes out at once after second 29, the next message a second later, as recorded.
+        let (events, then) = Self.run(&engine, at: 129)
+        #expect(Self.offsets(events) == Array(1...29).map(Double.init) + [10])
+        #expect(then == .wait(1))
+        #expect(Self.offsets(Self.run(&engine, at: 130).events) == [11])
+    }
+
     @Test("Paced at its speed; paused it waits with no timer, a step delivers one message, resume goes on from there; + changes the pace")
     func pacePauseStepSpeed() throws {
         let path = try Self.recording()
