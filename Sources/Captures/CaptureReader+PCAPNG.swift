@@ -39,8 +39,9 @@ extension CaptureReader {
 
     /// The first Section Header Block is the file's header: a file cut inside it holds no record,
     /// so it is refused as a btsnoop or pcap file cut inside its header is (it read as an empty
-    /// capture with a warning, and status 0). Leaves the block unread; a bad byte-order magic or
-    /// length is left for `nextPCAPNG` to name.
+    /// capture with a warning, and status 0). So is a file cut inside the Interface Description
+    /// Block after it: no packet can be read without one. Leaves the blocks unread; a bad
+    /// byte-order magic or length is left for `nextPCAPNG` to name.
     static func checkPCAPNGSectionHeader(_ input: inout BlockFileInput, path: String) throws(CaptureError) {
         let name = blockName(BlockType.sectionHeader)
         guard try input.fill(12) else {
@@ -53,8 +54,28 @@ extension CaptureReader {
         default: return
         }
         let length = Int(input.uint32(at: input.start + 4, bigEndian: bigEndian))
-        guard length >= 12, length <= BlockFileInput.bufferSize, try !input.fill(length) else { return }
-        throw .corrupt(path: path, field: name, offset: 0, reason: "file ends after \(input.available) of \(length) bytes")
+        guard length >= 12, length <= BlockFileInput.bufferSize else { return }
+        guard try input.fill(length) else {
+            throw .corrupt(path: path, field: name, offset: 0, reason: "file ends after \(input.available) of \(length) bytes")
+        }
+        try checkFirstInterface(&input, path: path, after: length, bigEndian: bigEndian)
+    }
+
+    /// A file that ends inside the Interface Description Block right after its Section Header
+    /// Block (at `offset`) is refused as one cut inside its header: it read as an empty capture,
+    /// a warning and status 0, where every other file with no usable record is status 1.
+    private static func checkFirstInterface(_ input: inout BlockFileInput, path: String, after offset: Int, bigEndian: Bool) throws(CaptureError) {
+        guard offset + 8 <= BlockFileInput.bufferSize else { return }
+        _ = try input.fill(offset + 8)
+        let present = input.available - offset
+        guard present >= 4, input.uint32(at: input.start + offset, bigEndian: bigEndian) == BlockType.interfaceDescription else { return }
+        let name = blockName(BlockType.interfaceDescription)
+        guard present >= 8 else {
+            throw .corrupt(path: path, field: name, offset: offset, reason: "file ends after \(present) of at least 8 bytes")
+        }
+        let length = Int(input.uint32(at: input.start + offset + 4, bigEndian: bigEndian))
+        guard length >= 20, offset + length <= BlockFileInput.bufferSize, try !input.fill(offset + length) else { return }
+        throw .corrupt(path: path, field: name, offset: offset, reason: "file ends after \(input.available - offset) of \(length) bytes")
     }
 
     mutating func nextPCAPNG() throws(CaptureError) -> HCIPacket? {

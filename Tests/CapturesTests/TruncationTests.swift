@@ -96,4 +96,21 @@ import Testing
         let whole = try readAll(try directory.write(Array(original[..<28]), name: "whole"))
         #expect(whole.packets.isEmpty && whole.truncation == nil && whole.errors.isEmpty)
     }
+
+    /// Cut inside the Interface Description Block after the Section Header Block (bytes 28-47 in
+    /// govee-h5105.pcapng), no packet can be read: refused as a cut header is, where it read as an
+    /// empty capture with a warning and status 0.
+    @Test(arguments: [(32, "file ends after 4 of at least 8 bytes"), (40, "file ends after 12 of 20 bytes"), (47, "file ends after 19 of 20 bytes")])
+    func aPCAPNGCutInsideItsFirstInterfaceIsOneClearError(_ cut: Int, _ reason: String) throws {
+        let original = try Array(Data(contentsOf: SharedData.capture("govee-h5105.pcapng")))
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try directory.write(Array(original[..<cut]), name: "interface")
+        #expect(throws: CaptureError.corrupt(path: path, field: "pcapng Interface Description Block", offset: 28, reason: reason)) {
+            try CaptureReader(path: path)
+        }
+        // Whole, with nothing after it, it is a capture with no records: no error.
+        let whole = try readAll(try directory.write(Array(original[..<48]), name: "whole"))
+        #expect(whole.packets.isEmpty && whole.truncation == nil && whole.errors.isEmpty)
+    }
 }
