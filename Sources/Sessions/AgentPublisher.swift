@@ -68,7 +68,8 @@ public struct AgentPublisher: Sendable {
         let statistics = client.statistics
         if let telemetry = agent.telemetry(
             at: time, advertsPerSecond: advertsPerSecond, beacons: beacons,
-            published: statistics.published, buffered: statistics.buffered, dropped: statistics.dropped, droppedQoS1: statistics.droppedQoS1
+            published: statistics.published, buffered: statistics.buffered, dropped: statistics.dropped, droppedQoS1: statistics.droppedQoS1,
+            droppedStale: statistics.droppedStale
         ) {
             client.publish(telemetry.message)
         }
@@ -81,9 +82,13 @@ public struct AgentPublisher: Sendable {
         return client.statistics
     }
 
-    /// `beacontop: BROKER: N published, N dropped (buffer full), N still buffered`.
+    /// `beacontop: BROKER: N published, N dropped (buffer full), N stale readings dropped (...),
+    /// N still buffered`.
     public static func summary(_ statistics: MQTTClientStatistics, broker: String) -> String {
         var text = "\(broker): \(statistics.published) published, \(statistics.dropped) dropped (buffer full)"
+        if statistics.droppedStale > 0 {
+            text += ", \(statistics.droppedStale) stale readings dropped (they waited for the broker past a view's \(Int(ScannerAgent.readingLifetime)) s)"
+        }
         if statistics.buffered > 0 { text += ", \(statistics.buffered) still buffered (the broker was away at the end)" }
         return text
     }

@@ -33,18 +33,28 @@ public struct ScannerAgent: Sendable {
         VenueOutgoing(topic: topics.status(scanner: scanner), payload: Array(VenueTopics.offline.utf8), atLeastOnce: true, retain: true)
     }
 
+    /// Seconds a view takes a reading as live from when it arrives (`PresenceSettings`): a reading
+    /// that waited for the broker until its beacon's last packet is older than this is not sent.
+    public static let readingLifetime = PresenceSettings().readingLifetime
+
     /// The messages one ranging tick makes due. Stale beacons are not published, and beacons
-    /// not heard for a minute are forgotten by the policy.
+    /// not heard for a minute are forgotten by the policy. Readings expire (`expiresAfter`) once
+    /// their beacon's last packet is a view's reading lifetime old: a view takes a reading as
+    /// heard when it arrives (scanners' clocks are not trusted, and ESPresense's message carries
+    /// no time), so one sent after a broker outage would show a beacon that left meanwhile.
     public mutating func messages(for snapshot: RangingSnapshot) -> [VenueOutgoing] {
         var out: [VenueOutgoing] = []
         for reading in snapshot.beacons where !reading.isStale {
             let distance = reading.accuracy >= 0 ? reading.accuracy : nil
             guard policy.shouldPublish(beacon: reading.id, distance: distance, at: snapshot.time) else { continue }
+            let expiresAfter = max(0, Self.readingLifetime - max(0, snapshot.time - reading.lastSeen))
             if let message = ESPresenseDeviceMessage(reading: reading) {
-                out.append(VenueOutgoing(topic: topics.espresenseDevice(id: message.id, scanner: scanner), payload: message.json()))
+                out.append(VenueOutgoing(topic: topics.espresenseDevice(id: message.id, scanner: scanner), payload: message.json(),
+                                         expiresAfter: expiresAfter))
             }
             out.append(VenueOutgoing(topic: topics.readings(scanner: scanner),
-                                     payload: ScannerReadingMessage.json(scanner: scanner, time: snapshot.time, reading: reading)))
+                                     payload: ScannerReadingMessage.json(scanner: scanner, time: snapshot.time, reading: reading),
+                                     expiresAfter: expiresAfter))
         }
         policy.forget(before: snapshot.time - 60)
         return out
@@ -55,11 +65,12 @@ public struct ScannerAgent: Sendable {
 
     /// Telemetry when it is due at `time` (nil otherwise), with the client's counts.
     public mutating func telemetry(at time: Double, advertsPerSecond: Double, beacons: Int, published: Int, buffered: Int,
-                                   dropped: Int, droppedQoS1: Int) -> VenueOutgoing? {
+                                   dropped: Int, droppedQoS1: Int, droppedStale: Int = 0) -> VenueOutgoing? {
         guard time >= nextTelemetry else { return nil }
         while nextTelemetry <= time { nextTelemetry += telemetryInterval }
-        let report = ScannerTelemetry(scanner: scanner, time: time, uptime: time - startedAt, advertsPerSecond: advertsPerSecond,
+        var report = ScannerTelemetry(scanner: scanner, time: time, uptime: time - startedAt, advertsPerSecond: advertsPerSecond,
                                       beacons: beacons, published: published, buffered: buffered, dropped: dropped, droppedQoS1: droppedQoS1)
+        report.droppedStale = droppedStale
         return VenueOutgoing(topic: topics.telemetry(scanner: scanner), payload: report.json())
     }
 }

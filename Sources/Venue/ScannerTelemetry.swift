@@ -6,10 +6,11 @@ import Ranging
 ///
 /// ```json
 /// {"scanner":"pi-hall-a","t":1767225600.0,"uptime":3600.0,"advertsPerSecond":412.5,"beacons":37,
-///  "published":128004,"buffered":0,"dropped":12,"droppedQoS1":0}
+///  "published":128004,"buffered":0,"dropped":12,"droppedQoS1":0,"droppedStale":0}
 /// ```
 ///
-/// `dropped` counts messages the outgoing buffer let go while the broker was away.
+/// `dropped` counts messages the outgoing buffer let go while the broker was away (full),
+/// `droppedStale` readings that expired waiting for it (absent from older agents' telemetry: 0).
 public struct ScannerTelemetry: Sendable, Equatable {
     public var scanner: String
     public var time: Double
@@ -20,6 +21,7 @@ public struct ScannerTelemetry: Sendable, Equatable {
     public var buffered: Int
     public var dropped: Int
     public var droppedQoS1: Int
+    public var droppedStale = 0
 
     public static let defaultInterval = 10.0
 
@@ -45,7 +47,7 @@ public struct ScannerTelemetry: Sendable, Equatable {
         w.number(uptime, decimals: 1, keepPoint: true)
         w.raw(",\"advertsPerSecond\":")
         w.number(advertsPerSecond, decimals: 1)
-        for (key, value) in [(",\"beacons\":" as StaticString, beacons), (",\"published\":", published), (",\"buffered\":", buffered), (",\"dropped\":", dropped), (",\"droppedQoS1\":", droppedQoS1)] {
+        for (key, value) in [(",\"beacons\":" as StaticString, beacons), (",\"published\":", published), (",\"buffered\":", buffered), (",\"dropped\":", dropped), (",\"droppedQoS1\":", droppedQoS1), (",\"droppedStale\":", droppedStale)] {
             w.raw(key)
             w.integer(value)
         }
@@ -68,5 +70,6 @@ public struct ScannerTelemetry: Sendable, Equatable {
             beacons: try count("beacons"), published: try count("published"), buffered: try count("buffered"),
             dropped: try count("dropped"), droppedQoS1: try count("droppedQoS1")
         )
+        if document["droppedStale"] != nil { droppedStale = try count("droppedStale") }
     }
 }

@@ -79,4 +79,61 @@ struct BumbleAgentTests {
             return text.hasSuffix("beacontop/scanners/room-a/status offline\n")
         }
     }
+
+    /// The `scan mqtt://` view's NDJSON lines so far (docs/formats.md "NDJSON venue lines").
+    static func viewLines(_ view: BeacontopBinary.Running) -> [[String: Any]] {
+        let text = (try? String(contentsOf: view.out, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    static func waitFor(_ what: String, timeout: Double = 40, _ condition: () -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            guard Date() < deadline else { throw HarnessError(description: "no \(what) within \(timeout) s") }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }
+
+    @Test("Readings that waited out a broker outage longer than a view's reading lifetime are dropped at the flush and counted: no view sees the departed beacon again; the visit still arrives")
+    func staleReadingsDroppedAfterAnOutage() throws {
+        let broker = try LocalMosquittoBroker()
+        let relay = try TCPRelay(to: broker.port)  // the agent's own link to the broker, cut at will
+        defer { relay.stop() }
+        let world = try BumbleWorld(controllers: 1)
+        defer { world.stop() }
+        let backend = try Subscriber(broker, filter: "beacontop/events/#")
+        let view = try BeacontopBinary.Running(["scan", broker.url(), "--json"])
+        defer { _ = view.wait(limit: 0) }
+        let agent = try BeacontopBinary.Running([
+            "scan", "tcp:127.0.0.1:\(world.ports[0])", "--publish", "mqtt://127.0.0.1:\(relay.port)", "--scanner", "room-a", "--keep-alive", "5",
+        ])
+        let beacon = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1"
+        try backend.wait("the beacon's enter") { $0.contains { $0.topic == "beacontop/events/enter/room-a" && $0.json["beacon"] as? String == beacon } }
+        // The agent loses its broker (the view keeps its own), and the beacon goes silent with it.
+        relay.refuse(true)
+        relay.cut()
+        world.stop()
+        let silentAt = Date()
+        // The visit arrives whole (the will said room-a offline, so the view closed it at once).
+        try backend.wait("the beacon's visit") { $0.contains { $0.topic == "beacontop/events/visit/room-a" && $0.json["beacon"] as? String == beacon } }
+        // Every reading the agent buffered is now older than a view's 4 s (its ticks run 0.5 s
+        // behind the wall clock); then the broker is reachable again.
+        while Date() < silentAt.addingTimeInterval(6) { Thread.sleep(forTimeInterval: 0.1) }
+        relay.refuse(false)
+        try Self.waitFor("the agent's reconnection") { agent.stderrText.contains("connected again") }
+        let back = Date().timeIntervalSince1970
+        // The view's lines for two seconds past the return: a reading flushed then would be live
+        // in them (a view takes a reading as heard when it arrives), and its beacon listed.
+        try Self.waitFor("the view's line 2 s after the agent's return") { Self.viewLines(view).contains { ($0["t"] as? Double ?? 0) >= back + 2 } }
+        let after = Self.viewLines(view).filter { ($0["t"] as? Double ?? 0) >= back - 1 }
+        let listed = after.filter { ($0["beacons"] as? [[String: Any]] ?? []).contains { $0["id"] as? String == beacon } }
+        #expect(listed.isEmpty, "the departed beacon was live again in the view after the agent's return: \(listed)")
+        #expect(backend.messages.filter { $0.topic == "beacontop/events/enter/room-a" && $0.json["beacon"] as? String == beacon }.count == 1,
+                "\(backend.messages.map(\.topic))")
+        kill(agent.process.processIdentifier, SIGTERM)
+        let result = agent.wait(limit: 20)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let closing = result.stderr.split(separator: "\n").first { $0.contains(" published, ") } ?? ""
+        #expect(closing.contains("stale readings dropped (they waited for the broker past a view's 4 s)"), "stderr: \(result.stderr)")
+    }
 }
