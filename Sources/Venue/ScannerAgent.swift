@@ -11,6 +11,8 @@ public struct ScannerAgent: Sendable {
     public var policy: PublishPolicy
     public let telemetryInterval: Double
     public let startedAt: Double
+    /// What its telemetry says of the radio: `ok` until the source says it lost the controller.
+    public private(set) var radio: ScannerTelemetry.RadioState = .ok
     private var nextTelemetry: Double
 
     public init(scanner: String, topics: VenueTopics = VenueTopics(), policy: PublishPolicy = PublishPolicy(),
@@ -63,14 +65,38 @@ public struct ScannerAgent: Sendable {
     /// True when telemetry is due at `time` (a check that needs no counts).
     public func telemetryDue(at time: Double) -> Bool { time >= nextTelemetry }
 
+    /// The radio's state changed: true when it differs from what telemetry said so far (the caller
+    /// then sends telemetry at once, `force`d, so a view learns it now rather than in up to 10 s).
+    /// A reason is held to what a view takes (a name's rules): control characters become spaces,
+    /// and it is cut to under 200 bytes.
+    public mutating func setRadio(_ state: ScannerTelemetry.RadioState) -> Bool {
+        var state = state
+        if case .lost(let reason) = state {
+            var clean = ""
+            for scalar in reason.unicodeScalars {
+                let control = scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F)
+                guard clean.utf8.count + scalar.utf8.count <= 196 else {
+                    clean += "…"
+                    break
+                }
+                clean.unicodeScalars.append(control ? " " : scalar)
+            }
+            state = .lost(reason: clean.isEmpty ? "lost" : clean)
+        }
+        guard state != radio else { return false }
+        radio = state
+        return true
+    }
+
     /// Telemetry when it is due at `time` (nil otherwise), with the client's counts.
     public mutating func telemetry(at time: Double, advertsPerSecond: Double, beacons: Int, published: Int, buffered: Int,
-                                   dropped: Int, droppedQoS1: Int, droppedStale: Int = 0) -> VenueOutgoing? {
-        guard time >= nextTelemetry else { return nil }
+                                   dropped: Int, droppedQoS1: Int, droppedStale: Int = 0, force: Bool = false) -> VenueOutgoing? {
+        guard time >= nextTelemetry || force else { return nil }
         while nextTelemetry <= time { nextTelemetry += telemetryInterval }
         var report = ScannerTelemetry(scanner: scanner, time: time, uptime: time - startedAt, advertsPerSecond: advertsPerSecond,
                                       beacons: beacons, published: published, buffered: buffered, dropped: dropped, droppedQoS1: droppedQoS1)
         report.droppedStale = droppedStale
+        report.radio = radio
         return VenueOutgoing(topic: topics.telemetry(scanner: scanner), payload: report.json())
     }
 }

@@ -64,6 +64,9 @@ struct BumbleAgentTests {
         }
         let during = try #require(watcher.messages.last { $0.topic.hasSuffix("/telemetry") }?.json)
         #expect(during["advertsPerSecond"] as? Double == 0, "\(during)")
+        // Its status stays online (the agent and its broker link are up); telemetry says the radio is lost, and why.
+        #expect(during["radio"] as? String == "lost", "\(during)")
+        #expect((during["radioReason"] as? String)?.contains("closed") == true, "\(during)")
         // By 8 s after the loss the agent tried again at 0.5, 1.5, 3.5 and 7.5 s, refused each time.
         while Date().timeIntervalSince1970 < lostAt + 8 { Thread.sleep(forTimeInterval: 0.2) }
         kill(agent.process.processIdentifier, SIGTERM)
@@ -135,5 +138,39 @@ struct BumbleAgentTests {
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let closing = result.stderr.split(separator: "\n").first { $0.contains(" published, ") } ?? ""
         #expect(closing.contains("stale readings dropped (they waited for the broker past a view's 4 s)"), "stderr: \(result.stderr)")
+    }
+
+    @Test("A lost dongle under an agent: the venue monitor's scanner list shows 'no radio' (online, hearing nothing) and the reason in the event log; the dongle back, online again")
+    func radioLostInTheMonitor() throws {
+        try TestPrerequisites.requireTmux()
+        let broker = try LocalMosquittoBroker()
+        var world = try BumbleWorld(controllers: 1)
+        defer { world.stop() }
+        let port = world.ports[0]
+        let executable = try BeacontopBinary.url.path
+        let session = try TmuxSession(
+            command: "sh -c '\(executable) monitor \(broker.url()); echo EXIT=$?; exec sh'",
+            columns: 100, lines: 24, environment: ["LANG": "C.UTF-8", "TERM": "screen-256color"]
+        )
+        defer { session.kill() }
+        try session.waitFor("No beacons heard yet", timeout: 30)
+        let agent = try BeacontopBinary.Running([
+            "scan", "tcp:127.0.0.1:\(port)", "--publish", broker.url(), "--scanner", "room-a",
+        ])
+        defer { _ = agent.wait(limit: 0) }
+        try session.send("n")
+        func roomA(_ screen: String) -> Substring? { screen.split(separator: "\n").first { $0.hasPrefix(" room-a") } }
+        _ = try session.waitFor(timeout: 40, "room-a online in the scanner list") { roomA($0)?.contains("online") == true }
+        world.stop()  // the dongle pulled out
+        let lost = try session.waitFor(timeout: 20, "room-a's radio lost in the scanner list") { roomA($0)?.contains("no radio ") == true }
+        #expect(!lost.contains("offline") && !lost.contains("silent"), "\(lost)")
+        try session.send("e")
+        _ = try session.waitFor(timeout: 10, "the radio-lost line in the event log") { $0.contains("scanner room-a radio lost (") }
+        try session.send("Escape")
+        try session.send("n")
+        world = try BumbleWorld(controllers: 1, ports: [port])  // plugged in again: the agent reconnects and scans
+        _ = try session.waitFor(timeout: 60, "room-a online again") { roomA($0)?.contains("online") == true }
+        try session.send("q")
+        _ = try session.waitFor("EXIT=0", timeout: 20)
     }
 }

@@ -42,11 +42,49 @@ struct AgentAndViewTests {
         let report = agent.telemetry(at: 110.5, advertsPerSecond: 40, beacons: 3, published: 99, buffered: 2, dropped: 7, droppedQoS1: 1)
         let due = try #require(report)
         #expect(due.topic == "beacontop/scanners/pi-1/telemetry" && !due.atLeastOnce)
-        #expect(try ScannerTelemetry(json: due.payload, scanner: "pi-1")
-            == ScannerTelemetry(scanner: "pi-1", time: 110.5, uptime: 10.5, advertsPerSecond: 40, beacons: 3, published: 99, buffered: 2, dropped: 7, droppedQoS1: 1))
+        var expected = ScannerTelemetry(scanner: "pi-1", time: 110.5, uptime: 10.5, advertsPerSecond: 40, beacons: 3, published: 99, buffered: 2, dropped: 7, droppedQoS1: 1)
+        expected.radio = .ok
+        #expect(try ScannerTelemetry(json: due.payload, scanner: "pi-1") == expected)
         let between = agent.telemetry(at: 115, advertsPerSecond: 1, beacons: 1, published: 1, buffered: 0, dropped: 0, droppedQoS1: 0)
         let next = agent.telemetry(at: 120, advertsPerSecond: 1, beacons: 1, published: 1, buffered: 0, dropped: 0, droppedQoS1: 0)
         #expect(between == nil && next != nil)
+    }
+
+    @Test("A radio lost or back is telemetry at once (forced, off the 10 s schedule), said once per change; the view's registry keeps it")
+    func radioState() throws {
+        var agent = ScannerAgent(scanner: "pi-1", startedAt: 100)
+        let unchanged = agent.setRadio(.ok)
+        let lost = agent.setRadio(.lost(reason: "the other end closed the connection"))
+        let again = agent.setRadio(.lost(reason: "the other end closed the connection"))
+        #expect(!unchanged && lost && !again, "a change is said once")
+        let forced = agent.telemetry(at: 103, advertsPerSecond: 0, beacons: 1, published: 1, buffered: 0, dropped: 0, droppedQoS1: 0, force: true)
+        let scheduled = agent.telemetry(at: 110, advertsPerSecond: 0, beacons: 1, published: 1, buffered: 0, dropped: 0, droppedQoS1: 0)
+        #expect(scheduled != nil, "the schedule goes on")
+        let lostTelemetry = try #require(forced)
+        var view = VenueView()
+        _ = view.receive(topic: lostTelemetry.topic, payload: lostTelemetry.payload, at: 103.01)
+        #expect(view.presence.scanners.scanners["pi-1"]?.radio == .lost(reason: "the other end closed the connection"))
+        let backAgain = agent.setRadio(.ok)
+        let backTelemetry = agent.telemetry(at: 111, advertsPerSecond: 0, beacons: 1, published: 1, buffered: 0, dropped: 0, droppedQoS1: 0, force: true)
+        #expect(backAgain)
+        let back = try #require(backTelemetry)
+        _ = view.receive(topic: back.topic, payload: back.payload, at: 111.01)
+        #expect(view.presence.scanners.scanners["pi-1"]?.radio == .ok)
+        // A reason fit for a view: no control characters, under 200 bytes.
+        let long = agent.setRadio(.lost(reason: "a\u{1B}[2J" + String(repeating: "é", count: 300)))
+        #expect(long)
+        let reason = try #require(agent.radio.lostReason)
+        #expect(reason.hasPrefix("a [2J") && reason.hasSuffix("…") && reason.utf8.count <= 200, "\(reason)")
+    }
+
+    @Test("A reading expires for the buffer when its beacon's last packet is a view's 4 s old")
+    func readingsExpire() {
+        var agent = ScannerAgent(scanner: "pi-1", startedAt: 0)
+        var reading = Self.reading(Self.ibeacon)
+        reading.lastSeen = 9.5
+        let messages = agent.messages(for: RangingSnapshot(time: 10, beacons: [reading], nearest: nil, events: []))
+        #expect(messages.count == 2 && messages.allSatisfy { $0.expiresAfter == 3.5 })
+        #expect(agent.birth.expiresAfter == nil && agent.will.expiresAfter == nil)
     }
 
     @Test("The view turns an agent's messages into an enter event and retained occupancy, then exit and visit at the end; the report counts it")
