@@ -44,7 +44,13 @@ public struct ScannerAgent: Sendable {
     /// their beacon's last packet is a view's reading lifetime old: a view takes a reading as
     /// heard when it arrives (scanners' clocks are not trusted, and ESPresense's message carries
     /// no time), so one sent after a broker outage would show a beacon that left meanwhile.
+    ///
+    /// Nothing while the radio is lost: ranging keeps a beacon unstale for 5 s after its last
+    /// packet, and a view takes each reading as heard when it arrives, so the readings a lost
+    /// controller's last ticks made kept its beacons present in every view, and their visits
+    /// running, for up to 5 s after the radio went deaf.
     public mutating func messages(for snapshot: RangingSnapshot) -> [VenueOutgoing] {
+        guard radio == .ok else { return [] }
         var out: [VenueOutgoing] = []
         for reading in snapshot.beacons where !reading.isStale {
             let distance = reading.accuracy >= 0 ? reading.accuracy : nil

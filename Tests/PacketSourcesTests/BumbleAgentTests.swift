@@ -67,6 +67,10 @@ struct BumbleAgentTests {
         // Its status stays online (the agent and its broker link are up); telemetry says the radio is lost, and why.
         #expect(during["radio"] as? String == "lost", "\(during)")
         #expect((during["radioReason"] as? String)?.contains("closed") == true, "\(during)")
+        // No reading after the loss: ranging keeps the beacons unstale for 5 s after their last
+        // packet, and each reading published then was taken by views as heard now (to lostAt + 4.5).
+        let late = watcher.messages.filter { $0.topic.hasSuffix("/readings") && ($0.json["t"] as? Double ?? 0) > lostAt + 2 }
+        #expect(late.isEmpty, "readings published after the radio was lost: \(late.map(\.json))")
         // By 8 s after the loss the agent tried again at 0.5, 1.5, 3.5 and 7.5 s, refused each time.
         while Date().timeIntervalSince1970 < lostAt + 8 { Thread.sleep(forTimeInterval: 0.2) }
         kill(agent.process.processIdentifier, SIGTERM)
@@ -112,10 +116,11 @@ struct BumbleAgentTests {
         ])
         let beacon = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1"
         try backend.wait("the beacon's enter") { $0.contains { $0.topic == "beacontop/events/enter/room-a" && $0.json["beacon"] as? String == beacon } }
-        // The agent loses its broker (the view keeps its own), and the beacon goes silent with it.
+        // The agent loses its broker (the view keeps its own), and the beacon leaves; the radio
+        // stays, so the agent goes on ranging it (unstale for 5 s) and buffers its readings.
         relay.refuse(true)
         relay.cut()
-        world.stop()
+        try world.silenceAdvertisers()
         let silentAt = Date()
         // The visit arrives whole (the will said room-a offline, so the view closed it at once).
         try backend.wait("the beacon's visit") { $0.contains { $0.topic == "beacontop/events/visit/room-a" && $0.json["beacon"] as? String == beacon } }

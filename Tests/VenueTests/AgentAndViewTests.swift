@@ -61,6 +61,8 @@ struct AgentAndViewTests {
         let scheduled = agent.telemetry(at: 110, advertsPerSecond: 0, beacons: 1, published: 1, buffered: 0, dropped: 0, droppedQoS1: 0)
         #expect(scheduled != nil, "the schedule goes on")
         let lostTelemetry = try #require(forced)
+        let deaf = agent.messages(for: RangingSnapshot(time: 104, beacons: [Self.reading(Self.ibeacon)], nearest: nil, events: []))
+        #expect(deaf.isEmpty, "no reading while the radio is lost: ranging's unstale beacons were heard before it")
         var view = VenueView()
         _ = view.receive(topic: lostTelemetry.topic, payload: lostTelemetry.payload, at: 103.01)
         #expect(view.presence.scanners.scanners["pi-1"]?.radio == .lost(reason: "the other end closed the connection"))
@@ -70,6 +72,8 @@ struct AgentAndViewTests {
         let back = try #require(backTelemetry)
         _ = view.receive(topic: back.topic, payload: back.payload, at: 111.01)
         #expect(view.presence.scanners.scanners["pi-1"]?.radio == .ok)
+        let hearing = agent.messages(for: RangingSnapshot(time: 112, beacons: [Self.reading(Self.ibeacon)], nearest: nil, events: []))
+        #expect(hearing.count == 2)
         // A reason fit for a view: no control characters, under 200 bytes.
         let long = agent.setRadio(.lost(reason: "a\u{1B}[2J" + String(repeating: "é", count: 300)))
         #expect(long)
