@@ -13,6 +13,8 @@ public struct ScannerAgent: Sendable {
     public let startedAt: Double
     /// What its telemetry says of the radio: `ok` until the source says it lost the controller.
     public private(set) var radio: ScannerTelemetry.RadioState = .ok
+    /// Per beacon, the last packet's time its latest published reading rested on.
+    private var publishedPacket: [String: Double] = [:]
     private var nextTelemetry: Double
 
     public init(scanner: String, topics: VenueTopics = VenueTopics(), policy: PublishPolicy = PublishPolicy(),
@@ -45,16 +47,18 @@ public struct ScannerAgent: Sendable {
     /// heard when it arrives (scanners' clocks are not trusted, and ESPresense's message carries
     /// no time), so one sent after a broker outage would show a beacon that left meanwhile.
     ///
-    /// Nothing while the radio is lost: ranging keeps a beacon unstale for 5 s after its last
-    /// packet, and a view takes each reading as heard when it arrives, so the readings a lost
-    /// controller's last ticks made kept its beacons present in every view, and their visits
-    /// running, for up to 5 s after the radio went deaf.
+    /// A beacon with no packet since its last message gets no new one: ranging keeps it unstale
+    /// for 5 s after its last packet, and each repeat was taken by views as heard when it arrived,
+    /// so a beacon that left (or a lost controller's beacons) stayed present 5 s longer and its
+    /// visit's end (the room's last reading) came 5-6 s after its last packet (ESPresense nodes
+    /// publish per packet too).
     public mutating func messages(for snapshot: RangingSnapshot) -> [VenueOutgoing] {
-        guard radio == .ok else { return [] }
         var out: [VenueOutgoing] = []
         for reading in snapshot.beacons where !reading.isStale {
+            if let published = publishedPacket[reading.id], reading.lastSeen <= published { continue }
             let distance = reading.accuracy >= 0 ? reading.accuracy : nil
             guard policy.shouldPublish(beacon: reading.id, distance: distance, at: snapshot.time) else { continue }
+            publishedPacket[reading.id] = reading.lastSeen
             let expiresAfter = max(0, Self.readingLifetime - max(0, snapshot.time - reading.lastSeen))
             if let message = ESPresenseDeviceMessage(reading: reading) {
                 out.append(VenueOutgoing(topic: topics.espresenseDevice(id: message.id, scanner: scanner), payload: message.json(),
@@ -65,6 +69,7 @@ public struct ScannerAgent: Sendable {
                                      expiresAfter: expiresAfter))
         }
         policy.forget(before: snapshot.time - 60)
+        if publishedPacket.count > snapshot.beacons.count { publishedPacket = publishedPacket.filter { $0.value >= snapshot.time - 60 } }
         return out
     }
 

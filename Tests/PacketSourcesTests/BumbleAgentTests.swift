@@ -178,4 +178,31 @@ struct BumbleAgentTests {
         try session.send("q")
         _ = try session.waitFor("EXIT=0", timeout: 20)
     }
+
+    @Test("A beacon that leaves: its visit ends at its last packet, not 5 s later (the agent repeated readings without packets while ranging kept the beacon unstale)")
+    func visitEndsAtTheLastPacket() throws {
+        let broker = try LocalMosquittoBroker()
+        let world = try BumbleWorld(controllers: 1)
+        defer { world.stop() }
+        let view = try BeacontopBinary.Running(["scan", broker.url(), "--json"])
+        defer { _ = view.wait(limit: 0) }
+        let agent = try BeacontopBinary.Running([
+            "scan", "tcp:127.0.0.1:\(world.ports[0])", "--publish", broker.url(), "--scanner", "room-a",
+        ])
+        defer { _ = agent.wait(limit: 0) }
+        let beacon = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1"
+        func event(_ type: String) -> [String: Any]? {
+            Self.viewLines(view).lazy.flatMap { $0["events"] as? [[String: Any]] ?? [] }
+                .first { $0["type"] as? String == type && $0["beacon"] as? String == beacon }
+        }
+        try Self.waitFor("the beacon's enter in the view") { event("enter") != nil }
+        try world.silenceAdvertisers()  // the beacon leaves; the radio stays
+        let silentAt = Date().timeIntervalSince1970
+        try Self.waitFor("the beacon's exit in the view") { event("exit") != nil }
+        let exit = try #require(event("exit"))
+        let end = try #require(exit["t"] as? Double)
+        // The exit's time is the room's last reading's arrival: the last packet's tick (1 s, run
+        // 0.5 s behind the wall clock) and the delivery. Repeats without packets put it at +6 s.
+        #expect(end < silentAt + 3, "the visit ended \(end - silentAt) s after the beacon's last packet")
+    }
 }
