@@ -159,6 +159,8 @@ public struct MQTTClientStatistics: Sendable, Equatable {
     /// Dropped from the full outgoing buffer, and how many of those were QoS 1.
     public var dropped = 0
     public var droppedQoS1 = 0
+    /// Expired while they waited for the broker (readings older than a receiver would use).
+    public var droppedStale = 0
     public var received = 0
     /// Received but dropped because the consumer's inbox was full.
     public var receivedDropped = 0

@@ -134,7 +134,7 @@ final class MQTTConnectionLoop: Sendable {
         return outbox.withLock { box in
             if box.stopped { return .rejected("client stopped") }
             if !box.connected || !box.buffer.isEmpty {
-                box.buffer.append(message)
+                box.buffer.append(message, at: Self.monotonic())
                 return .buffered
             }
             let rc = send(message, mid: nil)
@@ -143,7 +143,7 @@ final class MQTTConnectionLoop: Sendable {
                 box.published += 1
                 return .sent
             case Int32(MOSQ_ERR_NO_CONN.rawValue), Int32(MOSQ_ERR_CONN_LOST.rawValue):
-                box.buffer.append(message)
+                box.buffer.append(message, at: Self.monotonic())
                 return .buffered
             default:
                 return .rejected(String(cString: mosquitto_strerror(rc)))
@@ -164,6 +164,7 @@ final class MQTTConnectionLoop: Sendable {
             stats.buffered = box.buffer.count
             stats.dropped = box.buffer.dropped
             stats.droppedQoS1 = box.buffer.droppedQoS1
+            stats.droppedStale = box.buffer.droppedStale
         }
         control.withLock { state in
             stats.connects = state.connects
@@ -294,7 +295,8 @@ final class MQTTConnectionLoop: Sendable {
         return delay
     }
 
-    /// The broker accepted us: subscribe, say we are online, then send what waited, in order.
+    /// The broker accepted us: subscribe, say we are online, then send what waited, in order,
+    /// less what expired while it waited.
     private func connected() {
         let mosq = handle.pointer
         control.withLock { state in
@@ -308,9 +310,9 @@ final class MQTTConnectionLoop: Sendable {
                 mosquitto_subscribe(mosq, nil, subscription.filter, subscription.qos.rawValue)
             }
             if let birth = options.birth, send(birth, mid: nil) == 0 { box.published += 1 }
-            let waiting = box.buffer.takeAll()
-            for (index, message) in waiting.enumerated() {
-                guard send(message, mid: nil) == 0 else {
+            let waiting = box.buffer.takeAll(at: Self.monotonic())
+            for (index, entry) in waiting.enumerated() {
+                guard send(entry.message, mid: nil) == 0 else {
                     box.buffer.putBack(Array(waiting[index...]))
                     box.connected = false
                     break

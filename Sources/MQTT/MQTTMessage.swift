@@ -15,12 +15,18 @@ public struct MQTTOutgoingMessage: Sendable, Equatable {
     public var payload: [UInt8]
     public var qos: MQTTQoS
     public var retain: Bool
+    /// How long the message is worth sending after it was published, in seconds, if it has to
+    /// wait in the outgoing buffer for the broker; nil: always (events, status, telemetry). A
+    /// reading's receiver takes it as heard when it arrives, so one that waited out an outage
+    /// would say a beacon is here that left long ago: the buffer drops it at the flush instead.
+    public var expiresAfter: Double?
 
-    public init(topic: String, payload: [UInt8], qos: MQTTQoS = .atMostOnce, retain: Bool = false) {
+    public init(topic: String, payload: [UInt8], qos: MQTTQoS = .atMostOnce, retain: Bool = false, expiresAfter: Double? = nil) {
         self.topic = topic
         self.payload = payload
         self.qos = qos
         self.retain = retain
+        self.expiresAfter = expiresAfter
     }
 
     public init(topic: String, text: String, qos: MQTTQoS = .atMostOnce, retain: Bool = false) {

@@ -104,7 +104,7 @@ extension MonitorFeed {
                 name: scanner.name, room: scanner.room, alive: registry.isAlive(scanner.name, at: time), declaredOnline: scanner.online,
                 secondsSinceHeard: scanner.lastHeard.map { max(0, time - $0) }, messages: scanner.messages,
                 messagesPerSecond: scannerRates[scanner.name]?.rate, clockOffset: scanner.clockOffset,
-                offset: scanner.offset, offsetSource: scanner.offsetSource.rawValue
+                offset: scanner.offset, offsetSource: scanner.offsetSource.rawValue, radioLost: scanner.radio?.lostReason
             )
         }
     }
@@ -124,6 +124,15 @@ extension MonitorFeed {
                     log(alive ? .info : .warning, alive ? "scanner \(name) online" : "scanner \(name) \(why): its readings expire")
                 }
                 scannerAlive[name] = alive
+            }
+            let radio = registry.scanners[name]?.radio
+            if let radio, scannerRadio[name] != radio {
+                if case .lost(let reason) = radio {
+                    log(.warning, "scanner \(name) radio lost (\(reason)): online, hearing nothing")
+                } else if scannerRadio[name] != nil {
+                    log(.info, "scanner \(name) radio back: hearing again")
+                }
+                scannerRadio[name] = radio
             }
         }
         var rows: [BeaconRowModel] = []
@@ -215,9 +224,12 @@ public struct ScannerState: Sendable, Equatable {
     public var clockOffset: Double?
     public var offset: Double
     public var offsetSource: String
+    /// Why its radio is lost, while its telemetry says so (a beacontop agent online but deaf).
+    public var radioLost: String?
 
     public init(name: String, room: String, alive: Bool, declaredOnline: Bool?, secondsSinceHeard: Double?, messages: Int,
-                messagesPerSecond: Double? = nil, clockOffset: Double? = nil, offset: Double, offsetSource: String) {
+                messagesPerSecond: Double? = nil, clockOffset: Double? = nil, offset: Double, offsetSource: String, radioLost: String? = nil) {
+        self.radioLost = radioLost
         self.messagesPerSecond = messagesPerSecond
         self.clockOffset = clockOffset
         self.name = name

@@ -45,6 +45,8 @@ public struct MonitorFeed: Sendable {
     var venueOutbox: [VenueOutgoing] = []
     /// Each scanner's liveness as last shown, so a change is one event-log line.
     var scannerAlive: [String: Bool] = [:]
+    /// Each scanner's radio as last shown (its telemetry's `radio`), likewise.
+    var scannerRadio: [String: ScannerTelemetry.RadioState] = [:]
     /// Per scanner: the window start (time, messages) and the last rate, for the `n` list.
     var scannerRates: [String: (time: Double, messages: Int, rate: Double?)] = [:]
     /// Per venue beacon: the placing scanner's RSSI once a second of the view's clock (the

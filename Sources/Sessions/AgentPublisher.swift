@@ -14,6 +14,7 @@ public struct AgentPublisher: Sendable {
     private var lastTickTime: Double?
     private var clockStarted = false
     private var firstIdle: Double?
+    private var lastBeaconCount = 0
 
     /// Makes the client (not yet connected); the birth and will are the agent's.
     public init(agent: ScannerAgent, endpoint: MQTTEndpoint, settings: BrokerSettings) throws(MQTTClientError) {
@@ -38,6 +39,7 @@ public struct AgentPublisher: Sendable {
         let elapsed = lastTickTime.map { snapshot.time - $0 } ?? 0
         lastTickTime = snapshot.time
         let packets = snapshot.beacons.reduce(0) { $0 + $1.packets }
+        lastBeaconCount = snapshot.beacons.count
         sendTelemetry(at: snapshot.time, advertsPerSecond: elapsed > 0 ? Double(packets) / elapsed : 0, beacons: snapshot.beacons.count)
     }
 
@@ -53,22 +55,34 @@ public struct AgentPublisher: Sendable {
         sendTelemetry(at: time, advertsPerSecond: 0, beacons: 0)
     }
 
+    /// The source lost its controller (`.lost(reason)`: the agent stays `online` on its status
+    /// topic, which says the agent and its broker link are up, but hears nothing), or has it back
+    /// scanning (`.ok`). A change goes out in telemetry at once, at `time` (a live radio's clock),
+    /// so a view shows the deaf scanner now; without a time, in the next telemetry.
+    public mutating func radio(_ state: ScannerTelemetry.RadioState, at time: Double?) {
+        guard agent.setRadio(state), let time, clockStarted else { return }
+        sendTelemetry(at: time, advertsPerSecond: 0, beacons: lastBeaconCount, force: true)
+    }
+
     /// The agent's clock is the scan's (capture time for a replay): uptime and the telemetry
     /// schedule start at its first tick.
     private mutating func startClock(at time: Double) {
         guard !clockStarted else { return }
         clockStarted = true
+        let radio = agent.radio
         agent = ScannerAgent(
             scanner: agent.scanner, topics: agent.topics, policy: agent.policy, telemetryInterval: agent.telemetryInterval, startedAt: time
         )
+        _ = agent.setRadio(radio)
     }
 
-    private mutating func sendTelemetry(at time: Double, advertsPerSecond: Double, beacons: Int) {
-        guard agent.telemetryDue(at: time) else { return }  // asked at every packet: no lock unless due
+    private mutating func sendTelemetry(at time: Double, advertsPerSecond: Double, beacons: Int, force: Bool = false) {
+        guard force || agent.telemetryDue(at: time) else { return }  // asked at every packet: no lock unless due
         let statistics = client.statistics
         if let telemetry = agent.telemetry(
             at: time, advertsPerSecond: advertsPerSecond, beacons: beacons,
-            published: statistics.published, buffered: statistics.buffered, dropped: statistics.dropped, droppedQoS1: statistics.droppedQoS1
+            published: statistics.published, buffered: statistics.buffered, dropped: statistics.dropped, droppedQoS1: statistics.droppedQoS1,
+            droppedStale: statistics.droppedStale, force: force
         ) {
             client.publish(telemetry.message)
         }
@@ -81,9 +95,13 @@ public struct AgentPublisher: Sendable {
         return client.statistics
     }
 
-    /// `beacontop: BROKER: N published, N dropped (buffer full), N still buffered`.
+    /// `beacontop: BROKER: N published, N dropped (buffer full), N stale readings dropped (...),
+    /// N still buffered`.
     public static func summary(_ statistics: MQTTClientStatistics, broker: String) -> String {
         var text = "\(broker): \(statistics.published) published, \(statistics.dropped) dropped (buffer full)"
+        if statistics.droppedStale > 0 {
+            text += ", \(statistics.droppedStale) stale readings dropped (they waited for the broker past a view's \(Int(ScannerAgent.readingLifetime)) s)"
+        }
         if statistics.buffered > 0 { text += ", \(statistics.buffered) still buffered (the broker was away at the end)" }
         return text
     }

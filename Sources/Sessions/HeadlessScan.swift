@@ -170,12 +170,26 @@ public struct HeadlessScan {
             writer.removeAll()
             output.flush()
             StandardError.report(line)
+            noteRadio(notice)
             if case .lost = notice { lost = true }
             if case .pastTheEnd = notice { summary.pastTheEnd = true }
             if case .connected = notice {
                 lost = false
                 lastReconnectReason = nil
             }
+        }
+    }
+
+    /// A scanner agent says in its telemetry whether its radio hears: lost with the controller (or
+    /// when the controller came back and refused to scan), ok once it scans again.
+    private mutating func noteRadio(_ notice: SourceNotice) {
+        guard agent != nil else { return }
+        let time = agentClock.map { $0() - Self.deliveryMargin }
+        switch notice {
+        case .lost(_, let reason): agent!.radio(.lost(reason: reason), at: time)
+        case .restartFailed(_, let message, _): agent!.radio(.lost(reason: message), at: time)
+        case .connected, .restarted: agent!.radio(.ok, at: time)
+        default: break
         }
     }
 

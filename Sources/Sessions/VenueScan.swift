@@ -77,6 +77,6 @@ public struct VenueScan: Sendable {
 extension VenueOutgoing {
     /// As the MQTT client publishes it.
     public var message: MQTTOutgoingMessage {
-        MQTTOutgoingMessage(topic: topic, payload: payload, qos: atLeastOnce ? .atLeastOnce : .atMostOnce, retain: retain)
+        MQTTOutgoingMessage(topic: topic, payload: payload, qos: atLeastOnce ? .atLeastOnce : .atMostOnce, retain: retain, expiresAfter: expiresAfter)
     }
 }

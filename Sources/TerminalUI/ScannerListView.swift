@@ -2,7 +2,8 @@ import Monitor
 
 /// `n`: a venue's scanners (`monitor mqtt://BROKER`), one line each: its room, whether it is alive
 /// (online and heard within its silence limit; `offline` when it said so or its will did, `silent`
-/// when it just stopped), the last message's age, messages a second, its clock offset (receive
+/// when it just stopped; `no radio` when it is online but its telemetry says its controller is
+/// gone, so it hears nothing: 8 cells, the most that leaves a gap before a 4-cell age), the last message's age, messages a second, its clock offset (receive
 /// time minus its own time, delivery delay included) and its RSSI offset with where it came from.
 enum ScannerListView {
     /// Right-aligned columns end at `x`. The offset and its source (`-3.5 (catalog)`) end at the
@@ -32,11 +33,12 @@ enum ScannerListView {
         let capacity = max(0, buffer.height - 3)
         for (offset, scanner) in model.scanners.prefix(capacity).enumerated() {
             let y = 2 + offset
-            let state = scanner.alive ? "online" : scanner.declaredOnline == false ? "offline" : "silent"
-            let role: StyleRole = scanner.alive ? .plain : .warning
+            let hearing = scanner.alive && scanner.radioLost == nil
+            let state = scanner.alive ? (hearing ? "online" : "no radio") : scanner.declaredOnline == false ? "offline" : "silent"
+            let role: StyleRole = hearing ? .plain : .warning
             buffer.write(scanner.name, x: 1, y: y, role: role, limit: 16)
             buffer.write(scanner.room, x: 18, y: y, role: .plain, limit: 16)
-            buffer.write(state, x: 35, y: y, role: scanner.alive ? .immediate : .warning)
+            buffer.write(state, x: 35, y: y, role: hearing ? .immediate : .warning)
             buffer.writeRight(scanner.secondsSinceHeard.map(CellFormat.age) ?? "-", end: 48, y: y, role: .plain)
             buffer.writeRight(scanner.messagesPerSecond.map { CellFormat.fixed($0, decimals: 1) } ?? "-", end: 55, y: y, role: .plain)
             if clockEnd <= buffer.width {

@@ -95,6 +95,7 @@ public struct RoomPresence: Sendable {
             return online ? [] : tick(at: time)
         case .telemetry(let telemetry):
             scanners.heard(telemetry.scanner, at: telemetry.time)
+            scanners.noteRadio(telemetry.scanner, telemetry.radio)
             return []
         }
     }

@@ -23,6 +23,9 @@ public struct ScannerRegistry: Sendable {
         /// The view's receive time minus the scanner's own time on its last message that carried
         /// one (beacontop's readings): its clock's offset plus the delivery delay, seconds.
         public var clockOffset: Double?
+        /// Its radio as its last telemetry said (beacontop agents): nil before any, or from an
+        /// agent too old to say. Lost: online, yet hearing nothing (its controller is gone).
+        public var radio: ScannerTelemetry.RadioState?
         fileprivate var configuredOffset: Double?
         fileprivate var referenceLevels: [Double] = []
         fileprivate var nextSample = 0
@@ -59,6 +62,11 @@ public struct ScannerRegistry: Sendable {
 
     public mutating func noteClock(_ name: String, offset: Double) {
         if offset.isFinite { scanners[name]?.clockOffset = offset }
+    }
+
+    /// Notes what a scanner's telemetry said of its radio (nil: it did not say).
+    public mutating func noteRadio(_ name: String, _ radio: ScannerTelemetry.RadioState?) {
+        if let radio { scanners[name]?.radio = radio }
     }
 
     public mutating func setStatus(_ name: String, online: Bool, at time: Double) {

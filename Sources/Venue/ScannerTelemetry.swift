@@ -6,10 +6,15 @@ import Ranging
 ///
 /// ```json
 /// {"scanner":"pi-hall-a","t":1767225600.0,"uptime":3600.0,"advertsPerSecond":412.5,"beacons":37,
-///  "published":128004,"buffered":0,"dropped":12,"droppedQoS1":0}
+///  "published":128004,"buffered":0,"dropped":12,"droppedQoS1":0,"droppedStale":0,"radio":"ok"}
 /// ```
 ///
-/// `dropped` counts messages the outgoing buffer let go while the broker was away.
+/// `radio` is `"ok"`, or `"lost"` with `"radioReason"` while the agent's controller is gone (or
+/// refused to scan again after coming back): the agent is online, hearing nothing. Absent from
+/// older agents' telemetry (nil: not said).
+///
+/// `dropped` counts messages the outgoing buffer let go while the broker was away (full),
+/// `droppedStale` readings that expired waiting for it (absent from older agents' telemetry: 0).
 public struct ScannerTelemetry: Sendable, Equatable {
     public var scanner: String
     public var time: Double
@@ -20,6 +25,14 @@ public struct ScannerTelemetry: Sendable, Equatable {
     public var buffered: Int
     public var dropped: Int
     public var droppedQoS1: Int
+    public var droppedStale = 0
+    public var radio: RadioState?
+
+    /// The agent's radio: scanning, or lost (the reason, as the source said it).
+    public enum RadioState: Sendable, Equatable {
+        case ok
+        case lost(reason: String)
+    }
 
     public static let defaultInterval = 10.0
 
@@ -45,9 +58,16 @@ public struct ScannerTelemetry: Sendable, Equatable {
         w.number(uptime, decimals: 1, keepPoint: true)
         w.raw(",\"advertsPerSecond\":")
         w.number(advertsPerSecond, decimals: 1)
-        for (key, value) in [(",\"beacons\":" as StaticString, beacons), (",\"published\":", published), (",\"buffered\":", buffered), (",\"dropped\":", dropped), (",\"droppedQoS1\":", droppedQoS1)] {
+        for (key, value) in [(",\"beacons\":" as StaticString, beacons), (",\"published\":", published), (",\"buffered\":", buffered), (",\"dropped\":", dropped), (",\"droppedQoS1\":", droppedQoS1), (",\"droppedStale\":", droppedStale)] {
             w.raw(key)
             w.integer(value)
+        }
+        switch radio {
+        case .ok?: w.raw(",\"radio\":\"ok\"")
+        case .lost(let reason)?:
+            w.raw(",\"radio\":\"lost\",\"radioReason\":")
+            w.string(reason)
+        case nil: break
         }
         w.raw("}")
         return Array(w.bytes)
@@ -68,5 +88,22 @@ public struct ScannerTelemetry: Sendable, Equatable {
             beacons: try count("beacons"), published: try count("published"), buffered: try count("buffered"),
             dropped: try count("dropped"), droppedQoS1: try count("droppedQoS1")
         )
+        if document["droppedStale"] != nil { droppedStale = try count("droppedStale") }
+        switch document["radio"] {
+        case nil: break
+        case .string("ok")?: radio = .ok
+        case .string("lost")?:
+            // Shown in the view's event log: a reason is held to a name's rules (no control characters).
+            guard let reason = document["radioReason"]?.string else { throw .wrongShape("telemetry \"radio\" lost without a \"radioReason\"") }
+            radio = .lost(reason: try VenueMessageDecoder.name(reason))
+        default: throw .wrongShape("telemetry \"radio\" is neither \"ok\" nor \"lost\"")
+        }
+    }
+}
+
+extension ScannerTelemetry.RadioState {
+    /// The reason while lost; nil when ok.
+    public var lostReason: String? {
+        if case .lost(let reason) = self { reason } else { nil }
     }
 }

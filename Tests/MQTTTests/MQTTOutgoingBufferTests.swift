@@ -12,7 +12,7 @@ struct MQTTOutgoingBufferTests {
         var buffer = MQTTOutgoingBuffer(messageLimit: 10, byteLimit: 10_000)
         for index in 0..<5 { buffer.append(message(index)) }
         #expect(buffer.count == 5)
-        #expect(buffer.takeAll().map(\.topic) == (0..<5).map { "t/\($0)" })
+        #expect(buffer.takeAll().map(\.message.topic) == (0..<5).map { "t/\($0)" })
         #expect(buffer.isEmpty && buffer.bytes == 0)
     }
 
@@ -58,7 +58,31 @@ struct MQTTOutgoingBufferTests {
     func putBack() {
         var buffer = MQTTOutgoingBuffer(messageLimit: 10, byteLimit: 10_000)
         buffer.append(message(9))
-        buffer.putBack([message(1), message(2)])
+        buffer.putBack([message(1), message(2)].map { .init($0, queuedAt: 0) })
         #expect(buffer.waiting.map(\.topic) == ["t/1", "t/2", "t/9"])
+    }
+
+    @Test("A flush drops the readings that expired while they waited, counted apart; events, status and telemetry go out however old")
+    func expiredReadingsDropped() {
+        var buffer = MQTTOutgoingBuffer(messageLimit: 100, byteLimit: 10_000)
+        var reading = message(1)
+        reading.expiresAfter = 4
+        buffer.append(reading, at: 100)                        // expires at 104
+        buffer.append(message(2, qos: .atLeastOnce), at: 100)  // a visit event: never expires
+        buffer.append(message(3), at: 100)                     // telemetry: never expires
+        reading = message(4)
+        reading.expiresAfter = 1
+        buffer.append(reading, at: 103.5)                      // a reading whose beacon was last heard 3 s before it
+        reading = message(5)
+        reading.expiresAfter = 4
+        buffer.append(reading, at: 103)                        // expires at 107
+        let sent = buffer.takeAll(at: 105)
+        #expect(sent.map(\.message.topic) == ["t/2", "t/3", "t/5"])
+        #expect(buffer.droppedStale == 2 && buffer.dropped == 0)
+        #expect(buffer.isEmpty && buffer.bytes == 0)
+        // A flush cut short keeps each message's own expiry.
+        buffer.putBack(sent)
+        #expect(buffer.takeAll(at: 1_000).map(\.message.topic) == ["t/2", "t/3"])
+        #expect(buffer.droppedStale == 3)
     }
 }

@@ -66,7 +66,9 @@ struct VenueOverBrokerTests {
         var processed = 0
         for step in 0..<24 {
             let time = start + Double(step) * 0.25
-            let snapshot = RangingSnapshot(time: time, beacons: [Self.reading(rssi: -63)], nearest: nil, events: [])
+            var reading = Self.reading(rssi: -63)
+            reading.lastSeen = time  // heard at each tick: the agent publishes only on new packets
+            let snapshot = RangingSnapshot(time: time, beacons: [reading], nearest: nil, events: [])
             for message in scanner.messages(for: snapshot) {
                 #expect(agent.publish(MQTTOutgoingMessage(message)) == .sent)
                 expected += 1

@@ -64,6 +64,13 @@ struct BumbleAgentTests {
         }
         let during = try #require(watcher.messages.last { $0.topic.hasSuffix("/telemetry") }?.json)
         #expect(during["advertsPerSecond"] as? Double == 0, "\(during)")
+        // Its status stays online (the agent and its broker link are up); telemetry says the radio is lost, and why.
+        #expect(during["radio"] as? String == "lost", "\(during)")
+        #expect((during["radioReason"] as? String)?.contains("closed") == true, "\(during)")
+        // No reading after the loss: ranging keeps the beacons unstale for 5 s after their last
+        // packet, and each reading published then was taken by views as heard now (to lostAt + 4.5).
+        let late = watcher.messages.filter { $0.topic.hasSuffix("/readings") && ($0.json["t"] as? Double ?? 0) > lostAt + 2 }
+        #expect(late.isEmpty, "readings published after the radio was lost: \(late.map(\.json))")
         // By 8 s after the loss the agent tried again at 0.5, 1.5, 3.5 and 7.5 s, refused each time.
         while Date().timeIntervalSince1970 < lostAt + 8 { Thread.sleep(forTimeInterval: 0.2) }
         kill(agent.process.processIdentifier, SIGTERM)
@@ -78,5 +85,124 @@ struct BumbleAgentTests {
             let text = (try? String(contentsOf: watcher.output, encoding: .utf8)) ?? ""
             return text.hasSuffix("beacontop/scanners/room-a/status offline\n")
         }
+    }
+
+    /// The `scan mqtt://` view's NDJSON lines so far (docs/formats.md "NDJSON venue lines").
+    static func viewLines(_ view: BeacontopBinary.Running) -> [[String: Any]] {
+        let text = (try? String(contentsOf: view.out, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    static func waitFor(_ what: String, timeout: Double = 40, _ condition: () -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            guard Date() < deadline else { throw HarnessError(description: "no \(what) within \(timeout) s") }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }
+
+    @Test("Readings that waited out a broker outage longer than a view's reading lifetime are dropped at the flush and counted: no view sees the departed beacon again; the visit still arrives")
+    func staleReadingsDroppedAfterAnOutage() throws {
+        let broker = try LocalMosquittoBroker()
+        let relay = try TCPRelay(to: broker.port)  // the agent's own link to the broker, cut at will
+        defer { relay.stop() }
+        let world = try BumbleWorld(controllers: 1)
+        defer { world.stop() }
+        let backend = try Subscriber(broker, filter: "beacontop/events/#")
+        let view = try BeacontopBinary.Running(["scan", broker.url(), "--json"])
+        defer { _ = view.wait(limit: 0) }
+        let agent = try BeacontopBinary.Running([
+            "scan", "tcp:127.0.0.1:\(world.ports[0])", "--publish", "mqtt://127.0.0.1:\(relay.port)", "--scanner", "room-a", "--keep-alive", "5",
+        ])
+        let beacon = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1"
+        try backend.wait("the beacon's enter") { $0.contains { $0.topic == "beacontop/events/enter/room-a" && $0.json["beacon"] as? String == beacon } }
+        // The agent loses its broker (the view keeps its own), and the beacon leaves; the radio
+        // stays, so the agent goes on ranging it (unstale for 5 s) and buffers its readings.
+        relay.refuse(true)
+        relay.cut()
+        try world.silenceAdvertisers()
+        let silentAt = Date()
+        // The visit arrives whole (the will said room-a offline, so the view closed it at once).
+        try backend.wait("the beacon's visit") { $0.contains { $0.topic == "beacontop/events/visit/room-a" && $0.json["beacon"] as? String == beacon } }
+        // Every reading the agent buffered is now older than a view's 4 s (its ticks run 0.5 s
+        // behind the wall clock); then the broker is reachable again.
+        while Date() < silentAt.addingTimeInterval(6) { Thread.sleep(forTimeInterval: 0.1) }
+        relay.refuse(false)
+        try Self.waitFor("the agent's reconnection") { agent.stderrText.contains("connected again") }
+        let back = Date().timeIntervalSince1970
+        // The view's lines for two seconds past the return: a reading flushed then would be live
+        // in them (a view takes a reading as heard when it arrives), and its beacon listed.
+        try Self.waitFor("the view's line 2 s after the agent's return") { Self.viewLines(view).contains { ($0["t"] as? Double ?? 0) >= back + 2 } }
+        let after = Self.viewLines(view).filter { ($0["t"] as? Double ?? 0) >= back - 1 }
+        let listed = after.filter { ($0["beacons"] as? [[String: Any]] ?? []).contains { $0["id"] as? String == beacon } }
+        #expect(listed.isEmpty, "the departed beacon was live again in the view after the agent's return: \(listed)")
+        #expect(backend.messages.filter { $0.topic == "beacontop/events/enter/room-a" && $0.json["beacon"] as? String == beacon }.count == 1,
+                "\(backend.messages.map(\.topic))")
+        kill(agent.process.processIdentifier, SIGTERM)
+        let result = agent.wait(limit: 20)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let closing = result.stderr.split(separator: "\n").first { $0.contains(" published, ") } ?? ""
+        #expect(closing.contains("stale readings dropped (they waited for the broker past a view's 4 s)"), "stderr: \(result.stderr)")
+    }
+
+    @Test("A lost dongle under an agent: the venue monitor's scanner list shows 'no radio' (online, hearing nothing) and the reason in the event log; the dongle back, online again")
+    func radioLostInTheMonitor() throws {
+        try TestPrerequisites.requireTmux()
+        let broker = try LocalMosquittoBroker()
+        var world = try BumbleWorld(controllers: 1)
+        defer { world.stop() }
+        let port = world.ports[0]
+        let executable = try BeacontopBinary.url.path
+        let session = try TmuxSession(
+            command: "sh -c '\(executable) monitor \(broker.url()); echo EXIT=$?; exec sh'",
+            columns: 100, lines: 24, environment: ["LANG": "C.UTF-8", "TERM": "screen-256color"]
+        )
+        defer { session.kill() }
+        try session.waitFor("No beacons heard yet", timeout: 30)
+        let agent = try BeacontopBinary.Running([
+            "scan", "tcp:127.0.0.1:\(port)", "--publish", broker.url(), "--scanner", "room-a",
+        ])
+        defer { _ = agent.wait(limit: 0) }
+        try session.send("n")
+        func roomA(_ screen: String) -> Substring? { screen.split(separator: "\n").first { $0.hasPrefix(" room-a") } }
+        _ = try session.waitFor(timeout: 40, "room-a online in the scanner list") { roomA($0)?.contains("online") == true }
+        world.stop()  // the dongle pulled out
+        let lost = try session.waitFor(timeout: 20, "room-a's radio lost in the scanner list") { roomA($0)?.contains("no radio ") == true }
+        #expect(!lost.contains("offline") && !lost.contains("silent"), "\(lost)")
+        try session.send("e")
+        _ = try session.waitFor(timeout: 10, "the radio-lost line in the event log") { $0.contains("scanner room-a radio lost (") }
+        try session.send("Escape")
+        try session.send("n")
+        world = try BumbleWorld(controllers: 1, ports: [port])  // plugged in again: the agent reconnects and scans
+        _ = try session.waitFor(timeout: 60, "room-a online again") { roomA($0)?.contains("online") == true }
+        try session.send("q")
+        _ = try session.waitFor("EXIT=0", timeout: 20)
+    }
+
+    @Test("A beacon that leaves: its visit ends at its last packet, not 5 s later (the agent repeated readings without packets while ranging kept the beacon unstale)")
+    func visitEndsAtTheLastPacket() throws {
+        let broker = try LocalMosquittoBroker()
+        let world = try BumbleWorld(controllers: 1)
+        defer { world.stop() }
+        let view = try BeacontopBinary.Running(["scan", broker.url(), "--json"])
+        defer { _ = view.wait(limit: 0) }
+        let agent = try BeacontopBinary.Running([
+            "scan", "tcp:127.0.0.1:\(world.ports[0])", "--publish", broker.url(), "--scanner", "room-a",
+        ])
+        defer { _ = agent.wait(limit: 0) }
+        let beacon = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1"
+        func event(_ type: String) -> [String: Any]? {
+            Self.viewLines(view).lazy.flatMap { $0["events"] as? [[String: Any]] ?? [] }
+                .first { $0["type"] as? String == type && $0["beacon"] as? String == beacon }
+        }
+        try Self.waitFor("the beacon's enter in the view") { event("enter") != nil }
+        try world.silenceAdvertisers()  // the beacon leaves; the radio stays
+        let silentAt = Date().timeIntervalSince1970
+        try Self.waitFor("the beacon's exit in the view") { event("exit") != nil }
+        let exit = try #require(event("exit"))
+        let end = try #require(exit["t"] as? Double)
+        // The exit's time is the room's last reading's arrival: the last packet's tick (1 s, run
+        // 0.5 s behind the wall clock) and the delivery. Repeats without packets put it at +6 s.
+        #expect(end < silentAt + 3, "the visit ended \(end - silentAt) s after the beacon's last packet")
     }
 }

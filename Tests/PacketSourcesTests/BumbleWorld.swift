@@ -50,6 +50,17 @@ final class BumbleWorld {
         throw HarnessError(description: "the Bumble world did not become ready in 30 s")
     }
 
+    /// Stops every advertiser (SIGUSR1): the beacons leave, the controllers stay. Returns once the
+    /// world says so.
+    func silenceAdvertisers() throws {
+        kill(process.processIdentifier, SIGUSR1)
+        let deadline = Date().addingTimeInterval(20)
+        while !((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("SILENT") {
+            guard Date() < deadline, process.isRunning else { throw HarnessError(description: "the Bumble world did not silence its advertisers") }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
     func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)

@@ -40,12 +40,16 @@ import Testing
                          messagesPerSecond: 3, clockOffset: -12.25, offset: -13.5, offsetSource: "catalog"),
             ScannerState(name: "esp-aisle", room: "aisle", alive: false, declaredOnline: false, secondsSinceHeard: 30, messages: 9,
                          offset: 2.25, offsetSource: "learnt"),
+            ScannerState(name: "pi-deaf", room: "hall", alive: true, declaredOnline: true, secondsSinceHeard: 9.5, messages: 4,
+                         offset: 0, offsetSource: "none", radioLost: "the other end closed the connection"),
         ]
         let model = MonitorViewModel(rows: [], source: SourceStatus(name: "mqtt://broker"), screen: .scanners, scanners: scanners)
         let wide = render(model, size: ScreenSize(columns: 80, lines: 10))
         #expect(wide.line(1).trimmingTrailingSpaces().hasSuffix("CLOCK s       OFFSET dB"), "\(wide.text)")
         #expect(wide.line(2).trimmingTrailingSpaces().hasSuffix("-12.25 -13.5 (catalog)"), "the offset's source whole: \(wide.text)")
         #expect(wide.line(3).trimmingTrailingSpaces().hasSuffix(" (learnt)"), "\(wide.text)")
+        // Online but its telemetry says the radio is lost: the state word leaves the age whole.
+        #expect(wide.line(4).contains("hall             no radio 9.5s"), "\(wide.text)")
         let narrow = render(model, size: ScreenSize(columns: 60, lines: 10))
         #expect(narrow.line(1).trimmingTrailingSpaces().hasSuffix("LAST  MSG/s"), "no cut heading: \(narrow.text)")
         #expect(narrow.line(2).trimmingTrailingSpaces().hasSuffix("0.4s    3.0"), "no cut value: \(narrow.text)")

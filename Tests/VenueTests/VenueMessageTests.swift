@@ -36,9 +36,22 @@ struct VenueMessageTests {
 
     @Test("Telemetry round-trips")
     func telemetry() throws {
-        let telemetry = ScannerTelemetry(scanner: "pi-1", time: 1_767_225_600, uptime: 3600, advertsPerSecond: 412.5, beacons: 37,
+        var telemetry = ScannerTelemetry(scanner: "pi-1", time: 1_767_225_600, uptime: 3600, advertsPerSecond: 412.5, beacons: 37,
                                          published: 128_004, buffered: 3, dropped: 12, droppedQoS1: 1)
+        telemetry.droppedStale = 40
         #expect(try ScannerTelemetry(json: telemetry.json(), scanner: "pi-1") == telemetry)
+        // An agent from before droppedStale: read as 0.
+        let older = Array(#"{"scanner":"pi-1","t":5.0,"uptime":1.0,"advertsPerSecond":0,"beacons":0,"published":1,"buffered":0,"dropped":0,"droppedQoS1":0}"#.utf8)
+        #expect(try ScannerTelemetry(json: older, scanner: "pi-1").droppedStale == 0)
+        #expect(try ScannerTelemetry(json: older, scanner: "pi-1").radio == nil, "an older agent says nothing of its radio")
+        for radio in [ScannerTelemetry.RadioState.ok, .lost(reason: "the other end closed the connection")] {
+            telemetry.radio = radio
+            #expect(try ScannerTelemetry(json: telemetry.json(), scanner: "pi-1") == telemetry)
+        }
+        telemetry.radio = .lost(reason: "bad\u{1B}[2J")
+        #expect(throws: VenueMessageError.self, "a reason with a control character is refused like a name") {
+            try ScannerTelemetry(json: telemetry.json(), scanner: "pi-1")
+        }
     }
 
     @Test("Visit events and occupancy round-trip through their JSON")

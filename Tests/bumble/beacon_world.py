@@ -19,7 +19,8 @@ Every controller here answers a passive scan with one report per advertisement: 
 fake scan response to each (two reports, doubling any rate measured), which `BeaconController` drops.
 
 Prints `READY <port> ...` on stdout once every server listens and every advertiser advertises,
-then runs until killed. The Swift tests (Tests/SourcesTests/BumbleEndToEndTests.swift) write the
+then runs until killed. SIGUSR1 stops every advertiser (the beacons leave, the controllers stay)
+and prints `SILENT`. The Swift tests (Tests/SourcesTests/BumbleEndToEndTests.swift) write the
 identities they expect independently of the bytes built here: the two must agree, which is the
 point of the test.
 """
@@ -28,6 +29,7 @@ import asyncio
 import dataclasses
 import json
 import math
+import signal
 import sys
 import time
 
@@ -262,8 +264,17 @@ async def main() -> None:
                                            advertising_interval_min=100, advertising_interval_max=100)
             devices.append(device)
 
+    async def silence() -> None:
+        for device in devices:
+            await device.stop_advertising()
+        print("SILENT", flush=True)
+
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGUSR1, lambda: loop.create_task(silence()))
+    # Started by a test runner whose threads block signals, the world inherits the mask.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1})
     print("READY " + " ".join([str(port) for port in args.port] + args.unix), flush=True)
-    await asyncio.get_running_loop().create_future()
+    await loop.create_future()
 
 
 if __name__ == "__main__":
