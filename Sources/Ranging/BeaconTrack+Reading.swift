@@ -48,7 +48,8 @@ extension BeaconTrack {
         refreshAddressText()
         let proximity = classifier.update(distance: accuracy >= 0 ? accuracy : nil, at: time)
         let windowRSSI = windowLevel && !stale
-            ? recentRSSIQuantile(at: time, window: configuration.nearestWindow, quantile: configuration.nearestQuantile)
+            ? recentRSSIQuantile(at: time, window: configuration.nearestWindow, quantile: configuration.nearestQuantile,
+                                 memory: configuration.nearestMemory == .staleAfter ? configuration.staleAfter : nil)
             : nil
         let reading = BeaconReading(
             identity: identity, id: id, address: address, addressText: addressText, rssi: lastRSSI, filteredRSSI: filtered,
