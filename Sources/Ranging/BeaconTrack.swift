@@ -124,13 +124,11 @@ struct BeaconTrack: Sendable {
     /// fade or a body-blocked burst moves a median little, and a window of a second or two follows
     /// an arrival far sooner than the display filter.
     ///
-    /// - Parameter memory: when given, the stand-in packets are only those of the last `memory`
-    ///   seconds, its start included as staleness includes it (`time - lastSeen <= staleAfter` is
-    ///   heard; the thirteenth round's `NearestMemory.staleAfter`).
-    func recentRSSIQuantile(at time: Double, window: Double, quantile: Double, minimumCount: Int = 3, memory: Double? = nil) -> Double? {
-        arrivals.rssiQuantile(
-            at: time, window: window, quantile: quantile, minimumCount: minimumCount, oldest: memory.map { (time - $0).nextDown } ?? -.infinity
-        )
+    /// - Parameter memory: the stand-in packets are only those of the last `memory` seconds, its
+    ///   start included as staleness includes it (`time - lastSeen <= staleAfter` is heard; the
+    ///   thirteenth round's `NearestMemory.staleAfter`); infinite by default.
+    func recentRSSIQuantile(at time: Double, window: Double, quantile: Double, minimumCount: Int = 3, memory: Double = .infinity) -> Double? {
+        arrivals.rssiQuantile(at: time, window: window, quantile: quantile, minimumCount: minimumCount, oldest: (time - memory).nextDown)
     }
 
     /// Packets per second over the last `window` seconds (or since first heard, or over the ring

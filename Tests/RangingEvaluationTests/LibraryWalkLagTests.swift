@@ -1,6 +1,5 @@
 import BeaconFormats
 import Foundation
-import HCI
 import Testing
 @testable import Ranging
 @testable import RangingEvaluation
@@ -79,8 +78,7 @@ struct LibraryWalkLag {
             while row.time >= next { tick() }
             for (beacon, rssi) in row.rssi.enumerated() {
                 guard let rssi else { continue }
-                engine.record(Sighting(time: row.time, identity: LibraryWalkEvaluation.identity(beacon), measuredPower: LibraryWalkEvaluation.measuredPower,
-                                       address: BDAddress(rawValue: 0xC000_0000_3001 + UInt64(beacon)), rssi: rssi))
+                engine.record(LibraryWalkEvaluation.sighting(beacon: beacon, rssi: rssi, at: row.time))
                 rings[beacon].append(time: row.time, rssi: rssi)
                 lastSeen[beacon] = row.time
             }
