@@ -121,13 +121,36 @@ struct ArrivalRing: Sendable {
         }
     }
 
+    /// Of the newest (up to) 16 gaps between arrivals (`advertisingInterval`'s), how many were
+    /// at least `silence` long, and how many there were (zero gaps skipped).
+    func gaps(reaching silence: Double) -> (reaching: Int, gaps: Int) {
+        let gapCount = min(count - 1, 16)
+        guard gapCount >= 1 else { return (0, 0) }
+        return times.withUnsafeBufferPointer { ring in
+            var later = ring[newest(0)], reaching = 0, positive = 0
+            walk(gapCount + 1) { slot in
+                let gap = later - ring[slot]
+                later = ring[slot]
+                if gap > 0 {
+                    positive += 1
+                    if gap >= silence { reaching += 1 }
+                }
+                return true
+            }
+            return (reaching, positive)
+        }
+    }
+
     /// A quantile (0.5: the median) of the RSSI of the packets that arrived in the last `window`
-    /// seconds before `time`, or of the last `minimumCount` packets when fewer arrived in the window;
-    /// nil when nothing was heard. RSSI is an integer, so it counts instead of sorting: a 256-slot
-    /// histogram on the stack, cleared only over the range the window's values span.
-    func rssiQuantile(at time: Double, window: Double, quantile: Double, minimumCount: Int) -> Double? {
+    /// seconds before `time`, or of the last `minimumCount` packets when fewer arrived in the window
+    /// (only those after `oldest`, when given); nil when nothing was heard. RSSI is an integer, so it
+    /// counts instead of sorting: a 256-slot histogram on the stack, cleared only over the range the
+    /// window's values span.
+    func rssiQuantile(at time: Double, window: Double, quantile: Double, minimumCount: Int, oldest: Double = -.infinity) -> Double? {
         let inWindow = countNewer(than: time - window)
-        let used = min(max(inWindow, min(minimumCount, count)), count)
+        // The older packets are counted only when the window falls short and a limit is set.
+        let available = inWindow < minimumCount && oldest > -.infinity ? countNewer(than: oldest) : count
+        let used = min(max(inWindow, min(minimumCount, available)), count)
         guard used > 0 else { return nil }
         let rank = min(max(quantile, 0), 1) * Double(used - 1)
         let lowRank = Int(rank)

@@ -123,8 +123,12 @@ struct BeaconTrack: Sendable {
     /// nil when nothing was heard. This is the nearest-exhibit choice's fast, robust level: a deep
     /// fade or a body-blocked burst moves a median little, and a window of a second or two follows
     /// an arrival far sooner than the display filter.
-    func recentRSSIQuantile(at time: Double, window: Double, quantile: Double, minimumCount: Int = 3) -> Double? {
-        arrivals.rssiQuantile(at: time, window: window, quantile: quantile, minimumCount: minimumCount)
+    ///
+    /// - Parameter memory: the stand-in packets are only those of the last `memory` seconds, its
+    ///   start included as staleness includes it (`time - lastSeen <= staleAfter` is heard; the
+    ///   thirteenth round's `NearestMemory.staleAfter`); infinite by default.
+    func recentRSSIQuantile(at time: Double, window: Double, quantile: Double, minimumCount: Int = 3, memory: Double = .infinity) -> Double? {
+        arrivals.rssiQuantile(at: time, window: window, quantile: quantile, minimumCount: minimumCount, oldest: (time - memory).nextDown)
     }
 
     /// Packets per second over the last `window` seconds (or since first heard, or over the ring
@@ -142,6 +146,21 @@ struct BeaconTrack: Sendable {
         let missed = ((time - lastSeen) / interval - 0.5).rounded(.down)
         guard missed >= 1 else { return false }
         return pow(1 - min(1, interval / mean), missed) < level
+    }
+
+    /// Whether the beacon's silence is longer than its own recent gaps make likely (the thirteenth
+    /// round's reception model, `SilentRankRule.ownGaps`): of its newest (up to) 16 gaps, k were at
+    /// least as long as the silence now; the chance of a gap that long is taken as Jeffreys'
+    /// estimate (k + 1/2) / (n + 1), never 0 however long the history (so a beacon heard in every
+    /// gap is not dropped at one lost packet as under `isSilentBeyondLikely`), and the silence is
+    /// beyond likely when that is below `level`. A silence no longer than `floor` (the nearest
+    /// window: the level already spans it) never is.
+    func isSilentBeyondOwnGaps(at time: Double, level: Double, floor: Double) -> Bool {
+        let silence = time - lastSeen
+        guard silence > floor else { return false }
+        let (reaching, gaps) = arrivals.gaps(reaching: silence)
+        guard gaps > 0 else { return false }
+        return (Double(reaching) + 0.5) / Double(gaps + 1) < level
     }
 
     /// The median of the last (up to) 16 gaps between arrivals: the advertising interval as

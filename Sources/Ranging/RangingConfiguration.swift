@@ -44,6 +44,13 @@ public struct RangingConfiguration: Sendable, Equatable {
     /// heard beacon, in the list and for `nearest`, until it is heard again. Off by default
     /// (docs/ranging-history.md, twelfth round).
     public var silentRankLevel: Double?
+    /// Which reception model `silentRankLevel` judges a silence by: `.missedPackets` (the twelfth
+    /// round's) or `.ownGaps` (the thirteenth's).
+    public var silentRankRule: SilentRankRule = .missedPackets
+    /// How far back the nearest level's stand-in packets reach when fewer than three arrived in
+    /// `nearestWindow`: until the beacon is forgotten (the default), or only `staleAfter`
+    /// (the thirteenth round's candidate C; docs/ranging-history.md).
+    public var nearestMemory: NearestMemory = .untilForgotten
     public var nearestQuantile: Double = 0.5
     public var nearestHysteresis: Double = 1.0
     public var nearestEvidence: Double = 6.0
@@ -104,4 +111,21 @@ public struct RangingConfiguration: Sendable, Equatable {
         try require(maxBeacons > 0, "maxBeacons", "must be positive")
         try require(arrivalHistory >= 2, "arrivalHistory", "must be at least 2")
     }
+}
+
+/// The reception model behind `RangingConfiguration.silentRankLevel` (docs/ranging-history.md).
+public enum SilentRankRule: String, Sendable, Equatable, CaseIterable {
+    /// (1 − p)^k with p = median gap / mean gap and k the packets missed (twelfth round).
+    case missedPackets = "missed-packets"
+    /// The silence against the beacon's own recent gaps, Jeffreys' estimate, beyond the nearest
+    /// window only (thirteenth round, `BeaconTrack.isSilentBeyondOwnGaps`).
+    case ownGaps = "own-gaps"
+}
+
+/// How old the packets standing in for a short nearest window may be (`RangingConfiguration.nearestMemory`).
+public enum NearestMemory: String, Sendable, Equatable, CaseIterable {
+    case untilForgotten = "forget"
+    /// No older than `staleAfter`: a packet that old is one the engine already takes to say
+    /// nothing about where the beacon is now (a beacon heard only then is stale).
+    case staleAfter = "stale"
 }

@@ -122,7 +122,12 @@ public struct RangingEngine: Sendable {
             let (reading, windowRSSI) = tracks[position].tickReading(
                 at: time, settings: settings, exhibit: exhibit, windowLevel: catalog == nil || exhibit != nil
             )
-            let isSilent = configuration.silentRankLevel.map { tracks[position].isSilentBeyondLikely(at: time, level: $0) } ?? false
+            var isSilent = false
+            if let level = configuration.silentRankLevel {
+                isSilent = configuration.silentRankRule == .ownGaps
+                    ? tracks[position].isSilentBeyondOwnGaps(at: time, level: level, floor: configuration.nearestWindow)
+                    : tracks[position].isSilentBeyondLikely(at: time, level: level)
+            }
             if let windowRSSI, let candidate = nearestCandidate(reading, windowRSSI: windowRSSI) {
                 candidates.append(candidate)
                 if isSilent { silentCandidates.append(candidate.key) }

@@ -60,6 +60,12 @@ public struct LibraryWalkEvaluation: Sendable {
         .iBeacon(uuid: UUIDBytes("3A0F1B2C-0D4E-4F50-9A61-B3001B3013AA")!, major: 1, minor: UInt16(3001 + index))
     }
 
+    /// The one iBeacon packet a row's reading of `beacon` (0 = b3001) stands for.
+    public static func sighting(beacon: Int, rssi: Int, at time: Double) -> Sighting {
+        Sighting(time: time, identity: identity(beacon), measuredPower: measuredPower,
+                 address: BDAddress(rawValue: 0xC000_0000_3001 + UInt64(beacon)), rssi: rssi)
+    }
+
     public init(_ walk: LibraryWalk, cells: [LibraryWalk.Cell] = LibraryWalk.beaconCells,
                 configuration: RangingConfiguration = RangingConfiguration(), field kinds: [FieldPipeline.Kind] = FieldPipeline.Kind.allCases) {
         self.cells = cells
@@ -97,8 +103,7 @@ public struct LibraryWalkEvaluation: Sendable {
                 while row.time >= next { tick() }
                 for (beacon, rssi) in row.rssi.enumerated() {
                     guard let rssi else { continue }
-                    engine.record(Sighting(time: row.time, identity: Self.identity(beacon), measuredPower: Self.measuredPower,
-                                           address: BDAddress(rawValue: 0xC000_0000_3001 + UInt64(beacon)), rssi: rssi))
+                    engine.record(Self.sighting(beacon: beacon, rssi: rssi, at: row.time))
                     for k in kinds.indices { pipelines[k][beacon].add(rssi: Double(rssi), at: row.time) }
                     lastHeard[beacon] = row.time
                 }

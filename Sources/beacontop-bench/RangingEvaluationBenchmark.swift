@@ -4,7 +4,7 @@ import RangingEvaluation
 
 /// `beacontop-bench ranging-eval [--seeds FIRST-LAST] [--runs-only] [--level mean|median] [--body-loss DB] [--range-ends separate]
 /// [--nearest-only] [--by-distance] [--far-slope none|A|B|C] [--cusum per-sample|per-second] [--silent-rank LEVEL]
-/// [--library-only] [--library-walk CSV] [HERALD-DIR]`: the ranging evaluation of docs/ranging.md, printed as the Markdown tables the docs
+/// [--silent-rule missed-packets|own-gaps] [--nearest-memory forget|stale] [--library-only] [--library-walk CSV] [HERALD-DIR]`: the ranging evaluation of docs/ranging.md, printed as the Markdown tables the docs
 /// quote. Real runs are scored leave-one-run-out; the worlds on seeds no parameter was chosen on
 /// (101-120 by default; the real-trace walk one more, so each of the seven runs is behind three
 /// walks).
@@ -21,6 +21,9 @@ import RangingEvaluation
 /// `--cusum per-second` lowers the default filter's CUSUM threshold for beacons heard less often
 /// than 10 times a second, keeping false restarts per second (`CUSUMThreshold`); `--silent-rank
 /// LEVEL` ranks a beacon silent beyond LEVEL's likelihood below heard ones (the twelfth round).
+/// `--silent-rule own-gaps` judges that silence against the beacon's own recent gaps instead, and
+/// `--nearest-memory stale` keeps the nearest level's stand-in packets within `staleAfter` (the
+/// thirteenth round).
 /// `--library-only` prints only the library walk's table (`LibraryWalkEvaluation`), read from
 /// `Tests/LibraryWalk/iBeacon_RSSI_Labeled.csv` or `--library-walk CSV`.
 enum RangingEvaluationBenchmark {
@@ -79,6 +82,16 @@ enum RangingEvaluationBenchmark {
                     throw UsageError(message: "--silent-rank takes a probability between 0 and 1, e.g. 0.01")
                 }
                 base.silentRankLevel = level
+            case "--silent-rule":
+                guard let rule = SilentRankRule(rawValue: rest.popFirst() ?? "") else {
+                    throw UsageError(message: "--silent-rule takes missed-packets or own-gaps")
+                }
+                base.silentRankRule = rule
+            case "--nearest-memory":
+                guard let memory = NearestMemory(rawValue: rest.popFirst() ?? "") else {
+                    throw UsageError(message: "--nearest-memory takes forget or stale")
+                }
+                base.nearestMemory = memory
             default: directory = argument
             }
         }

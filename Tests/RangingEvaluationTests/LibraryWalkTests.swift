@@ -80,4 +80,27 @@ import Ranging
         #expect(rights(cusum: .perSample, silentRank: 0.01) == [1028, 1028])
         #expect(rights(cusum: .perSecond, silentRank: 0.01) == [1028, 1028])
     }
+
+    /// The thirteenth round's options (docs/ranging-history.md) on 10-18-2016, the day they were
+    /// qualified on (first beacon and `nearest` right of 600; shipped 390): A, the silence against
+    /// the beacon's own gaps, gains 12; C, the stand-ins within `staleAfter`, loses 3. None
+    /// qualified (A lost the real-trace walks), none is the default; the other days were not scored.
+    @Test func theThirteenthRoundsOptionsOnTheDayTheyQualifiedOn() {
+        var day = Self.walk
+        day.sessions = day.sessions.filter { $0.day == "10-18-2016" }
+        func rights(ownGaps: Bool, memory: NearestMemory) -> [Int] {
+            var configuration = RangingConfiguration()
+            if ownGaps {
+                configuration.silentRankLevel = 0.05
+                configuration.silentRankRule = .ownGaps
+            }
+            configuration.nearestMemory = memory
+            let evaluation = LibraryWalkEvaluation(day, configuration: configuration, field: [])
+            return [evaluation.beacontopFirst.right, evaluation.beacontopNearest.right]
+        }
+        #expect(rights(ownGaps: false, memory: .untilForgotten) == [390, 390])
+        #expect(rights(ownGaps: true, memory: .untilForgotten) == [402, 402])
+        #expect(rights(ownGaps: false, memory: .staleAfter) == [387, 387])
+        #expect(rights(ownGaps: true, memory: .staleAfter) == [398, 398])
+    }
 }
