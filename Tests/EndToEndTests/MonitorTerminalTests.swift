@@ -46,8 +46,13 @@ struct MonitorTerminalTests {
         defer { session.kill() }
         try session.waitFor("The Little Museum of Clever Things")
         #expect(try session.format("#{alternate_on}") == "1")
+        // The panel whole: its heading and the description line under it (a capture can fall
+        // between the two rows of one redraw, when the panel has just appeared).
         let screen = try session.waitFor(timeout: 20, "the nearest exhibit's panel") { screen in
-            screen.split(separator: "\n").contains { $0.hasPrefix("── ") && ($0.contains("· near") || $0.contains("· immediate")) }
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            guard let heading = lines.firstIndex(where: { $0.hasPrefix("── ") && ($0.contains("· near") || $0.contains("· immediate")) }),
+                  heading + 1 < lines.count else { return false }
+            return lines[heading + 1].trimmingCharacters(in: .whitespaces).count >= 30
         }
         #expect(screen.contains("10 beacons"))
         #expect(screen.contains("Rosetta Stone (cast)"))
