@@ -51,8 +51,8 @@ public struct HeadlessScan {
     private var printTicks = true
     private let json: Bool
     private let printsPackets: Bool
-    /// Flush standard output after every batch (a live source: whoever reads the pipe sees each
-    /// packet as it comes); a replay fills 64 KiB writes instead.
+    /// Flush standard output after every batch (a live source or a paced replay: whoever reads the
+    /// pipe sees each packet as it comes); a replay at `max` fills 64 KiB writes instead.
     private let flushEachBatch: Bool
     private var decoder = BeaconSightingDecoder()
     private var writer = JSONWriter(capacity: 1 << 16)

@@ -185,7 +185,10 @@ struct ScanCommand: AsyncParsableCommand {
         } else {
             healthLines = nil
         }
-        let flushEachBatch = spec.isLive
+        // A paced replay (`--speed 1`) is read like a radio, in time: its lines go out as they are
+        // ticked, or `scan FILE --speed 1 | jq` saw nothing until 64 KiB had piled up (17 s of the
+        // museum walk) and `| head -1` ran on that long. At `max` the 64 KiB writes are the speed.
+        let flushEachBatch = spec.isLive || replaySpeed != .max
         let consumed = StopSignal()
         let pastTheEnd = Mutex(false)
         let consumer = Thread {
@@ -196,7 +199,7 @@ struct ScanCommand: AsyncParsableCommand {
             if opening.broker != nil {
                 let dropped = summary.droppedPackets > 0 ? " (the output could not keep up)" : ""
                 StandardError.report("\(source.name): \(summary.messages) messages, \(summary.droppedPackets) dropped\(dropped)")
-            } else if summary.droppedPackets > 0 || flushEachBatch {
+            } else if summary.droppedPackets > 0 || spec.isLive {
                 StandardError.report("\(source.name): \(summary.packets) packets, \(summary.droppedPackets) dropped (the output could not keep up)")
             }
             if let problem = output.problem { StandardError.report(problem) }

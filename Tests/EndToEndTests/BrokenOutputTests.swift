@@ -77,6 +77,26 @@ import Testing
         #expect((Self.readBeforeClosing(full.stderr) ?? .max) < total / 4, "\(full.stderr)")
     }
 
+    /// A paced replay writes each tick as it comes, as a radio does: its lines sat in the 64 KiB
+    /// output buffer (the museum walk's first 17 s of capture, 34 s at half speed), so a script's
+    /// `jq` saw nothing and `head -1` waited that long, or for ever across a silence.
+    @Test("scan FILE --json --speed 0.5 into head -1: the first tick comes through and the scan stops at the next")
+    func aPacedReplayReachesThePipeAsItTicks() throws {
+        // `timeout` stops a scan that never lets its first line out (status 124), and the status
+        // file carries the scan's status, as in closedPipeIsNoError.
+        let status = Self.statusFile()
+        let run = try Self.shell(
+            "{ timeout 20 \"$0\" scan \"$1\" --json --speed 0.5; echo $? > \"\(status)\"; } | head -1; s=$(cat \"\(status)\"); rm -f \"\(status)\"; exit $s"
+        )
+        #expect(run.status == 0, "\(run.status) \(run.stderr)")
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 1, "\(run.stdout)")
+        let tick = try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any]
+        // The walk starts at 1767258000.01: its first tick is at the next whole second.
+        #expect(tick?["t"] as? Double == 1_767_258_001, "\(run.stdout)")
+        #expect(run.stderr.contains("replay stopped"), "\(run.stderr)")
+    }
+
     @Test("replay --json of a venue recording into head -1 stops reading it")
     func aClosedOutputStopsTheVenueReplay() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("broken-output-\(getpid())-\(UUID().uuidString.prefix(8)).venue.ndjson").path
