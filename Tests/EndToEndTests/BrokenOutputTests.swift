@@ -56,7 +56,7 @@ import Testing
         return Int(match.1)
     }
 
-    @Test("replay --json of a large capture into head -1, or a full disk, stops reading at the first failed write")
+    @Test("replay --json and decode --frames of a large capture into head -1, or a full disk, stop reading at the first failed write")
     func aClosedOutputStopsTheCaptureReplay() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("broken-output-big-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -75,6 +75,14 @@ import Testing
         #expect(full.status == 1, "\(full.stderr)")
         #expect(full.stderr.contains("write failed: No space left on device"), "\(full.stderr)")
         #expect((Self.readBeforeClosing(full.stderr) ?? .max) < total / 4, "\(full.stderr)")
+        // decode's frame list the same: it read the whole file after head left.
+        for listing in ["decode --frames --json", "decode --frames"] {
+            let decoded = try Self.shell("\"$0\" \(listing) \"$1\" | head -1 > /dev/null", file: capture)
+            #expect(decoded.status == 0, "\(listing): \(decoded.stderr)")
+            let line = decoded.stderr.split(separator: "\n").first { $0.hasSuffix("malformed packets: no more output could be written") }
+            let records = try #require(line?.firstMatch(of: /^(\d+) records,/).flatMap { Int($0.1) }, "\(listing): \(decoded.stderr)")
+            #expect(records < total / 4, "\(listing): read \(records) of \(total)")
+        }
     }
 
     /// A paced replay writes each tick as it comes, as a radio does: its lines sat in the 64 KiB
