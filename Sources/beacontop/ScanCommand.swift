@@ -196,11 +196,13 @@ struct ScanCommand: AsyncParsableCommand {
             var output = StandardOutput()
             // A closed stdout (`scan | head`) ends the scan cleanly: scanning disabled, exit 0.
             let summary = scan.run(inbox: inbox, output: &output, onOutputClosed: { stop.trigger(.outputClosed) })
+            // Why packets were dropped only when some were: every live scan's last line said `0
+            // dropped (the output could not keep up)`, a false alarm for a script grepping for it.
+            let dropped = summary.droppedPackets > 0 ? " (the output could not keep up)" : ""
             if opening.broker != nil {
-                let dropped = summary.droppedPackets > 0 ? " (the output could not keep up)" : ""
                 StandardError.report("\(source.name): \(summary.messages) messages, \(summary.droppedPackets) dropped\(dropped)")
             } else if summary.droppedPackets > 0 || spec.isLive {
-                StandardError.report("\(source.name): \(summary.packets) packets, \(summary.droppedPackets) dropped (the output could not keep up)")
+                StandardError.report("\(source.name): \(summary.packets) packets, \(summary.droppedPackets) dropped\(dropped)")
             }
             if let problem = output.problem { StandardError.report(problem) }
             pastTheEnd.withLock { $0 = summary.pastTheEnd }
