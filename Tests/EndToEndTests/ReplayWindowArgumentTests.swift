@@ -27,6 +27,18 @@ import Testing
         }
     }
 
+    @Test("a --speed out of range is refused naming the flag and its value, not as a source")
+    func speedOutOfRange() throws {
+        let walk = SharedData.repositoryRoot.appendingPathComponent("demo/museum-walk.btsnoop").path
+        let survey = FileManager.default.temporaryDirectory.appendingPathComponent("speed-\(UUID().uuidString.prefix(8))").path
+        for command in [["scan", walk, "--json"], ["monitor", walk], ["survey", walk, "--out", survey]] {
+            let run = try HostileInputCommandTests.run(command + ["--speed", "0"], timeout: 30)
+            #expect(run.status == 64, "\(command): \(run.status) \(run.stderr)")
+            #expect(run.stderr.hasPrefix("Error: --speed 0: must be 0.25 to 100, or max\n"), "\(command): \(run.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: survey))
+    }
+
     @Test("a window inside the capture still replays")
     func accepted() throws {
         let walk = SharedData.repositoryRoot.appendingPathComponent("demo/museum-walk.btsnoop").path
