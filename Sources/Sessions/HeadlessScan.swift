@@ -38,6 +38,8 @@ public struct HeadlessScan {
         public var refusedMessages = 0
         /// The replay ended with nothing replayed: `--from` lies past the file's end.
         public var pastTheEnd = false
+        /// The replay stopped at what it cannot read (a corrupt header field): `scan` exits 2.
+        public var unreadable = false
     }
 
     /// Ranging ticks when set; frame lines otherwise.
@@ -153,6 +155,10 @@ public struct HeadlessScan {
         case .notice(let notice):
             switch notice {
             case .connected where !lost, .recordingStarted, .recordingStopped:
+                return
+            case .unreadable:
+                // The `.ended` right after it says why; this only sets the exit status.
+                summary.unreadable = true
                 return
             default:
                 break

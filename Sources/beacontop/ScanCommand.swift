@@ -191,6 +191,7 @@ struct ScanCommand: AsyncParsableCommand {
         let flushEachBatch = spec.isLive || replaySpeed != .max
         let consumed = StopSignal()
         let pastTheEnd = Mutex(false)
+        let unreadable = Mutex(false)
         let consumer = Thread {
             var scan = HeadlessScan(mode: scanMode, flushEachBatch: flushEachBatch, health: healthLines)
             var output = StandardOutput()
@@ -206,6 +207,7 @@ struct ScanCommand: AsyncParsableCommand {
             }
             if let problem = output.problem { StandardError.report(problem) }
             pastTheEnd.withLock { $0 = summary.pastTheEnd }
+            unreadable.withLock { $0 = summary.unreadable }
             stop.trigger(.sourceEnded)
             consumed.trigger(output.problem == nil ? .sourceEnded : .outputFailed)
         }
@@ -227,6 +229,8 @@ struct ScanCommand: AsyncParsableCommand {
         if consumerEnd == .outputFailed { throw ExitCode(1) }
         // Nothing replayed for a window past the end: a usage error found only by reading the file.
         if pastTheEnd.withLock({ $0 }) { throw ExitCode(64) }
+        // A replay stopped at a corrupt header field: what came before was written, as `replay`'s 2.
+        if unreadable.withLock({ $0 }) { throw ExitCode(2) }
     }
 
     /// Disables scanning on a live controller (the radio stops on every exit).
