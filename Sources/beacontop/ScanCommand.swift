@@ -15,7 +15,14 @@ import Venue
 struct ScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
-        abstract: "Scan a source (hci0, serial:, tcp:, unix:, or a capture file) headless: NDJSON ranging ticks, or each beacon frame."
+        abstract: "Scan a source (hci0, serial:, tcp:, unix:, or a capture file) headless: NDJSON ranging ticks, or each beacon frame.",
+        discussion: """
+            Data goes to standard output, news and errors to standard error. Exit status: 0 the \
+            source ended, --duration, SIGINT, SIGTERM, SIGHUP or SIGQUIT, or the reader of the output \
+            left; 1 the source, catalog or broker cannot be opened, a controller refused, or standard \
+            output failed (a full disk); 2 a replay stopped at a corrupt header field; 64 a usage \
+            error, a --record file that holds bytes, or a --from past the file's end.
+            """
     )
 
     @Argument(help: "The source spec: hci0[:raw|user|monitor], serial:PATH[@BAUD][,rtscts], tcp:HOST:PORT, unix:PATH, mqtt://BROKER (a venue's scanners: NDJSON venue lines), or a capture file.")
