@@ -37,7 +37,7 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(help: "Scan interval in milliseconds (2.5 to 10240).") var interval: Double = 100
     @Option(help: "Scan window in milliseconds (2.5 to the interval).") var window: Double?
     @Option(help: "Also write every packet to this btsnoop file (Wireshark reads it; replay it as a source). A file holding bytes is refused.") var record: String?
-    @Option(help: "Replay speed: 0.25 to 100, or max (the default for a headless replay).") var speed: String = "max"
+    @Option(help: "Replay speed: 0.25 to 100, or max (the default for a file; sim: walks at 1, real time).") var speed: String?
     @Flag(help: "Replay: start over at the end.") var loop = false
     @Option(help: "Replay: start this many seconds after the capture's first packet.") var from: Double?
     @Option(help: "Replay: stop this many seconds after the capture's first packet.") var to: Double?
@@ -60,7 +60,14 @@ struct ScanCommand: AsyncParsableCommand {
         catch { throw ValidationError("\(error.field): \(error.reason)") }
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
         let replaySpeed: ReplaySpeed
-        do { replaySpeed = try ReplaySpeed(parsing: speed) } catch { throw ValidationError(error.description) }
+        if let speed {
+            do { replaySpeed = try ReplaySpeed(parsing: speed) } catch { throw ValidationError(error.description) }
+        } else if case .simulation = spec {
+            // A walk has no end to run to at `max`: `scan sim:CATALOG` refused to start without --speed.
+            replaySpeed = .factor(1)
+        } else {
+            replaySpeed = .max
+        }
         if let problem = ReplayOptions.windowProblem(from: from, to: to) { throw ValidationError(problem) }
         if health && (!json || frames) { throw ValidationError("--health adds to the ranging ticks: use it with --json, without --frames") }
         if let publish {
