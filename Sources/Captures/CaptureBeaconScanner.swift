@@ -30,17 +30,19 @@ public struct CaptureScanTotals: Sendable {
 /// the loop `beacontop decode` and the benchmark run. Malformed packets are reported and
 /// skipped; a torn final record or a corrupt header ends the scan but keeps what came before.
 public enum CaptureBeaconScanner {
-    /// Throws only when the file cannot be read at all (cannot open, unknown format).
+    /// Throws only when the file cannot be read at all (cannot open, unknown format). `stop` is
+    /// asked before each packet: true ends the scan there (the reader of the output went away).
     public static func scan(
         path: String,
         onSighting: (BeaconSighting) -> Void,
-        onMalformed: (MalformedPacket) -> Void = { _ in }
+        onMalformed: (MalformedPacket) -> Void = { _ in },
+        stop: () -> Bool = { false }
     ) throws(CaptureError) -> CaptureScanTotals {
         var reader = try CaptureReader(path: path)
         var decoder = BeaconSightingDecoder()
         var totals = CaptureScanTotals()
         var packet = HCIPacket.empty
-        while true {
+        while !stop() {
             do {
                 guard try reader.next(into: &packet) else { break }
             } catch {

@@ -180,6 +180,9 @@ public struct MonitorFeed: Sendable {
         case .pastTheEnd(_, let from, let last):
             status.state = .nothingReplayed(reason: "--from \(SourceNotice.seconds(from)) s is past the end (0-\(SourceNotice.seconds(last)) s)")
             log(.warning, news.description)
+        case .unreadable:
+            // The `.ended` right after it says why the replay stopped.
+            break
         case .ended(_, let reason):
             // A `--loop` replay reports each pass as "looping (n)" and goes on.
             if !reason.hasPrefix("looping") { status.state = .finished }

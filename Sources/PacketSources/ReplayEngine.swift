@@ -39,6 +39,8 @@ struct ReplayEngine {
         var skipped = 0
         /// The latest capture time read since the reader started where it now reads from.
         var latestRead = -Double.infinity
+        /// What the reader cannot read past, said (`.unreadable`); the next step ends there.
+        var unreadable: String?
     }
 
     /// Packets between two resume points: a seek back reads at most this many to reach its
@@ -248,6 +250,10 @@ struct ReplayEngine {
     /// Reads until a packet inside the window is pending; returns an action for anything else
     /// (a skipped bad record, a loop, the end).
     private mutating func readNext() -> Action? {
+        if let detail = state.unreadable {
+            state.unreadable = nil
+            return end("replay stopped: \(detail)")
+        }
         while true {
             let packet: HCIPacket?
             do {
@@ -257,7 +263,9 @@ struct ReplayEngine {
                 if let replayError, replayError.isRecoverable {
                     return .emit(.notice(.framingError(source: name, detail: replayError.detail)))
                 }
-                return end("replay stopped: \(replayError?.detail ?? "\(error)")")
+                let detail = replayError?.detail ?? "\(error)"
+                state.unreadable = detail
+                return .emit(.notice(.unreadable(source: name, detail: detail)))
             }
             var reachedEnd = packet == nil
             if let packet {

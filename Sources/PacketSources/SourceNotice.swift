@@ -14,6 +14,9 @@ public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
     case framingError(source: String, detail: String)
     /// A replay reached its end, or was stopped.
     case ended(source: String, reason: String)
+    /// A replay cannot read past `detail` (a corrupt header field): the `.ended` that follows ends
+    /// it, and a headless `scan` exits 2 for it, as `replay` and `decode` do (it exited 0).
+    case unreadable(source: String, detail: String)
     /// A replay held at its end (`ReplayOptions.holdAtEnd`) plays again: a seek back took it
     /// there, and the status goes back from `replay finished` to playing (or paused).
     case resumedFromEnd(source: String)
@@ -55,6 +58,7 @@ public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
             "\(source): \(reason); reconnecting in \(delay) s (attempt \(attempt))"
         case .framingError(let source, let detail): "\(source): \(detail)"
         case .ended(let source, let reason): "\(source): \(reason)"
+        case .unreadable(let source, let detail): "\(source): cannot read on: \(detail)"
         case .resumedFromEnd(let source): "\(source): seek back from the end: playing again"
         case .pastTheEnd(let source, let from, let last):
             "\(source): --from \(Self.seconds(from)) s is past the end: the file spans 0-\(Self.seconds(last)) s; nothing replayed"

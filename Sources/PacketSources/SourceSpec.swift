@@ -140,7 +140,9 @@ public struct SourceSpecError: Error, Sendable, Equatable, CustomStringConvertib
     public var problem: String
 
     public var description: String {
-        part.isEmpty ? "source '\(spec)' \(problem)" : "source '\(spec)': \(part) \(problem)"
+        // A flag's value is no source: `--speed 0` was "source '0': --speed must be ...".
+        if part.hasPrefix("--") { return "\(part) \(spec): \(problem)" }
+        return part.isEmpty ? "source '\(spec)' \(problem)" : "source '\(spec)': \(part) \(problem)"
     }
 }
 

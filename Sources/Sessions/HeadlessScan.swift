@@ -38,6 +38,8 @@ public struct HeadlessScan {
         public var refusedMessages = 0
         /// The replay ended with nothing replayed: `--from` lies past the file's end.
         public var pastTheEnd = false
+        /// The replay stopped at what it cannot read (a corrupt header field): `scan` exits 2.
+        public var unreadable = false
     }
 
     /// Ranging ticks when set; frame lines otherwise.
@@ -51,8 +53,8 @@ public struct HeadlessScan {
     private var printTicks = true
     private let json: Bool
     private let printsPackets: Bool
-    /// Flush standard output after every batch (a live source: whoever reads the pipe sees each
-    /// packet as it comes); a replay fills 64 KiB writes instead.
+    /// Flush standard output after every batch (a live source or a paced replay: whoever reads the
+    /// pipe sees each packet as it comes); a replay at `max` fills 64 KiB writes instead.
     private let flushEachBatch: Bool
     private var decoder = BeaconSightingDecoder()
     private var writer = JSONWriter(capacity: 1 << 16)
@@ -153,6 +155,10 @@ public struct HeadlessScan {
         case .notice(let notice):
             switch notice {
             case .connected where !lost, .recordingStarted, .recordingStopped:
+                return
+            case .unreadable:
+                // The `.ended` right after it says why; this only sets the exit status.
+                summary.unreadable = true
                 return
             default:
                 break

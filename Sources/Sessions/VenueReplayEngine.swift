@@ -226,7 +226,10 @@ struct VenueReplayEngine {
             let message: BrokerMessage?
             do { message = try reader?.next() } catch {
                 queue.append(ending())
-                return .emit(.notice(.warning(source: name, message: "\(error.problem) (line \(error.line)); replayed up to there")))
+                // Worded as `replay` and docs/formats.md word it ("FILE: line N has no number "t""):
+                // scan and the monitor said "has no number "t" (line N)".
+                let problem = error.line > 0 ? "line \(error.line) \(error.problem)" : error.problem
+                return .emit(.notice(.warning(source: name, message: "\(problem); replayed up to there")))
             }
             if let message {
                 if start == nil { start = message.receivedAt }

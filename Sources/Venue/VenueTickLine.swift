@@ -21,8 +21,15 @@ public enum VenueTickLine {
             w.raw(",\"room\":")
             if let room = beacon.room { w.string(room) } else { w.null() }
             w.raw(",\"scanner\":")
-            if let best = beacon.best { w.string(best.scanner) } else { w.null() }
-            if let best = beacon.best { appendReading(best, to: &w) }
+            if let best = beacon.best {
+                w.string(best.scanner)
+                appendReading(best, to: &w)
+            } else {
+                // Null, not absent: a beacon with no live reading (its scanner gone quiet, as the
+                // view's last line shows) dropped both keys, and a strict decoder of the documented
+                // shape refused the line.
+                w.raw("null,\"rssi\":null,\"distance\":null")
+            }
             w.raw(",\"runnerUp\":")
             if let runnerUp = beacon.runnerUp {
                 w.raw("{\"room\":")

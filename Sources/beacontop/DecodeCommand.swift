@@ -43,6 +43,10 @@ struct DecodeCommand: ParsableCommand {
             }, onMalformed: { packet in
                 reportedMalformed += 1
                 if verbose { StandardError.line("warning: \(packet)") }
+            }, stop: {
+                // `decode --frames FILE | head -1` read the whole file after head left (9 s for a
+                // million reports); the frame list stops at the first write that fails, as replay.
+                output.closed
             })
         } catch {
             StandardError.report("\(error)")
@@ -67,7 +71,8 @@ struct DecodeCommand: ParsableCommand {
         if let truncation = totals.truncation {
             StandardError.line("warning: \(file): \(truncation); decoded up to there")
         }
-        StandardError.line("\(totals.records) records, \(totals.packets) HCI packets, \(totals.sightings) beacon frames, \(totals.malformed) malformed packets")
+        let closed = output.closed ? ": no more output could be written" : ""
+        StandardError.line("\(totals.records) records, \(totals.packets) HCI packets, \(totals.sightings) beacon frames, \(totals.malformed) malformed packets\(closed)")
         if let stopped = totals.stoppedBy {
             StandardError.report("\(stopped); decoded up to there")
             throw ExitCode(2)

@@ -15,7 +15,14 @@ import Venue
 struct ScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
-        abstract: "Scan a source (hci0, serial:, tcp:, unix:, or a capture file) headless: NDJSON ranging ticks, or each beacon frame."
+        abstract: "Scan a source (hci0, serial:, tcp:, unix:, or a capture file) headless: NDJSON ranging ticks, or each beacon frame.",
+        discussion: """
+            Data goes to standard output, news and errors to standard error. Exit status: 0 the \
+            source ended, --duration, SIGINT, SIGTERM, SIGHUP or SIGQUIT, or the reader of the output \
+            left; 1 the source, catalog or broker cannot be opened, a controller refused, or standard \
+            output failed (a full disk); 2 a replay stopped at a corrupt header field; 64 a usage \
+            error, a --record file that holds bytes, or a --from past the file's end.
+            """
     )
 
     @Argument(help: "The source spec: hci0[:raw|user|monitor], serial:PATH[@BAUD][,rtscts], tcp:HOST:PORT, unix:PATH, mqtt://BROKER (a venue's scanners: NDJSON venue lines), or a capture file.")
@@ -30,7 +37,7 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(help: "Scan interval in milliseconds (2.5 to 10240).") var interval: Double = 100
     @Option(help: "Scan window in milliseconds (2.5 to the interval).") var window: Double?
     @Option(help: "Also write every packet to this btsnoop file (Wireshark reads it; replay it as a source). A file holding bytes is refused.") var record: String?
-    @Option(help: "Replay speed: 0.25 to 100, or max (the default for a headless replay).") var speed: String = "max"
+    @Option(help: "Replay speed: 0.25 to 100, or max (the default for a file; sim: walks at 1, real time).") var speed: String?
     @Flag(help: "Replay: start over at the end.") var loop = false
     @Option(help: "Replay: start this many seconds after the capture's first packet.") var from: Double?
     @Option(help: "Replay: stop this many seconds after the capture's first packet.") var to: Double?
@@ -53,7 +60,14 @@ struct ScanCommand: AsyncParsableCommand {
         catch { throw ValidationError("\(error.field): \(error.reason)") }
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
         let replaySpeed: ReplaySpeed
-        do { replaySpeed = try ReplaySpeed(parsing: speed) } catch { throw ValidationError(error.description) }
+        if let speed {
+            do { replaySpeed = try ReplaySpeed(parsing: speed) } catch { throw ValidationError(error.description) }
+        } else if case .simulation = spec {
+            // A walk has no end to run to at `max`: `scan sim:CATALOG` refused to start without --speed.
+            replaySpeed = .factor(1)
+        } else {
+            replaySpeed = .max
+        }
         if let problem = ReplayOptions.windowProblem(from: from, to: to) { throw ValidationError(problem) }
         if health && (!json || frames) { throw ValidationError("--health adds to the ranging ticks: use it with --json, without --frames") }
         if let publish {
@@ -185,22 +199,29 @@ struct ScanCommand: AsyncParsableCommand {
         } else {
             healthLines = nil
         }
-        let flushEachBatch = spec.isLive
+        // A paced replay (`--speed 1`) is read like a radio, in time: its lines go out as they are
+        // ticked, or `scan FILE --speed 1 | jq` saw nothing until 64 KiB had piled up (17 s of the
+        // museum walk) and `| head -1` ran on that long. At `max` the 64 KiB writes are the speed.
+        let flushEachBatch = spec.isLive || replaySpeed != .max
         let consumed = StopSignal()
         let pastTheEnd = Mutex(false)
+        let unreadable = Mutex(false)
         let consumer = Thread {
             var scan = HeadlessScan(mode: scanMode, flushEachBatch: flushEachBatch, health: healthLines)
             var output = StandardOutput()
             // A closed stdout (`scan | head`) ends the scan cleanly: scanning disabled, exit 0.
             let summary = scan.run(inbox: inbox, output: &output, onOutputClosed: { stop.trigger(.outputClosed) })
+            // Why packets were dropped only when some were: every live scan's last line said `0
+            // dropped (the output could not keep up)`, a false alarm for a script grepping for it.
+            let dropped = summary.droppedPackets > 0 ? " (the output could not keep up)" : ""
             if opening.broker != nil {
-                let dropped = summary.droppedPackets > 0 ? " (the output could not keep up)" : ""
                 StandardError.report("\(source.name): \(summary.messages) messages, \(summary.droppedPackets) dropped\(dropped)")
-            } else if summary.droppedPackets > 0 || flushEachBatch {
-                StandardError.report("\(source.name): \(summary.packets) packets, \(summary.droppedPackets) dropped (the output could not keep up)")
+            } else if summary.droppedPackets > 0 || spec.isLive {
+                StandardError.report("\(source.name): \(summary.packets) packets, \(summary.droppedPackets) dropped\(dropped)")
             }
             if let problem = output.problem { StandardError.report(problem) }
             pastTheEnd.withLock { $0 = summary.pastTheEnd }
+            unreadable.withLock { $0 = summary.unreadable }
             stop.trigger(.sourceEnded)
             consumed.trigger(output.problem == nil ? .sourceEnded : .outputFailed)
         }
@@ -222,6 +243,8 @@ struct ScanCommand: AsyncParsableCommand {
         if consumerEnd == .outputFailed { throw ExitCode(1) }
         // Nothing replayed for a window past the end: a usage error found only by reading the file.
         if pastTheEnd.withLock({ $0 }) { throw ExitCode(64) }
+        // A replay stopped at a corrupt header field: what came before was written, as `replay`'s 2.
+        if unreadable.withLock({ $0 }) { throw ExitCode(2) }
     }
 
     /// Disables scanning on a live controller (the radio stops on every exit).

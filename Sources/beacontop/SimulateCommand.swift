@@ -42,6 +42,15 @@ struct SimulateCommand: ParsableCommand {
     }
 
     func run() throws {
+        let truthPath = SimulatedRecording.truthPath(forCapture: out)
+        // `--out` onto the catalog replaced it with a capture (`--catalog museum.yaml --out
+        // museum.yaml`), as `--record` onto a capture did: refused the same way.
+        for (output, flag) in [(out, "--out"), (truthPath, "--out's ground truth")] {
+            if let refusal = InputOverwriteGuard.refusal(output: output, flag: flag, inputs: catalog.map { [$0] } ?? []) {
+                StandardError.report(refusal)
+                throw ExitCode(1)
+            }
+        }
         let venue: Scenario
         if let catalog {
             let parsed = try ExhibitCatalog(path: catalog)
@@ -53,7 +62,6 @@ struct SimulateCommand: ParsableCommand {
         } else {
             venue = scenario.scenario(seed: seed)
         }
-        let truthPath = SimulatedRecording.truthPath(forCapture: out)
         let summary = try SimulatedRecording.write(
             scenario: venue, seed: seed, duration: duration ?? venue.duration, truthStep: truthStep,
             capturePath: out, truthPath: truthPath

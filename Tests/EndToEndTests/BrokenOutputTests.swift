@@ -56,7 +56,7 @@ import Testing
         return Int(match.1)
     }
 
-    @Test("replay --json of a large capture into head -1, or a full disk, stops reading at the first failed write")
+    @Test("replay --json and decode --frames of a large capture into head -1, or a full disk, stop reading at the first failed write")
     func aClosedOutputStopsTheCaptureReplay() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("broken-output-big-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -75,6 +75,34 @@ import Testing
         #expect(full.status == 1, "\(full.stderr)")
         #expect(full.stderr.contains("write failed: No space left on device"), "\(full.stderr)")
         #expect((Self.readBeforeClosing(full.stderr) ?? .max) < total / 4, "\(full.stderr)")
+        // decode's frame list the same: it read the whole file after head left.
+        for listing in ["decode --frames --json", "decode --frames"] {
+            let decoded = try Self.shell("\"$0\" \(listing) \"$1\" | head -1 > /dev/null", file: capture)
+            #expect(decoded.status == 0, "\(listing): \(decoded.stderr)")
+            let line = decoded.stderr.split(separator: "\n").first { $0.hasSuffix("malformed packets: no more output could be written") }
+            let records = try #require(line?.firstMatch(of: /^(\d+) records,/).flatMap { Int($0.1) }, "\(listing): \(decoded.stderr)")
+            #expect(records < total / 4, "\(listing): read \(records) of \(total)")
+        }
+    }
+
+    /// A paced replay writes each tick as it comes, as a radio does: its lines sat in the 64 KiB
+    /// output buffer (the museum walk's first 17 s of capture, 34 s at half speed), so a script's
+    /// `jq` saw nothing and `head -1` waited that long, or for ever across a silence.
+    @Test("scan FILE --json --speed 0.5 into head -1: the first tick comes through and the scan stops at the next")
+    func aPacedReplayReachesThePipeAsItTicks() throws {
+        // `timeout` stops a scan that never lets its first line out (status 124), and the status
+        // file carries the scan's status, as in closedPipeIsNoError.
+        let status = Self.statusFile()
+        let run = try Self.shell(
+            "{ timeout 20 \"$0\" scan \"$1\" --json --speed 0.5; echo $? > \"\(status)\"; } | head -1; s=$(cat \"\(status)\"); rm -f \"\(status)\"; exit $s"
+        )
+        #expect(run.status == 0, "\(run.status) \(run.stderr)")
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 1, "\(run.stdout)")
+        let tick = try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any]
+        // The walk starts at 1767258000.01: its first tick is at the next whole second.
+        #expect(tick?["t"] as? Double == 1_767_258_001, "\(run.stdout)")
+        #expect(run.stderr.contains("replay stopped"), "\(run.stderr)")
     }
 
     @Test("replay --json of a venue recording into head -1 stops reading it")

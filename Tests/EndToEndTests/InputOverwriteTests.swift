@@ -2,14 +2,14 @@ import Foundation
 import TestFixtures
 import Testing
 
-/// `--record` and `--export` naming the run's own input: refused before anything is opened, the
+/// `--record`, `--export` and `simulate --out` naming the run's own input: refused before anything opens, the
 /// input unchanged (it was truncated to a 16-byte header, or a CSV header, and replayed nothing).
 @Suite struct InputOverwriteTests {
     init() throws {
         try TestPrerequisites.requireExecutable(beacontopExecutable)
     }
 
-    @Test("scan and monitor refuse --record or --export onto their capture or catalog, by any path; the file is left whole")
+    @Test("scan, monitor and simulate refuse --record, --export or --out onto their capture or catalog, by any path; the file is left whole")
     func ownInputIsRefused() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("input-overwrite-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -20,6 +20,9 @@ import Testing
         try FileManager.default.copyItem(atPath: SharedData.repositoryRoot.appendingPathComponent("demo/museum-walk.btsnoop").path, toPath: capture)
         try FileManager.default.copyItem(atPath: SharedData.repositoryRoot.appendingPathComponent("demo/museum.yaml").path, toPath: catalog)
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: capture)
+        // A catalog named as `simulate --out tour.btsnoop` names its ground truth.
+        let truthNamed = directory.appendingPathComponent("tour.truth.ndjson").path
+        try FileManager.default.copyItem(atPath: catalog, toPath: truthNamed)
         let captureBytes = try Data(contentsOf: URL(fileURLWithPath: capture))
         let catalogBytes = try Data(contentsOf: URL(fileURLWithPath: catalog))
         let cases: [([String], String)] = [
@@ -30,6 +33,8 @@ import Testing
             (["monitor", capture, "--record", link], "--record"),
             (["monitor", capture, "--export", capture], "--export"),
             (["monitor", capture, "--exhibits", catalog, "--export", catalog], "--export"),
+            (["simulate", "--catalog", catalog, "--duration", "5", "--out", catalog], "--out"),
+            (["simulate", "--catalog", truthNamed, "--duration", "5", "--out", directory.appendingPathComponent("tour.btsnoop").path], "--out's ground truth"),
         ]
         for (arguments, flag) in cases {
             let run = try HostileInputCommandTests.run(arguments, timeout: 30)
@@ -37,6 +42,7 @@ import Testing
             #expect(run.stderr.contains("beacontop: \(flag) ") && run.stderr.contains("writing it would destroy it"), "\(arguments): \(run.stderr)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: capture)) == captureBytes, "\(arguments) changed the capture")
             #expect(try Data(contentsOf: URL(fileURLWithPath: catalog)) == catalogBytes, "\(arguments) changed the catalog")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: truthNamed)) == catalogBytes, "\(arguments) changed the catalog named as a ground truth")
         }
         // Another file is still written.
         let other = directory.appendingPathComponent("copy.btsnoop").path

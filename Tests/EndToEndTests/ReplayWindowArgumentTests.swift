@@ -27,6 +27,27 @@ import Testing
         }
     }
 
+    @Test("a --speed out of range is refused naming the flag and its value, not as a source")
+    func speedOutOfRange() throws {
+        let walk = SharedData.repositoryRoot.appendingPathComponent("demo/museum-walk.btsnoop").path
+        let survey = FileManager.default.temporaryDirectory.appendingPathComponent("speed-\(UUID().uuidString.prefix(8))").path
+        for command in [["scan", walk, "--json"], ["monitor", walk], ["survey", walk, "--out", survey]] {
+            let run = try HostileInputCommandTests.run(command + ["--speed", "0"], timeout: 30)
+            #expect(run.status == 64, "\(command): \(run.status) \(run.stderr)")
+            #expect(run.stderr.hasPrefix("Error: --speed 0: must be 0.25 to 100, or max\n"), "\(command): \(run.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: survey))
+    }
+
+    @Test("scan sim:CATALOG without --speed walks in real time (a file's default, max, is no speed for a walk)")
+    func simulationWithoutSpeed() throws {
+        let catalog = SharedData.repositoryRoot.appendingPathComponent("demo/museum.yaml").path
+        let run = try HostileInputCommandTests.run(["scan", "sim:" + catalog, "--json", "--duration", "2"], timeout: 30)
+        #expect(run.status == 0, "\(run.status) \(run.stderr)")
+        // The last tick is written at the end whatever the machine's load: at least one line.
+        #expect(run.stdout.hasPrefix("{\"t\":1767258"), "\(run.stdout.prefix(200)) \(run.stderr)")
+    }
+
     @Test("a window inside the capture still replays")
     func accepted() throws {
         let walk = SharedData.repositoryRoot.appendingPathComponent("demo/museum-walk.btsnoop").path

@@ -32,6 +32,9 @@ struct BumbleEndToEndTests {
         #expect(lines.count >= 20, "only \(lines.count) frames in 5 s")
         #expect(lines.allSatisfy { $0.rssi == -50 }, "RSSI other than -50: \(Set(lines.map(\.rssi)))")
         #expect(Set(lines.map(Self.summary)) == Self.expected)
+        // The closing count says why packets were dropped only when some were.
+        let closing = result.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(closing.wholeMatch(of: /beacontop: tcp:127\.0\.0\.1:\d+: \d+ packets, 0 dropped/) != nil, "\(result.stderr)")
     }
 
     @Test("scan tcp: --json prints ranging ticks naming exactly the world's beacons")

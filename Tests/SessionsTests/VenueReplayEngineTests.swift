@@ -204,7 +204,7 @@ struct VenueReplayEngineTests {
         let (events, then) = Self.run(&engine, at: 100)
         #expect(Self.offsets(events) == [0, 1, 2])
         #expect(Array(events.suffix(2)) == [
-            .notice(.warning(source: path, message: "has no number \"t\" (line 5); replayed up to there")),
+            .notice(.warning(source: path, message: "line 5 has no number \"t\"; replayed up to there")),
             .notice(.ended(source: path, reason: "end of replay after 3 messages")),
         ])
         #expect(then == .end)
