@@ -20,6 +20,9 @@ struct ReplayEngine {
         var loopOffset = 0.0
         var firstDelivered: Double?
         var lastDelivered: Double?
+        /// The capture time of the last packet played since the replay last went back on request
+        /// (a seek back, a loop): a packet earlier than it is the capture's clock stepping back.
+        var lastPlayed: Double?
         /// Seconds into the capture of the last packet read this pass, delivered or not.
         var lastRead: Double?
         /// The capture time reached while the next packet waits: where a seek landed (paused, or
@@ -141,12 +144,15 @@ struct ReplayEngine {
                 state.pacer!.resume(atWall: wall)
             }
         }
-        if let last = state.lastDelivered, last - time > Self.batchWindow {
+        if let last = state.lastPlayed, last - time > Self.batchWindow {
             // The capture's clock stepped back (a phone's clock set back while it logged): a step
             // of zero, paced on from this packet, as tcpreplay 3 did. Paced against the earlier
             // anchor, every packet after the jump went out at once until their times passed where
             // it started. Smaller steps back (interleaved interfaces) play within the batch window.
+            // Ranging takes it as a step of zero too (`CaptureClock`, the rule `replay` and
+            // `report` range by): the offset grows by the step, as after a seek back.
             state.pacer!.restart(captureStart: time, atWall: wall)
+            state.loopOffset += last - time
         }
         if state.paused {
             guard control.takeStep() else { return .wait(Self.longestWait) }
@@ -159,6 +165,7 @@ struct ReplayEngine {
         state.reached = nil
         if state.firstDelivered == nil { state.firstDelivered = time }
         state.lastDelivered = time
+        state.lastPlayed = time
         control.delivered(position: time - (state.captureStart ?? time))
         var delivered = packet
         delivered.timestamp = time + state.loopOffset
@@ -193,6 +200,7 @@ struct ReplayEngine {
             }
             state.pending = nil
             state.loopOffset += here - (start + target)
+            state.lastPlayed = nil
         }
         state.seekTarget = target
         return skipToSeekTarget(wall: wall)
@@ -295,6 +303,7 @@ struct ReplayEngine {
             state.readSinceCheckpoint = 0
             state.loopOffset += last - first + 1
             state.captureStart = nil
+            state.lastPlayed = nil
             state.lastRead = nil
             state.firstDelivered = nil
             state.pacer = nil
