@@ -106,10 +106,12 @@ struct ReplayEngine {
 
     /// Held at the end: no timer, the thread sleeps until a request. A seek back is put back for
     /// the next step to take as any seek (reopening at a resume point) after the notice that
-    /// turns the status back to playing; a seek forward has nothing to go to and is dropped (the
-    /// monitor says so). Pause and speed requests wait in the control for the packets after it.
+    /// turns the status back to playing; a seek forward or a step has nothing to go to and is
+    /// dropped with one notice saying so. Pause and speed requests wait in the control for the
+    /// packets after it.
     private mutating func heldStep() -> Action {
-        guard let delta = control.takeSeek(), delta < 0 else { return .wait(.infinity) }
+        let delta = control.takeSeek()
+        guard let delta, delta < 0 else { return control.forwardAtHeldEnd(asked: delta != nil, source: name) }
         state.held = false
         control.seek(by: delta)
         return .emit(.notice(.resumedFromEnd(source: name)))
