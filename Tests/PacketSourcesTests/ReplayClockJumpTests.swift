@@ -51,4 +51,33 @@ struct ReplayClockJumpTests {
         let last = try #require(played.last)
         #expect(abs(last.wall - (before.capture - played[0].capture) - (last.capture - jump.capture)) <= 0.1)
     }
+
+    @Test("a seek back after the jump (← in the monitor) hands out times that still never run back")
+    func seekBackAfterTheJump() throws {
+        let (path, firstAfter) = try ClockJumpCapture.write(by: -100)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let open: @Sendable () throws -> any ReplayPacketReader = { try CaptureReplayReader(path: path) }
+        let control = ReplayControl()
+        var engine = ReplayEngine(name: "jump", options: ReplayOptions(speed: .max), control: control, reader: try open(), makeReader: open)
+        var times: [Double] = []
+        var seeked = false
+        loop: while true {
+            switch engine.step(wall: 0) {
+            case .emit(.packet(let packet)):
+                times.append(packet.timestamp)
+                if !seeked, times.count == firstAfter + 200 {
+                    control.seek(by: -30)
+                    seeked = true
+                }
+            case .emit, .wait: continue
+            case .end: break loop
+            }
+        }
+        #expect(seeked && times.count > firstAfter + 300)
+        let back = zip(times, times.dropFirst()).filter { $1 < $0 - ReplayEngine.batchWindow }
+        #expect(back.isEmpty, "ran back \(back.prefix(3).map { $0.0 - $0.1 }) s")
+        // Nor on by the seek's distance again: the seek back is no step back of the capture's clock.
+        let across = times[firstAfter + 200] - times[firstAfter + 199]
+        #expect(across >= 0 && across < 5, "the packet after the seek is \(across) s after the one before")
+    }
 }
