@@ -191,6 +191,8 @@ public struct MonitorFeed: Sendable {
             // Playing again: the session's next snapshot says at what speed, or paused.
             status.state = .replaying(speed: 1)
             log(.info, news.description)
+        case .nothingFurther:
+            log(.info, news.description)
         }
     }
 

@@ -112,6 +112,14 @@ public final class ReplayControl: Sendable {
         }
     }
 
+    /// A replay held at its end, woken by a request that is no seek back: a seek forward (`asked`)
+    /// or steps are taken and said once (`.nothingFurther`), else it waits on with no timer.
+    public func forwardAtHeldEnd(asked: Bool, source: String) -> Step {
+        var stepped = false
+        while takeStep() { stepped = true }
+        return asked || stepped ? .emit(.notice(.nothingFurther(source: source))) : .wait(.infinity)
+    }
+
     public func delivered(position: Double) {
         progress.withLock { $0 = (position, $0.packets + 1) }
     }

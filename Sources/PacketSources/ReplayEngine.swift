@@ -20,6 +20,9 @@ struct ReplayEngine {
         var loopOffset = 0.0
         var firstDelivered: Double?
         var lastDelivered: Double?
+        /// The capture time of the last packet played since the replay last went back on request
+        /// (a seek back, a loop): a packet earlier than it is the capture's clock stepping back.
+        var lastPlayed: Double?
         /// Seconds into the capture of the last packet read this pass, delivered or not.
         var lastRead: Double?
         /// The capture time reached while the next packet waits: where a seek landed (paused, or
@@ -105,10 +108,12 @@ struct ReplayEngine {
 
     /// Held at the end: no timer, the thread sleeps until a request. A seek back is put back for
     /// the next step to take as any seek (reopening at a resume point) after the notice that
-    /// turns the status back to playing; a seek forward has nothing to go to and is dropped (the
-    /// monitor says so). Pause and speed requests wait in the control for the packets after it.
+    /// turns the status back to playing; a seek forward or a step has nothing to go to and is
+    /// dropped with one notice saying so. Pause and speed requests wait in the control for the
+    /// packets after it.
     private mutating func heldStep() -> Action {
-        guard let delta = control.takeSeek(), delta < 0 else { return .wait(.infinity) }
+        let delta = control.takeSeek()
+        guard let delta, delta < 0 else { return control.forwardAtHeldEnd(asked: delta != nil, source: name) }
         state.held = false
         control.seek(by: delta)
         return .emit(.notice(.resumedFromEnd(source: name)))
@@ -143,12 +148,15 @@ struct ReplayEngine {
                 state.pacer!.resume(atWall: wall)
             }
         }
-        if let last = state.lastDelivered, last - time > Self.batchWindow {
+        if let last = state.lastPlayed, last - time > Self.batchWindow {
             // The capture's clock stepped back (a phone's clock set back while it logged): a step
             // of zero, paced on from this packet, as tcpreplay 3 did. Paced against the earlier
             // anchor, every packet after the jump went out at once until their times passed where
             // it started. Smaller steps back (interleaved interfaces) play within the batch window.
+            // Ranging takes it as a step of zero too (`CaptureClock`, the rule `replay` and
+            // `report` range by): the offset grows by the step, as after a seek back.
             state.pacer!.restart(captureStart: time, atWall: wall)
+            state.loopOffset += last - time
         }
         if state.paused {
             guard control.takeStep() else { return .wait(Self.longestWait) }
@@ -161,6 +169,7 @@ struct ReplayEngine {
         state.reached = nil
         if state.firstDelivered == nil { state.firstDelivered = time }
         state.lastDelivered = time
+        state.lastPlayed = time
         control.delivered(position: time - (state.captureStart ?? time))
         var delivered = packet
         delivered.timestamp = time + state.loopOffset
@@ -195,6 +204,7 @@ struct ReplayEngine {
             }
             state.pending = nil
             state.loopOffset += here - (start + target)
+            state.lastPlayed = nil
         }
         state.seekTarget = target
         return skipToSeekTarget(wall: wall)
@@ -303,6 +313,7 @@ struct ReplayEngine {
             state.readSinceCheckpoint = 0
             state.loopOffset += last - first + 1
             state.captureStart = nil
+            state.lastPlayed = nil
             state.lastRead = nil
             state.firstDelivered = nil
             state.pacer = nil

@@ -20,6 +20,10 @@ public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
     /// A replay held at its end (`ReplayOptions.holdAtEnd`) plays again: a seek back took it
     /// there, and the status goes back from `replay finished` to playing (or paused).
     case resumedFromEnd(source: String)
+    /// A replay held at its end was asked to go forward (`→`, or `.` while paused) before the
+    /// monitor had taken its end notice (the monitor answers the later presses itself): nothing
+    /// comes after the end, said once rather than dropped without a word.
+    case nothingFurther(source: String)
     /// A replay ended with nothing replayed because `--from` lies past the file's last packet
     /// (message), `last` seconds after its first: the end of the replay, and a usage error.
     case pastTheEnd(source: String, from: Double, last: Double)
@@ -60,6 +64,7 @@ public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
         case .ended(let source, let reason): "\(source): \(reason)"
         case .unreadable(let source, let detail): "\(source): cannot read on: \(detail)"
         case .resumedFromEnd(let source): "\(source): seek back from the end: playing again"
+        case .nothingFurther(let source): "\(source): the replay is at its end, nothing further (← goes back)"
         case .pastTheEnd(let source, let from, let last):
             "\(source): --from \(Self.seconds(from)) s is past the end: the file spans 0-\(Self.seconds(last)) s; nothing replayed"
         case .warning(let source, let message): "\(source): \(message)"

@@ -2,6 +2,7 @@ import BeaconFormats
 import Captures
 import HCI
 import Ranging
+import PacketSources
 import Survey
 
 /// The headless replay loop behind `replay --json` and `report` (and the benchmark that measures
@@ -60,6 +61,7 @@ public enum CaptureReplay {
         var firstPacketError: DecodeError?
         var end: BackgroundCaptureDecoder.End?
         var packetsRead = 0
+        var clock = CaptureClock()
         let decoder = BackgroundCaptureDecoder(reader: reader)
         while let batch = decoder.next() {
             if stopped() {
@@ -75,13 +77,14 @@ public enum CaptureReplay {
             malformedPackets += batch.malformedPackets.count
             if firstPacketError == nil { firstPacketError = batch.malformedPackets.first }
             if health == nil {
-                range(batch, into: &pipeline, onTick: tick)
+                range(batch, into: &pipeline, clock: &clock, onTick: tick)
             } else {
                 for packet in 0..<batch.packetCount {
-                    pipeline.advance(to: batch.packetTimes[packet], onTick: tick)
+                    pipeline.advance(to: clock.time(batch.packetTimes[packet]), onTick: tick)
                     for index in batch.sightingStart[packet]..<batch.sightingStart[packet + 1] {
-                        health!.observe(batch.sightings[index])
-                        pipeline.record(batch.sightings[index])
+                        let sighting = clock.shifted(batch.sightings[index])
+                        health!.observe(sighting)
+                        pipeline.record(sighting)
                     }
                 }
             }
@@ -105,13 +108,17 @@ public enum CaptureReplay {
         return outcome
     }
 
-    /// Ranges one batch in capture order: the ticks due before each packet, then its sightings.
+    /// Ranges one batch in capture order: the ticks due before each packet, then its sightings,
+    /// on `clock`'s time (a step back is a step of zero).
     @inline(__always)
-    public static func range(_ batch: BackgroundCaptureDecoder.Batch, into pipeline: inout BeaconPipeline, onTick: (RangingSnapshot) -> Void) {
+    public static func range(
+        _ batch: BackgroundCaptureDecoder.Batch, into pipeline: inout BeaconPipeline, clock: inout CaptureClock,
+        onTick: (RangingSnapshot) -> Void
+    ) {
         for packet in 0..<batch.packetCount {
-            pipeline.advance(to: batch.packetTimes[packet], onTick: onTick)
+            pipeline.advance(to: clock.time(batch.packetTimes[packet]), onTick: onTick)
             for index in batch.sightingStart[packet]..<batch.sightingStart[packet + 1] {
-                pipeline.record(batch.sightings[index])
+                pipeline.record(clock.shifted(batch.sightings[index]))
             }
         }
     }

@@ -189,9 +189,10 @@ struct VenueReplayEngine {
 
     /// Held at the end: no timer until a request. A seek back rebuilds the view and plays again
     /// (its `.rewound` follows the notice that turns the status back to playing); a seek forward
-    /// has nothing to go to and is dropped (the monitor says so).
+    /// or a step has nothing to go to and is dropped with one notice saying so.
     private mutating func heldStep() -> Action {
-        guard let delta = control.takeSeek(), delta < 0 else { return .wait(.infinity) }
+        let delta = control.takeSeek()
+        guard let delta, delta < 0 else { return control.forwardAtHeldEnd(asked: delta != nil, source: name) }
         held = false
         seek(by: delta)
         return .emit(.notice(.resumedFromEnd(source: name)))

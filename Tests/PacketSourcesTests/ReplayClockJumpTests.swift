@@ -10,31 +10,6 @@ import Testing
 /// played every packet after the jump at once, until their times passed where the jump started.
 @Suite("Replay: a clock that jumps back")
 struct ReplayClockJumpTests {
-    /// `govee-h5100.btsnoop` (395.7 s) with every record from 300 s on stamped 100 s earlier,
-    /// written beside the test's other temporary files; returns its path and the jump's record index.
-    static func jumpingCapture() throws -> (path: String, firstAfter: Int) {
-        var bytes = [UInt8](try Data(contentsOf: SharedData.capture("govee-h5100.btsnoop")))
-        var offset = 16
-        var index = 0
-        var start: Int64?
-        var firstAfter: Int?
-        while offset + 24 <= bytes.count {
-            let included = bytes[(offset + 4)..<(offset + 8)].reduce(0) { $0 << 8 | Int($1) }
-            let stamp = bytes[(offset + 16)..<(offset + 24)].reduce(Int64(0)) { $0 << 8 | Int64($1) }
-            start = start ?? stamp
-            if stamp - start! >= 300_000_000 {
-                firstAfter = firstAfter ?? index
-                let moved = UInt64(stamp - 100_000_000)
-                for byte in 0..<8 { bytes[offset + 16 + byte] = UInt8(truncatingIfNeeded: moved >> (56 - 8 * UInt64(byte))) }
-            }
-            offset += 24 + included
-            index += 1
-        }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("clock-jump-\(UUID().uuidString.prefix(8)).btsnoop").path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return (path, try #require(firstAfter))
-    }
-
     /// Every packet's capture time and the wall time it was handed out at, the engine stepped on a
     /// clock that jumps to each wait's end (no real time passes).
     static func play(_ path: String) throws -> [(capture: Double, wall: Double)] {
@@ -54,13 +29,17 @@ struct ReplayClockJumpTests {
 
     @Test("the packets after the jump are paced by their own steps, not played at once")
     func stepBackIsAStepOfZero() throws {
-        let (path, firstAfter) = try Self.jumpingCapture()
+        let (path, firstAfter) = try ClockJumpCapture.write(by: -100)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let played = try Self.play(path)
         #expect(played.count > firstAfter + 100)
         let before = played[firstAfter - 1]
         let jump = played[firstAfter]
-        #expect(jump.capture < before.capture - 90, "the edited file does jump back")
+        // Ranging time runs on: the packet after the jump is handed out at the time of the one
+        // before it (a step of zero), not 100 s earlier (its filters, rates and ticks ran back).
+        #expect(jump.capture >= before.capture && jump.capture - before.capture <= ReplayEngine.batchWindow,
+                "handed out \(jump.capture - before.capture) s after the packet before the jump")
+        #expect(zip(played, played.dropFirst()).allSatisfy { $1.capture >= $0.capture - ReplayEngine.batchWindow })
         // A step of zero: the first packet after the jump goes out as soon as the one before it.
         #expect(jump.wall - before.wall <= ReplayEngine.batchWindow)
         // From there every packet keeps its distance from the jump's, to the batch window.
@@ -71,5 +50,34 @@ struct ReplayClockJumpTests {
         // The whole replay takes the capture's length less the 100 s the clock went back.
         let last = try #require(played.last)
         #expect(abs(last.wall - (before.capture - played[0].capture) - (last.capture - jump.capture)) <= 0.1)
+    }
+
+    @Test("a seek back after the jump (← in the monitor) hands out times that still never run back")
+    func seekBackAfterTheJump() throws {
+        let (path, firstAfter) = try ClockJumpCapture.write(by: -100)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let open: @Sendable () throws -> any ReplayPacketReader = { try CaptureReplayReader(path: path) }
+        let control = ReplayControl()
+        var engine = ReplayEngine(name: "jump", options: ReplayOptions(speed: .max), control: control, reader: try open(), makeReader: open)
+        var times: [Double] = []
+        var seeked = false
+        loop: while true {
+            switch engine.step(wall: 0) {
+            case .emit(.packet(let packet)):
+                times.append(packet.timestamp)
+                if !seeked, times.count == firstAfter + 200 {
+                    control.seek(by: -30)
+                    seeked = true
+                }
+            case .emit, .wait: continue
+            case .end: break loop
+            }
+        }
+        #expect(seeked && times.count > firstAfter + 300)
+        let back = zip(times, times.dropFirst()).filter { $1 < $0 - ReplayEngine.batchWindow }
+        #expect(back.isEmpty, "ran back \(back.prefix(3).map { $0.0 - $0.1 }) s")
+        // Nor on by the seek's distance again: the seek back is no step back of the capture's clock.
+        let across = times[firstAfter + 200] - times[firstAfter + 199]
+        #expect(across >= 0 && across < 5, "the packet after the seek is \(across) s after the one before")
     }
 }

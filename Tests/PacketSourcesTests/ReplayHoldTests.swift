@@ -23,7 +23,7 @@ struct ReplayHoldTests {
         }
     }
 
-    @Test("at the end it waits with no timer; → is dropped; ← plays again from 10 s before the end, time still increasing")
+    @Test("at the end it waits with no timer; → and . are dropped with one notice; ← plays again from 10 s before the end, time still increasing")
     func holdsForASeekBack() {
         let packets = (0..<30).map { eventPacket(at: 100 + Double($0), UInt8($0)) }
         let control = ReplayControl()
@@ -34,9 +34,15 @@ struct ReplayHoldTests {
         #expect(played.last == .wait(.infinity))
         #expect(control.position.seconds == 29)
 
+        // → (and . while paused) before the monitor took the end notice: said once, not dropped in silence.
         control.seek(by: 10)
+        control.step()
+        control.step()
         let forward = Self.run(&engine, atWall: 2001)
-        #expect(forward.events.isEmpty && forward.last == .wait(.infinity))
+        #expect(forward.events == [.notice(.nothingFurther(source: "hold"))] && forward.last == .wait(.infinity))
+        control.step()
+        #expect(Self.run(&engine, atWall: 2001).events == [.notice(.nothingFurther(source: "hold"))])
+        #expect(Self.run(&engine, atWall: 2001).events.isEmpty, "said once per press, not again unasked")
 
         control.seek(by: -10)
         let back = Self.run(&engine, atWall: 2002)

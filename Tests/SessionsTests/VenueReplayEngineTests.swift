@@ -258,4 +258,19 @@ struct VenueReplayEngineTests {
         #expect(Self.offsets(events) == [8])
         #expect(control.position.seconds == 0)
     }
+
+    @Test("Held at its end, → or . before the monitor took the end notice is said once, not dropped in silence")
+    func forwardAtHeldEnd() throws {
+        let path = try Self.recording(seconds: 3)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let control = ReplayControl()
+        var engine = try Self.engine(path, options: ReplayOptions(speed: .max, holdAtEnd: true), control: control)
+        let played = Self.run(&engine, at: 100)
+        #expect(played.events.last == .notice(.ended(source: path, reason: "end of replay after 3 messages")) && played.then == .wait(.infinity), "\(played.events)")
+        control.seek(by: 10)
+        control.step()
+        let forward = Self.run(&engine, at: 101)
+        #expect(forward.events == [.notice(.nothingFurther(source: path))] && forward.then == .wait(.infinity))
+        #expect(Self.run(&engine, at: 102).events.isEmpty)
+    }
 }
