@@ -16,3 +16,18 @@ public struct CatalogError: Error, Sendable, Equatable, CustomStringConvertible 
         return "catalog \(field): \(reason)"
     }
 }
+
+/// A catalog file that cannot be opened, in the system's words as every other file:
+/// `museum.yaml: No such file or directory`. Printed after `beacontop: ` as it is, with no
+/// `catalog`/path prefix of the caller's (the path is in it).
+public struct CatalogFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): \(reason)" }
+}

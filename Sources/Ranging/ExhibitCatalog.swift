@@ -62,9 +62,13 @@ public struct ExhibitCatalog: Sendable, Equatable {
         } else if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw CatalogError(line: nil, field: "file", reason: "cannot read \(name): it is a directory, not a catalog file")
         }
+        // Opened here for its errno: Foundation said "The operation could not be completed. The
+        // file doesn't exist." where every other file beacontop reads says the system's words.
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw CatalogFileError(path: name, reason: String(cString: strerror(errno))) }
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try FileHandle(fileDescriptor: descriptor, closeOnDealloc: true).readToEnd() ?? Data()
         } catch {
             throw CatalogError(line: nil, field: "file", reason: "cannot read \(name): \(error.localizedDescription)")
         }

@@ -97,7 +97,9 @@ public struct SourceOpening: Sendable {
 
     /// Reads an exhibit catalog; the error names the file.
     public static func catalog(_ path: String) throws(SourceOpeningError) -> ExhibitCatalog {
-        do { return try ExhibitCatalog(path: path) } catch {
+        do { return try ExhibitCatalog(path: path) } catch let error as CatalogFileError {
+            throw SourceOpeningError(description: error.description)
+        } catch {
             throw SourceOpeningError(description: "catalog \(path): \(error)")
         }
     }

@@ -85,7 +85,7 @@ struct RangingOptions: ParsableArguments {
     func catalog() throws -> ExhibitCatalog? {
         guard let exhibits else { return nil }
         do { return try ExhibitCatalog(path: exhibits) } catch {
-            StandardError.report("\(exhibits): \(error)")
+            StandardError.report(error is CatalogFileError ? "\(error)" : "\(exhibits): \(error)")
             throw ExitCode(1)
         }
     }
@@ -94,15 +94,7 @@ struct RangingOptions: ParsableArguments {
     func makePipeline(tickAtMost: Double? = nil) throws -> BeaconPipeline {
         var configuration = RangingConfiguration()
         configuration.filter = try RSSIFilterKind(name: filter)
-        var catalog: ExhibitCatalog?
-        if let exhibits {
-            do {
-                catalog = try ExhibitCatalog(path: exhibits)
-            } catch {
-                StandardError.report("\(exhibits): \(error)")
-                throw ExitCode(1)
-            }
-        }
+        let catalog = try catalog()
         return BeaconPipeline(engine: RangingEngine(configuration: configuration, catalog: catalog), tickInterval: min(tick, tickAtMost ?? tick))
     }
 }

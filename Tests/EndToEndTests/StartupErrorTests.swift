@@ -70,4 +70,21 @@ struct StartupErrorTests {
         #expect(catalog.status == 1)
         #expect(catalog.stderr.contains("/nonexistent/venue.yaml"))
     }
+
+    /// Foundation's words were "The operation could not be completed. The file doesn't exist.",
+    /// after `catalog PATH: catalog file: cannot read PATH:`.
+    @Test("a missing catalog is the system's one line, status 1, from every command that reads one")
+    func missingCatalogInTheSystemsWords() throws {
+        let walk = SharedData.repositoryRoot.appendingPathComponent("demo/museum-walk.btsnoop").path
+        let missing = "/nonexistent/museum.yaml"
+        for arguments in [["scan", walk, "--json", "--exhibits", missing], ["replay", walk, "--json", "--exhibits", missing],
+                          ["scan", "sim:" + missing, "--json"], ["monitor", walk, "--exhibits", missing]] {
+            let result = try Self.run(arguments)
+            #expect(result.status == 1, "\(arguments): \(result.status)")
+            #expect(result.stderr == "beacontop: \(missing): No such file or directory\n", "\(arguments): \(result.stderr)")
+        }
+        let simulate = try Self.run(["simulate", "--catalog", missing, "--out", "/nonexistent/walk.btsnoop"])
+        #expect(simulate.status == 1)
+        #expect(simulate.stderr == "Error: \(missing): No such file or directory\n", "\(simulate.stderr)")
+    }
 }

@@ -97,7 +97,7 @@ import Testing
     }
 
     @Test func aMissingFileIsAClearError() {
-        #expect(throws: CatalogError.self) {
+        #expect(throws: CatalogFileError(path: "/nonexistent/catalog.yaml", reason: "No such file or directory")) {
             try ExhibitCatalog(contentsOf: URL(fileURLWithPath: "/nonexistent/catalog.yaml"))
         }
     }

@@ -61,7 +61,7 @@ struct SourceOpeningTests {
         let missing = #expect(throws: SourceOpeningError.self) {
             try SourceOpening(spec: .simulation(catalogPath: "/nonexistent/venue.yaml"), replay: ReplayOptions(speed: .factor(1)))
         }
-        #expect(missing?.description.hasPrefix("catalog /nonexistent/venue.yaml: ") == true)
+        #expect(missing?.description == "/nonexistent/venue.yaml: No such file or directory")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sim-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
