@@ -54,4 +54,12 @@ public struct ReplayOptions: Sendable, Equatable {
         if let from, let to, to <= from { return "--to must be after --from" }
         return nil
     }
+
+    /// What is wrong with `speed` for `source`, or nil: a `sim:` walk has no end to run to at
+    /// `max`. Asked with the other options, so it is a usage error (status 64) like them; it was
+    /// found only when the source opened, status 1.
+    public static func speedProblem(_ speed: ReplaySpeed, source: SourceSpec) -> String? {
+        guard case .simulation = source, speed == .max else { return nil }
+        return "--speed max: a sim: walk has no end to run to; give 0.25 to 100"
+    }
 }

@@ -27,8 +27,8 @@ struct MonitorSubcommand: AsyncParsableCommand {
     @Option(help: "Write every beacon's readings at every tick to this CSV file (replaced if it exists; x starts and stops an export).") var export: String?
     @Option(help: "Replay (and sim:) speed: 0.25 to 100, or max for a replay.") var speed: String = "1"
     @Flag(help: "Replay: start over at the end.") var loop = false
-    @Option(help: "Replay: start this many seconds after the capture's first packet.") var from: Double?
-    @Option(help: "Replay: stop this many seconds after the capture's first packet.") var to: Double?
+    @Option(parsing: .unconditional, help: "Replay: start this many seconds after the capture's first packet.") var from: Double?
+    @Option(parsing: .unconditional, help: "Replay: stop this many seconds after the capture's first packet.") var to: Double?
     @Flag(help: "Active scanning (send scan requests).") var active = false
     @Option(help: "Scan interval in milliseconds (2.5 to 10240).") var interval: Double = 100
     @Option(help: "Scan window in milliseconds (2.5 to the interval).") var window: Double?
@@ -37,9 +37,12 @@ struct MonitorSubcommand: AsyncParsableCommand {
 
     func validate() throws {
         do { _ = try RSSIFilterKind(name: filter) } catch { throw ValidationError(error.description) }
-        do { _ = try ReplaySpeed(parsing: speed) } catch { throw ValidationError(error.description) }
+        let replaySpeed: ReplaySpeed
+        do { replaySpeed = try ReplaySpeed(parsing: speed) } catch { throw ValidationError(error.description) }
         if let problem = ReplayOptions.windowProblem(from: from, to: to) { throw ValidationError(problem) }
-        do { _ = try SourceSpec(parsing: source) } catch { throw ValidationError(error.description) }
+        let spec: SourceSpec
+        do { spec = try SourceSpec(parsing: source) } catch { throw ValidationError(error.description) }
+        if let problem = ReplayOptions.speedProblem(replaySpeed, source: spec) { throw ValidationError(problem) }
     }
 
     func run() async throws {
@@ -53,7 +56,10 @@ struct MonitorSubcommand: AsyncParsableCommand {
         do { spec = try SourceSpec(parsing: source) } catch { MonitorRunner.fail(error.description) }
         let inputs = InputOverwriteGuard.inputs(of: spec, catalog: exhibits)
         for (flag, output) in [("--record", record), ("--export", export)] {
-            if let output, let refusal = InputOverwriteGuard.refusal(output: output, flag: flag, inputs: inputs) { MonitorRunner.fail(refusal) }
+            if let output, let refusal = InputOverwriteGuard.refusal(output: output, flag: flag, inputs: inputs) {
+                StandardError.report(refusal)
+                throw ExitCode(64)
+            }
         }
         // A usage error, as survey's existing survey.ndjson: the recording there is never written over.
         if let record, let refusal = RecordingFileCreation.refusal(path: record, flag: "--record") {

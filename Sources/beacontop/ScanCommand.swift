@@ -21,7 +21,7 @@ struct ScanCommand: AsyncParsableCommand {
             source ended, --duration, SIGINT, SIGTERM, SIGHUP or SIGQUIT, or the reader of the output \
             left; 1 the source, catalog or broker cannot be opened, a controller refused, or standard \
             output failed (a full disk); 2 a replay stopped at a corrupt header field; 64 a usage \
-            error, a --record file that holds bytes, or a --from past the file's end.
+            error, a --record file that holds bytes or is the input, or a --from past the file's end.
             """
     )
 
@@ -32,15 +32,17 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(help: "One line per beacon frame instead of ranging ticks.") var frames = false
     @Flag(help: "With --json ticks: add each beacon's health (TLM, interval, loss, findings, duplicates) and duplicate and address-rotated events.") var health = false
     @OptionGroup var ranging: RangingOptions
-    @Option(help: "Stop after this many seconds.") var duration: Double?
+    // `.unconditional`: a negative value (`--duration -1`) is the option's value, refused by
+    // `parsed()` in words, not argument-parser's "Missing value" for what it took for a flag.
+    @Option(parsing: .unconditional, help: "Stop after this many seconds.") var duration: Double?
     @Flag(help: "Active scanning (send scan requests; receives scan responses).") var active = false
     @Option(help: "Scan interval in milliseconds (2.5 to 10240).") var interval: Double = 100
     @Option(help: "Scan window in milliseconds (2.5 to the interval).") var window: Double?
     @Option(help: "Also write every packet to this btsnoop file (Wireshark reads it; replay it as a source). A file holding bytes is refused.") var record: String?
     @Option(help: "Replay speed: 0.25 to 100, or max (the default for a file; sim: walks at 1, real time).") var speed: String?
     @Flag(help: "Replay: start over at the end.") var loop = false
-    @Option(help: "Replay: start this many seconds after the capture's first packet.") var from: Double?
-    @Option(help: "Replay: stop this many seconds after the capture's first packet.") var to: Double?
+    @Option(parsing: .unconditional, help: "Replay: start this many seconds after the capture's first packet.") var from: Double?
+    @Option(parsing: .unconditional, help: "Replay: stop this many seconds after the capture's first packet.") var to: Double?
     @Option(help: "Scanner agent: publish this scan's readings to a venue's broker (mqtt://BROKER or mqtts://), with --scanner.") var publish: String?
     @Option(help: "Scanner agent: this scanner's name (its room, for ESPresense consumers): topics espresense/devices/<id>/<NAME> and beacontop/scanners/<NAME>/...") var scanner: String?
     @Option(help: "Scanner agent: publish each beacon at most every S seconds (default 1), sooner, at the next ranging tick (--tick, default 1 s), when its distance moves by more than 0.5 m.") var publishInterval: Double = 1
@@ -58,7 +60,9 @@ struct ScanCommand: AsyncParsableCommand {
         let timing: LEScanTiming
         do { timing = try LEScanTiming(intervalMilliseconds: interval, windowMilliseconds: window ?? interval) }
         catch { throw ValidationError("\(error.field): \(error.reason)") }
-        if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
+        if let duration, !(duration > 0 && duration.isFinite) {
+            throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
+        }
         let replaySpeed: ReplaySpeed
         if let speed {
             do { replaySpeed = try ReplaySpeed(parsing: speed) } catch { throw ValidationError(error.description) }
@@ -68,6 +72,7 @@ struct ScanCommand: AsyncParsableCommand {
         } else {
             replaySpeed = .max
         }
+        if let problem = ReplayOptions.speedProblem(replaySpeed, source: spec) { throw ValidationError(problem) }
         if let problem = ReplayOptions.windowProblem(from: from, to: to) { throw ValidationError(problem) }
         if health && (!json || frames) { throw ValidationError("--health adds to the ranging ticks: use it with --json, without --frames") }
         if let publish {
@@ -96,7 +101,7 @@ struct ScanCommand: AsyncParsableCommand {
             output: record, flag: "--record", inputs: InputOverwriteGuard.inputs(of: spec, catalog: ranging.exhibits)
         ) {
             StandardError.report(refusal)
-            throw ExitCode(1)
+            throw ExitCode(64)
         }
         if let record, let refusal = RecordingFileCreation.refusal(path: record, flag: "--record") {
             StandardError.report(refusal)

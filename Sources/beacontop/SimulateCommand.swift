@@ -48,7 +48,7 @@ struct SimulateCommand: ParsableCommand {
         for (output, flag) in [(out, "--out"), (truthPath, "--out's ground truth")] {
             if let refusal = InputOverwriteGuard.refusal(output: output, flag: flag, inputs: catalog.map { [$0] } ?? []) {
                 StandardError.report(refusal)
-                throw ExitCode(1)
+                throw ExitCode(64)
             }
         }
         let venue: Scenario

@@ -48,6 +48,32 @@ import Testing
         #expect(run.stdout.hasPrefix("{\"t\":1767258"), "\(run.stdout.prefix(200)) \(run.stderr)")
     }
 
+    @Test("a negative --from, --to or --duration given apart from its flag is refused naming the flag, not as a missing value")
+    func negativeValueApart() throws {
+        let walk = SharedData.repositoryRoot.appendingPathComponent("demo/museum-walk.btsnoop").path
+        let cases: [([String], String)] = [
+            (["scan", walk, "--json", "--duration", "-1"], "--duration must be a positive number of seconds, got -1.0"),
+            (["scan", walk, "--json", "--from", "-5"], "--from must be a number of seconds, at least 0"),
+            (["scan", walk, "--json", "--to", "-5"], "--to must be a number of seconds, at least 0"),
+            (["monitor", walk, "--from", "-5"], "--from must be a number of seconds, at least 0"),
+        ]
+        for (arguments, message) in cases {
+            let run = try HostileInputCommandTests.run(arguments, timeout: 30)
+            #expect(run.status == 64, "\(arguments): \(run.status) \(run.stderr)")
+            #expect(run.stderr.hasPrefix("Error: \(message)\n"), "\(arguments): \(run.stderr)")
+        }
+    }
+
+    @Test("--speed max on a sim: walk is a usage error (status 64) for scan and monitor, said before anything opens")
+    func simulationAtMaxSpeed() throws {
+        let catalog = SharedData.repositoryRoot.appendingPathComponent("demo/museum.yaml").path
+        for command in [["scan", "sim:" + catalog, "--json"], ["monitor", "sim:" + catalog]] {
+            let run = try HostileInputCommandTests.run(command + ["--speed", "max"], timeout: 30)
+            #expect(run.status == 64, "\(command): \(run.status) \(run.stderr)")
+            #expect(run.stderr.hasPrefix("Error: --speed max: a sim: walk has no end to run to; give 0.25 to 100\n"), "\(command): \(run.stderr)")
+        }
+    }
+
     @Test("a window inside the capture still replays")
     func accepted() throws {
         let walk = SharedData.repositoryRoot.appendingPathComponent("demo/museum-walk.btsnoop").path
