@@ -21,11 +21,12 @@ public enum SimulatedRecording {
 
     /// Runs `scenario` for `duration` seconds (the plan repeats when longer than one tour),
     /// writing every received advertisement to `capturePath` and a truth sample every
-    /// `truthStep` seconds to `truthPath`.
+    /// `truthStep` seconds to `truthPath`. Without `replacing` (`beacontop simulate`) a capture file
+    /// holding bytes is refused (`CaptureError.outputExists`), created with O_EXCL as `--record`'s.
     public static func write(scenario: Scenario, seed: UInt64, duration: Double, truthStep: Double,
-                             capturePath: String, truthPath: String) throws -> Summary {
+                             capturePath: String, truthPath: String, replacing: Bool = true) throws -> Summary {
         var simulator = RadioSimulator(scenario: scenario, seed: seed, looping: true)
-        var writer = try BTSnoopWriter(path: capturePath, replacing: true)
+        var writer = try BTSnoopWriter(path: capturePath, replacing: replacing)
         while let reception = simulator.next() {
             let ad = reception.advertisement
             guard ad.timestamp - scenario.startTime <= duration else { break }

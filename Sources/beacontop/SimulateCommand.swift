@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Captures
 import Ranging
 import Sessions
 import Simulation
@@ -51,6 +52,15 @@ struct SimulateCommand: ParsableCommand {
                 throw ExitCode(64)
             }
         }
+        // `--out` replaced any file: a name that collided with a radio recording lost it, which no
+        // seed brings back. Refused as `--record` is (status 64, one line); a run is made again
+        // after `rm`, or under another name.
+        for (output, flag) in [(out, "--out"), (truthPath, "--out's ground truth")] {
+            if let refusal = RecordingFileCreation.refusal(path: output, flag: flag) {
+                StandardError.report(refusal)
+                throw ExitCode(64)
+            }
+        }
         let venue: Scenario
         if let catalog {
             let parsed = try ExhibitCatalog(path: catalog)
@@ -64,7 +74,7 @@ struct SimulateCommand: ParsableCommand {
         }
         let summary = try SimulatedRecording.write(
             scenario: venue, seed: seed, duration: duration ?? venue.duration, truthStep: truthStep,
-            capturePath: out, truthPath: truthPath
+            capturePath: out, truthPath: truthPath, replacing: false
         )
         var output = StandardOutput()
         output.write("\(out): \(summary.packets) advertisements from \(venue.beacons.count) beacons over \(Int(summary.duration.rounded())) s, \(summary.stays) stays\n")

@@ -53,7 +53,7 @@ import Testing
     }
 }
 
-/// `--record FILE` naming an existing file that holds bytes (an earlier recording, a second session
+/// `--record FILE` (or `simulate --out FILE`) naming an existing file that holds bytes (an earlier recording, a second session
 /// given the same name): refused with one line and the status of a usage error before anything
 /// opens, the file's bytes unchanged (it was truncated: O_TRUNC).
 @Suite struct RecordingOverwriteTests {
@@ -61,7 +61,7 @@ import Testing
         try TestPrerequisites.requireExecutable(beacontopExecutable)
     }
 
-    @Test("monitor, scan and a venue scan refuse --record onto an existing recording; its bytes are unchanged")
+    @Test("monitor, scan and a venue scan refuse --record, simulate --out, onto an existing recording; its bytes are unchanged")
     func existingRecordingIsRefused() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("record-overwrite-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -73,20 +73,27 @@ import Testing
         try FileManager.default.copyItem(atPath: SharedData.repositoryRoot.appendingPathComponent("Tests/VenueRecordings/mixed.venue.ndjson").path, toPath: venueEarlier)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: earlier))
         let venueBytes = try Data(contentsOf: URL(fileURLWithPath: venueEarlier))
-        let cases: [([String], String)] = [
-            (["scan", capture, "--json", "--record", earlier], earlier),
-            (["monitor", capture, "--record", earlier], earlier),
-            (["scan", "mqtt://127.0.0.1:1", "--json", "--record", venueEarlier], venueEarlier),
-            (["monitor", "mqtt://127.0.0.1:1", "--record", venueEarlier], venueEarlier),
+        // simulate --out, and its ground truth beside a new capture name: it replaced both.
+        let truthEarlier = directory.appendingPathComponent("new.truth.ndjson").path
+        try FileManager.default.copyItem(atPath: earlier, toPath: truthEarlier)
+        let cases: [([String], String, String)] = [
+            (["scan", capture, "--json", "--record", earlier], "--record", earlier),
+            (["monitor", capture, "--record", earlier], "--record", earlier),
+            (["scan", "mqtt://127.0.0.1:1", "--json", "--record", venueEarlier], "--record", venueEarlier),
+            (["monitor", "mqtt://127.0.0.1:1", "--record", venueEarlier], "--record", venueEarlier),
+            (["simulate", "--duration", "5", "--out", earlier], "--out", earlier),
+            (["simulate", "--duration", "5", "--out", directory.appendingPathComponent("new.btsnoop").path], "--out's ground truth", truthEarlier),
         ]
-        for (arguments, path) in cases {
+        for (arguments, flag, path) in cases {
             let run = try HostileInputCommandTests.run(arguments, timeout: 30)
             #expect(run.status == 64 && !run.timedOut, "\(arguments): \(run.status) \(run.stderr)")
-            #expect(run.stderr == "beacontop: --record \(path) already holds \(path == earlier ? bytes.count : venueBytes.count) bytes: a recording never writes over a file; choose another name\n",
+            #expect(run.stderr == "beacontop: \(flag) \(path) already holds \(path == venueEarlier ? venueBytes.count : bytes.count) bytes: a recording never writes over a file; choose another name\n",
                     "\(arguments): \(run.stderr)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: earlier)) == bytes, "a --record changed the earlier recording")
         #expect(try Data(contentsOf: URL(fileURLWithPath: venueEarlier)) == venueBytes, "a --record changed the earlier venue recording")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: truthEarlier)) == bytes, "simulate replaced a ground truth file")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("new.btsnoop").path), "simulate wrote a capture before refusing")
         // An existing empty file (mktemp's) is still recorded to.
         let empty = directory.appendingPathComponent("empty.btsnoop").path
         #expect(FileManager.default.createFile(atPath: empty, contents: nil))
