@@ -174,7 +174,8 @@ public struct HeadlessScan {
             }
             output.write(writer.bytes)
             writer.removeAll()
-            output.flush()
+            // At each end of a pass (a loop's too): a pass may have written nothing to fail on.
+            if case .ended = notice { output.checkReaderGone() } else { output.flush() }
             StandardError.report(line)
             noteRadio(notice)
             if case .lost = notice { lost = true }

@@ -45,4 +45,16 @@ public struct StandardOutput {
         if !closed, let error = StandardError.writeAll(buffer, to: descriptor) { failure = error }
         buffer.removeAll(keepingCapacity: true)
     }
+
+    /// Flushes, then asks the descriptor, without writing, whether its reader went away (a pipe
+    /// or socket whose other end closed polls POLLERR or POLLHUP); if so the output is `closed`
+    /// as after an EPIPE. A command that may write nothing for ever (`scan FILE --loop` over a
+    /// capture with no beacon) asks this once a pass: it never wrote, so never saw the EPIPE, and
+    /// spun on after `| head` had left. A file or terminal never polls either.
+    public mutating func checkReaderGone() {
+        flush()
+        guard !closed else { return }
+        var entry = pollfd(fd: descriptor, events: 0, revents: 0)
+        if poll(&entry, 1, 0) == 1, entry.revents & Int16(POLLERR | POLLHUP) != 0 { failure = EPIPE }
+    }
 }

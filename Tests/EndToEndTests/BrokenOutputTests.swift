@@ -105,6 +105,21 @@ import Testing
         #expect(run.stderr.contains("replay stopped"), "\(run.stderr)")
     }
 
+    /// A looping replay that writes nothing (a capture with no beacon, frames or text) never had a
+    /// write fail, so it spun at 100% of a core for ever after its reader left. It asks the pipe
+    /// at each pass's end.
+    @Test("scan FILE --loop --speed max of a capture with no beacon, its reader gone: stops at the end of a pass, status 0", arguments: [["--frames"], []])
+    func aSilentLoopNoticesItsReaderLeft(mode: [String]) throws {
+        // `timeout` stops a loop that never notices (status 124); `true` reads nothing and leaves.
+        let status = Self.statusFile()
+        let run = try Self.shell(
+            "{ timeout 20 \"$0\" scan \"$1\" --loop --speed max \(mode.joined(separator: " ")); echo $? > \"\(status)\"; } | true; s=$(cat \"\(status)\"); rm -f \"\(status)\"; exit $s",
+            file: SharedData.capture("govee-no-beacons.pcapng").path
+        )
+        #expect(run.status == 0, "\(mode): \(run.status) \(run.stderr.suffix(300))")
+        #expect(run.stderr.contains("looping (1)") && run.stderr.hasSuffix("replay stopped\n"), "\(mode): \(run.stderr.suffix(300))")
+    }
+
     @Test("replay --json of a venue recording into head -1 stops reading it")
     func aClosedOutputStopsTheVenueReplay() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("broken-output-\(getpid())-\(UUID().uuidString.prefix(8)).venue.ndjson").path
