@@ -80,37 +80,27 @@ import Testing
         }
     }
 
-    /// A pcapng file's header is its first Section Header Block (28 bytes in govee-h5105.pcapng):
-    /// cut inside it, the file holds no record and is refused, as a btsnoop or pcap file cut
-    /// inside its header is, rather than read as an empty capture with a warning.
-    @Test(arguments: [(10, "file ends after 10 of at least 12 bytes"), (20, "file ends after 20 of 28 bytes")])
-    func aPCAPNGCutInsideItsSectionHeaderIsOneClearError(_ cut: Int, _ reason: String) throws {
+    /// A pcapng file's header is its first Section Header Block (bytes 0-27 in govee-h5105.pcapng),
+    /// then the Interface Description Block its packets need (bytes 28-47): cut inside either, the
+    /// file holds no record and is refused, as a btsnoop or pcap file cut inside its header is,
+    /// rather than read as an empty capture with a warning (and status 0, inside the interface).
+    @Test(arguments: [
+        (10, "pcapng Section Header Block", 0, "file ends after 10 of at least 12 bytes", 28),
+        (20, "pcapng Section Header Block", 0, "file ends after 20 of 28 bytes", 28),
+        (32, "pcapng Interface Description Block", 28, "file ends after 4 of at least 8 bytes", 48),
+        (40, "pcapng Interface Description Block", 28, "file ends after 12 of 20 bytes", 48),
+        (47, "pcapng Interface Description Block", 28, "file ends after 19 of 20 bytes", 48),
+    ])
+    func aPCAPNGCutInsideItsHeaderBlocksIsOneClearError(_ cut: Int, _ field: String, _ offset: Int, _ reason: String, _ whole: Int) throws {
         let original = try Array(Data(contentsOf: SharedData.capture("govee-h5105.pcapng")))
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = try directory.write(Array(original[..<cut]), name: "header")
-        #expect(throws: CaptureError.corrupt(path: path, field: "pcapng Section Header Block", offset: 0, reason: reason)) {
+        let path = try directory.write(Array(original[..<cut]), name: "cut")
+        #expect(throws: CaptureError.corrupt(path: path, field: field, offset: offset, reason: reason)) {
             try CaptureReader(path: path)
         }
         // Whole, with nothing after it, it is a capture with no records: no error.
-        let whole = try readAll(try directory.write(Array(original[..<28]), name: "whole"))
-        #expect(whole.packets.isEmpty && whole.truncation == nil && whole.errors.isEmpty)
-    }
-
-    /// Cut inside the Interface Description Block after the Section Header Block (bytes 28-47 in
-    /// govee-h5105.pcapng), no packet can be read: refused as a cut header is, where it read as an
-    /// empty capture with a warning and status 0.
-    @Test(arguments: [(32, "file ends after 4 of at least 8 bytes"), (40, "file ends after 12 of 20 bytes"), (47, "file ends after 19 of 20 bytes")])
-    func aPCAPNGCutInsideItsFirstInterfaceIsOneClearError(_ cut: Int, _ reason: String) throws {
-        let original = try Array(Data(contentsOf: SharedData.capture("govee-h5105.pcapng")))
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = try directory.write(Array(original[..<cut]), name: "interface")
-        #expect(throws: CaptureError.corrupt(path: path, field: "pcapng Interface Description Block", offset: 28, reason: reason)) {
-            try CaptureReader(path: path)
-        }
-        // Whole, with nothing after it, it is a capture with no records: no error.
-        let whole = try readAll(try directory.write(Array(original[..<48]), name: "whole"))
-        #expect(whole.packets.isEmpty && whole.truncation == nil && whole.errors.isEmpty)
+        let complete = try readAll(try directory.write(Array(original[..<whole]), name: "whole"))
+        #expect(complete.packets.isEmpty && complete.truncation == nil && complete.errors.isEmpty)
     }
 }
