@@ -51,6 +51,17 @@ import Testing
         #expect(abs(last - originalLast) < 0.1, "\(last) against \(originalLast)")
     }
 
+    @Test("scan of a recording set back 100 s halfway (the paced replay engine): the lines replay writes")
+    func scanRunsOn() throws {
+        let path = try Self.write(by: -100)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let replayed = try HostileInputCommandTests.run(["replay", "--json", path])
+        let scanned = try HostileInputCommandTests.run(["scan", path, "--speed", "max"])
+        #expect(replayed.status == 0 && scanned.status == 0, "\(scanned.stderr)")
+        // Before, the engine handed the times on unchanged: 45 lines of 90, as replay wrote.
+        #expect(try Self.times(scanned.stdout) == Self.times(replayed.stdout))
+    }
+
     @Test("report of a recording set back 100 s halfway: the same visits in every room")
     func reportKeepsVisits() throws {
         let path = try Self.write(by: -100)
