@@ -1,4 +1,5 @@
 import CMosquitto
+import PacketSources
 import Foundation
 import Synchronization
 
@@ -66,7 +67,7 @@ final class MosquittoCallbacks: Sendable {
         }
         let incoming = MQTTIncomingMessage(
             topic: topic, payload: payload, qos: message.qos >= 1 ? .atLeastOnce : .atMostOnce,
-            retained: message.retain, receivedAt: Date().timeIntervalSince1970
+            retained: message.retain, receivedAt: SourceInbox.wallClock()
         )
         let accepted = emitter.yield(.message(incoming))
         state.withLock { state in

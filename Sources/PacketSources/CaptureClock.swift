@@ -15,16 +15,22 @@ import BeaconFormats
 public struct CaptureClock: Sendable {
     /// The largest step back taken as it is: the paced replay's batch window.
     public static let tolerance = ReplayEngine.batchWindow
+    /// The largest step back taken as it is by this clock.
+    public let tolerance: Double
     /// Added to every file time from the last jump back on.
     public private(set) var shift = 0.0
     private var latest: Double?
 
-    public init() {}
+    /// - Parameter tolerance: a venue recording's takes its messages' late arrivals (up to a
+    ///   second) as they are.
+    public init(tolerance: Double = Self.tolerance) {
+        self.tolerance = tolerance
+    }
 
     /// The ranging time of a packet the file stamps `time`, in file order.
     public mutating func time(_ time: Double) -> Double {
         var moved = time + shift
-        if let latest, latest - moved > Self.tolerance {
+        if let latest, latest - moved > tolerance {
             shift += latest - moved
             moved = latest
         }

@@ -11,7 +11,7 @@ public protocol HCICommandExecutor: Sendable {
 
 /// A live HCI source: a kernel socket or an H4 byte stream. A thread of its own reads the
 /// transport and delivers what each read brought into the consumer's inbox (`.dropWhenFull`: a
-/// radio cannot wait), stamping each packet with its arrival time (Unix seconds). When the
+/// radio cannot wait), stamping each packet with its arrival time (Unix seconds, `LiveClock`: never running back). When the
 /// transport fails the source says so (`.lost`), then reconnects with back-off until stopped, and
 /// runs the `onReconnect` action (a controller that came back forgot its scan or advertising),
 /// again on the retry back-off while the controller refuses it and the transport stays open
@@ -73,7 +73,7 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
     public init(
         spec: SourceSpec, opener: TransportOpener = TransportOpener(), backoff: ReconnectBackoff = ReconnectBackoff(),
         restartBackoff: ReconnectBackoff = LiveSource.restartRetries,
-        commandTimeout: Double = 3, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        commandTimeout: Double = 3, now: @escaping @Sendable () -> Double = SourceInbox.wallClock
     ) {
         self.spec = spec
         self.opener = opener

@@ -24,7 +24,7 @@ public final class ReplaySource: PacketSource, Sendable {
 
     public init(
         name: String, options: ReplayOptions = ReplayOptions(), control: ReplayControl = ReplayControl(),
-        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        now: @escaping @Sendable () -> Double = SourceInbox.wallClock,
         makeReader: @escaping @Sendable () throws -> any ReplayPacketReader
     ) {
         self.name = name

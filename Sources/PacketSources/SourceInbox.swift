@@ -51,12 +51,8 @@ public final class SourceInbox: SourceSink, Sendable {
         self.now = now
     }
 
-    /// Unix seconds from `CLOCK_REALTIME`, what `Date()` gives, without Foundation.
-    public static let wallClock: @Sendable () -> Double = {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    /// Unix seconds from the host's wall clock, never running back (`LiveClock.now`).
+    public static let wallClock: @Sendable () -> Double = LiveClock.now
 
     /// Readable when the consumer should `take()`: poll it beside your other descriptors.
     public var wakeDescriptor: Int32 { wakePipe.readEnd }

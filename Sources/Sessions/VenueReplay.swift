@@ -8,6 +8,14 @@ import Venue
 /// on this thread, as fast as it decodes, at its recorded receive time (the same view a live
 /// `scan mqtt://` ran, so the same presence and visits), publishing nothing.
 public enum VenueReplay {
+    /// A step back in a recording's receive times of more than this is the host clock set back
+    /// (a recording made before `LiveClock`, or joined from two) and taken as a step of zero, as
+    /// `CaptureClock` takes a capture's: the view never ticks behind a line it wrote, so the
+    /// messages after a step back of N s were received with no line and no visit decided for N s
+    /// (`replay` lost half a 90 s recording set back 100 s). Smaller steps back are messages
+    /// delivered out of order, up to the 0.5 s an agent's reading may come late, taken as they are.
+    public static let stepBackTolerance = 1.0
+
     /// Runs the recording; `emit` gets the NDJSON venue lines as they fill the writer. `stopped` is
     /// asked after each: when it says so (a write failed: `replay --json | head -1`), reading stops
     /// there, with a line on stderr saying how many messages were read, instead of reading the
@@ -18,11 +26,13 @@ public enum VenueReplay {
         var reader = try VenueRecordingReader(path: path)
         var scan = VenueScan(view: VenueView(catalog: catalog, topics: VenueTopics(prefix: reader.prefix)), clock: nil, publish: { _ in })
         var lines = JSONWriter(capacity: 1 << 16)
+        var clock = CaptureClock(tolerance: stepBackTolerance)
         var failure: VenueRecordingError?
         var read = 0
         do {
-            while let message = try reader.next() {
+            while var message = try reader.next() {
                 read += 1
+                message.receivedAt = clock.time(message.receivedAt)
                 scan.receive(message, lines: &lines)
                 if lines.bytes.count >= 1 << 15 {
                     emit(&lines)

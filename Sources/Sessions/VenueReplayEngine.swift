@@ -62,6 +62,9 @@ struct VenueReplayEngine {
     /// The recording time a seek aims at: messages before it are delivered unpaced.
     private var catchUp: Double?
     private var loopOffset = 0.0
+    /// The times handed on: a step back of the recording's clock is a step of zero there too, as
+    /// `replay` takes it (`VenueReplay.stepBackTolerance`); started afresh at a seek back.
+    private var clock = CaptureClock(tolerance: VenueReplay.stepBackTolerance)
     private var loops = 0
     private var paused = false
     private var delivered = 0
@@ -140,7 +143,7 @@ struct VenueReplayEngine {
         delivered += 1
         control.delivered(position: time - (start ?? time))
         var shifted = message
-        shifted.receivedAt = time + loopOffset
+        shifted.receivedAt = clock.time(time + loopOffset)
         return .emit(.brokerMessage(shifted))
     }
 
@@ -216,6 +219,7 @@ struct VenueReplayEngine {
                 nextMark = nil
             }
             queue.append(.notice(.rewound(source: name, target: target + loopOffset, resumeFrom: checkpoint)))
+            clock = CaptureClock(tolerance: VenueReplay.stepBackTolerance)
         }
         catchUp = target
     }

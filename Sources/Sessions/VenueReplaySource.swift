@@ -24,7 +24,7 @@ public final class VenueReplaySource: PacketSource {
     /// Opens the recording (a bad header is thrown here, before anything runs).
     public init(
         path: String, options: ReplayOptions, control: ReplayControl = ReplayControl(),
-        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        now: @escaping @Sendable () -> Double = SourceInbox.wallClock
     ) throws(VenueRecordingError) {
         name = path
         self.options = options

@@ -176,7 +176,7 @@ struct ScanCommand: AsyncParsableCommand {
             // The agent ranges at least as often as it may publish.
             let pipeline = try ranging.makePipeline(tickAtMost: publishInterval)
             // A live radio's quiet spells are timed by the wall clock, as its packets are.
-            let clock: (@Sendable () -> Double)? = spec.isLive ? { @Sendable in Date().timeIntervalSince1970 } : nil
+            let clock: (@Sendable () -> Double)? = spec.isLive ? SourceInbox.wallClock : nil
             scanMode = .agent(pipeline, agentClient, printTicks: json && !frames, clock: clock)
         } else if let topics = opening.venueTopics {
             // A venue: the view's lines (always NDJSON), its events and occupancy published back.
@@ -192,7 +192,7 @@ struct ScanCommand: AsyncParsableCommand {
             // recording replays on its own times and publishes nothing.
             let broker = opening.broker
             var clock: (@Sendable () -> Double)?
-            if broker != nil { clock = { @Sendable in Date().timeIntervalSince1970 } }
+            if broker != nil { clock = SourceInbox.wallClock }
             let publish: @Sendable (VenueOutgoing) -> Void = { outgoing in broker?.publish(outgoing.message) }
             scanMode = .venue(VenueScan(view: view, clock: clock, publish: publish))
         } else {
