@@ -184,4 +184,31 @@ struct ArrivalRing: Sendable {
             }
         }
     }
+
+    /// The mean RSSI of the `newest` packets minus the mean of the ones before them (those of the
+    /// `window` seconds up to `previous`, or the last `minimumCount` when fewer, none at or before
+    /// `oldest`), with how many each mean took; nil when either side is empty. Means, not medians:
+    /// the difference of two means of Gaussian noise has a known variance, which the movement
+    /// cue's statistic needs (`MovementCue`).
+    func change(newest: Int, since previous: Double, window: Double, minimumCount: Int, oldest: Double) -> (change: Double, new: Int, reference: Int)? {
+        times.withUnsafeBufferPointer { ring in
+            levels.withUnsafeBufferPointer { rssi in
+                var newSum = 0, new = 0, referenceSum = 0, reference = 0
+                walk(count) { slot in
+                    if new < newest {
+                        newSum += Int(rssi[slot])
+                        new += 1
+                        return true
+                    }
+                    let time = ring[slot]
+                    guard time > oldest, time > previous - window || reference < minimumCount else { return false }
+                    referenceSum += Int(rssi[slot])
+                    reference += 1
+                    return true
+                }
+                guard new > 0, reference > 0 else { return nil }
+                return (Double(newSum) / Double(new) - Double(referenceSum) / Double(reference), new, reference)
+            }
+        }
+    }
 }

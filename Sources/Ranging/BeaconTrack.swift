@@ -34,6 +34,9 @@ struct BeaconTrack: Sendable {
     /// once: a tick only interpolates in it.
     var posterior: PathLossPosteriorTable?
     var regionIndices: [Int]
+    /// When the movement cue last fired while this beacon was silent beyond the nearest window:
+    /// its level is stale until it is heard again (`SilentRankRule.movedApart`, `.changed`).
+    var movedAwayAt = -Double.infinity
     /// Recent packets: the rate, the advertising interval and the nearest-exhibit window.
     private var arrivals: ArrivalRing
 
@@ -161,6 +164,19 @@ struct BeaconTrack: Sendable {
         let (reaching, gaps) = arrivals.gaps(reaching: silence)
         guard gaps > 0 else { return false }
         return (Double(reaching) + 0.5) / Double(gaps + 1) < level
+    }
+
+    /// This beacon's change since the previous tick for the movement cue (`MovementCue`): the mean
+    /// of the packets recorded since the tick at `previous` against the mean of those of the
+    /// `window` before it (or its last 3), none older than `staleAfter` before `time` (such a level
+    /// says nothing of now); the
+    /// variance from its own per-packet noise as the default filter learnt it (3-12 dB; 4 dB, the
+    /// filter's starting value, under another filter).
+    func movementChange(since previous: Double, at time: Double, window: Double, staleAfter: Double) -> (change: Double, variance: Double)? {
+        guard packetsSinceTick > 0, let (change, new, reference) = arrivals.change(newest: packetsSinceTick, since: previous, window: window, minimumCount: 3, oldest: time - staleAfter)
+        else { return nil }
+        let noise = usesAdaptiveFilter ? adaptiveFilter.learntNoise : AdaptiveKalmanRSSIFilter.Parameters().initialNoise
+        return (change, noise * noise * (1 / Double(new) + 1 / Double(reference)))
     }
 
     /// The median of the last (up to) 16 gaps between arrivals: the advertising interval as

@@ -120,6 +120,16 @@ public enum SilentRankRule: String, Sendable, Equatable, CaseIterable {
     /// The silence against the beacon's own recent gaps, Jeffreys' estimate, beyond the nearest
     /// window only (thirteenth round, `BeaconTrack.isSilentBeyondOwnGaps`).
     case ownGaps = "own-gaps"
+    /// Any silence beyond the nearest window, at a tick where the heard beacons moved apart beyond
+    /// their own noise: `MovementCue.tailProbability` (Cochran's Q) below the level (fourteenth
+    /// round, candidate A).
+    case movedApart = "moved-apart"
+    /// The same at a tick where the heard beacons changed beyond their own noise, alike or not:
+    /// `MovementCue.magnitudeTailProbability` below the level (fourteenth round, candidate B).
+    case changed
+
+    /// Whether the rule is one of the movement cue's.
+    public var usesMovementCue: Bool { self == .movedApart || self == .changed }
 }
 
 /// How old the packets standing in for a short nearest window may be (`RangingConfiguration.nearestMemory`).

@@ -26,6 +26,8 @@ public struct RangingEngine: Sendable {
     private var dwell: DwellTracker
     public private(set) var evictedBeacons = 0
     public private(set) var lastTick: Double?
+    /// The movement cue of the latest tick, under the movement cue's rules only.
+    public private(set) var lastMovementCue: MovementCue?
     /// The catalog's `nearestWithin`, else the configuration's.
     private var nearestWithin: Double?
 
@@ -116,6 +118,7 @@ public struct RangingEngine: Sendable {
         candidates.reserveCapacity(tracks.count)
         var silent: [Bool] = []
         var silentCandidates: [BeaconIdentity] = []
+        let moved = configuration.silentRankRule.usesMovementCue && configuration.silentRankLevel != nil ? movementCue(at: time) : false
         for position in tracks.indices {
             let exhibit = tracks[position].exhibitIndex.flatMap { catalog?.exhibits[$0] }
             // With a catalog only its exhibits can be nearest: no window level for the others.
@@ -124,9 +127,14 @@ public struct RangingEngine: Sendable {
             )
             var isSilent = false
             if let level = configuration.silentRankLevel {
-                isSilent = configuration.silentRankRule == .ownGaps
-                    ? tracks[position].isSilentBeyondOwnGaps(at: time, level: level, floor: configuration.nearestWindow)
-                    : tracks[position].isSilentBeyondLikely(at: time, level: level)
+                switch configuration.silentRankRule {
+                case .ownGaps: isSilent = tracks[position].isSilentBeyondOwnGaps(at: time, level: level, floor: configuration.nearestWindow)
+                case .missedPackets: isSilent = tracks[position].isSilentBeyondLikely(at: time, level: level)
+                case .movedApart, .changed:
+                    // The level stays stale until the beacon is heard again: one tick's cue, not a flicker.
+                    if moved, time - tracks[position].lastSeen > configuration.nearestWindow { tracks[position].movedAwayAt = time }
+                    isSilent = tracks[position].lastSeen < tracks[position].movedAwayAt
+                }
             }
             if let windowRSSI, let candidate = nearestCandidate(reading, windowRSSI: windowRSSI) {
                 candidates.append(candidate)
@@ -206,6 +214,24 @@ public struct RangingEngine: Sendable {
     }
 
     // MARK: - Internals
+
+    /// Whether the beacons heard since the previous tick moved apart (or changed, by the rule)
+    /// beyond their own noise (`MovementCue` at `silentRankLevel`); kept in `lastMovementCue` for
+    /// the evaluation.
+    private mutating func movementCue(at time: Double) -> Bool {
+        guard let previous = lastTick, let level = configuration.silentRankLevel else { return false }
+        var cue = MovementCue()
+        for position in tracks.indices where tracks[position].packetsSinceTick > 0 {
+            if let (change, variance) = tracks[position].movementChange(
+                since: previous, at: time, window: configuration.nearestWindow, staleAfter: configuration.staleAfter
+            ) {
+                cue.add(change: change, variance: variance)
+            }
+        }
+        lastMovementCue = cue
+        let tail = configuration.silentRankRule == .changed ? cue.magnitudeTailProbability : cue.tailProbability
+        return tail.map { $0 < level } ?? false
+    }
 
     /// A beacon heard within `staleAfter` (a catalog exhibit when there is a catalog), with its level
     /// for the nearest choice: the window quantile of its RSSI relative to measured power, scaled to

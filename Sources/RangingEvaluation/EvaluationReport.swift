@@ -135,6 +135,13 @@ public enum EvaluationReport {
         for kind in FieldPipeline.Kind.allCases {
             if let totals = world.field[kind] { text += line(kind.title + " (nearest: smallest distance)", totals) }
         }
+        let cue = world.beacontop.cue
+        if cue.standing.ticks + cue.moving.ticks > 0 {
+            text += "\nThe movement cue (fired / acted, acted: fired with a candidate silent beyond the nearest window):\n\n"
+                + "| ticks | scored | " + MovementCueCount.columns.joined(separator: " | ") + " |\n|---|---|---|---|---|---|\n"
+                + "| standing (stay ticks after 2 s) | \(cue.standing.ticks) | \(cue.standing.cells) |\n"
+                + "| moving | \(cue.moving.ticks) | \(cue.moving.cells) |\n"
+        }
         if !world.byRun.isEmpty {
             text += "\nbeacontop per HERALD run behind the walk:\n\n| run | nearest right | changes per move | median distance error (m) | range held | range width |\n|---|---|---|---|---|---|\n"
             for (name, totals) in world.byRun.sorted(by: { $0.key < $1.key }) {

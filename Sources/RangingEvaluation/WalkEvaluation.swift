@@ -22,6 +22,8 @@ public struct WalkEvaluation: Sendable {
         public var byDistance = DistanceBuckets()
         /// Each tick's time and `nearest`, in order.
         public var ticks: [(time: Double, nearest: BeaconIdentity?)] = []
+        /// The movement cue's firings, under `--silent-rule movement` only.
+        public var cue = MovementCueCount()
 
         public var medianError: Double { median(errors) ?? .nan }
         public var coverage: Double? { ranged == 0 ? nil : Double(covered) / Double(ranged) }
@@ -49,6 +51,7 @@ public struct WalkEvaluation: Sendable {
         func tick() {
             let snapshot = engine.tick(at: next)
             ticks.append((next, snapshot.nearest))
+            score.cue.add(engine, snapshot, stays: walk.stays, configuration: configuration)
             for reading in snapshot.beacons where reading.accuracy >= 0 {
                 guard let exhibit = index[reading.identity] else { continue }
                 let truth = walk.distance(to: exhibit, at: next)

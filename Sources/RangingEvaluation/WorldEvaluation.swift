@@ -39,6 +39,7 @@ public struct WorldEvaluation: Sendable {
         public var byDistance = DistanceBuckets()
         /// Each walk's share of stay ticks naming the visited exhibit.
         public var walkShares: [Double] = []
+        public var cue = MovementCueCount()
 
         mutating func add(_ score: WalkEvaluation.Score) {
             correct += score.nearest.stays.reduce(0) { $0 + $1.correct }
@@ -51,6 +52,7 @@ public struct WorldEvaluation: Sendable {
             widths += score.widths
             byDistance.add(score.byDistance)
             walkShares.append(score.nearest.overallShare)
+            cue.add(score.cue)
         }
 
         public var nearestShare: Double { ticks == 0 ? 0 : Double(correct) / Double(ticks) }

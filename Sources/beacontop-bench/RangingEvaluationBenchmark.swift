@@ -4,7 +4,7 @@ import RangingEvaluation
 
 /// `beacontop-bench ranging-eval [--seeds FIRST-LAST] [--runs-only] [--level mean|median] [--body-loss DB] [--range-ends separate]
 /// [--nearest-only] [--by-distance] [--far-slope none|A|B|C] [--cusum per-sample|per-second] [--silent-rank LEVEL]
-/// [--silent-rule missed-packets|own-gaps] [--nearest-memory forget|stale] [--library-only] [--library-walk CSV] [HERALD-DIR]`: the ranging evaluation of docs/ranging.md, printed as the Markdown tables the docs
+/// [--silent-rule missed-packets|own-gaps|moved-apart|changed] [--nearest-memory forget|stale] [--library-only] [--library-walk CSV] [HERALD-DIR]`: the ranging evaluation of docs/ranging.md, printed as the Markdown tables the docs
 /// quote. Real runs are scored leave-one-run-out; the worlds on seeds no parameter was chosen on
 /// (101-120 by default; the real-trace walk one more, so each of the seven runs is behind three
 /// walks).
@@ -23,7 +23,10 @@ import RangingEvaluation
 /// LEVEL` ranks a beacon silent beyond LEVEL's likelihood below heard ones (the twelfth round).
 /// `--silent-rule own-gaps` judges that silence against the beacon's own recent gaps instead, and
 /// `--nearest-memory stale` keeps the nearest level's stand-in packets within `staleAfter` (the
-/// thirteenth round).
+/// thirteenth round). `--silent-rule moved-apart` ranks down a beacon silent beyond the
+/// nearest window only at a tick where the heard beacons moved apart beyond their own noise, and
+/// `changed` where they changed, alike or not (`MovementCue`, the fourteenth round; LEVEL is the
+/// cue's tail probability).
 /// `--library-only` prints only the library walk's table (`LibraryWalkEvaluation`), read from
 /// `Tests/LibraryWalk/iBeacon_RSSI_Labeled.csv` or `--library-walk CSV`.
 enum RangingEvaluationBenchmark {
@@ -84,7 +87,7 @@ enum RangingEvaluationBenchmark {
                 base.silentRankLevel = level
             case "--silent-rule":
                 guard let rule = SilentRankRule(rawValue: rest.popFirst() ?? "") else {
-                    throw UsageError(message: "--silent-rule takes missed-packets or own-gaps")
+                    throw UsageError(message: "--silent-rule takes missed-packets, own-gaps, moved-apart or changed")
                 }
                 base.silentRankRule = rule
             case "--nearest-memory":

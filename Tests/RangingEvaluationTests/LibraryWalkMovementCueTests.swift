@@ -1,0 +1,74 @@
+import BeaconFormats
+import Foundation
+import Testing
+@testable import Ranging
+@testable import RangingEvaluation
+
+/// The fourteenth round's look at the library walk's 10-18-2016 through the movement cue
+/// (`MovementCue`; docs/ranging-history.md, "Fourteenth round"): on every scored tick, did the cue
+/// fire (Cochran's Q and the NIS, each at 1% and 5%), and would it act (fire with a candidate
+/// silent beyond the 2-s nearest window)? Counted on the ticks the raw strongest gets right and
+/// beacontop's first beacon does not (the thirteenth round's 88), and on every scored tick after a
+/// move (the labelled cell changed within the 6 s before the row, as `LibraryWalkDiagnosis`) and
+/// standing. The engine ranks as shipped: the cue is computed at a level nothing reaches, so it
+/// never acts and the picks are the shipped ones.
+struct LibraryWalkMovementCue {
+    var lost = MovementCueCount.Side()
+    var afterMove = MovementCueCount.Side()
+    var standing = MovementCueCount.Side()
+
+    init(_ session: LibraryWalk.Session) {
+        var configuration = RangingConfiguration()
+        configuration.silentRankRule = .movedApart
+        configuration.silentRankLevel = .leastNonzeroMagnitude
+        var engine = RangingEngine(configuration: configuration)
+        let beacons = LibraryWalk.beaconCells.count
+        var next = session.rows[0].time.rounded(.down) + 1
+        var pending: LibraryWalk.Row?
+        var cell: (cell: LibraryWalk.Cell, changed: Double)?
+        func tick() {
+            let snapshot = engine.tick(at: next)
+            defer { next += 1 }
+            guard let row = pending else { return }
+            pending = nil
+            if cell == nil { cell = (row.cell, -.infinity) }
+            if cell!.cell != row.cell { cell = (row.cell, row.time) }
+            let truth = LibraryWalk.nearestBeacons(to: row.cell)[0]
+            let pick = snapshot.beacons.first.flatMap { reading in (0..<beacons).first { LibraryWalkEvaluation.identity($0) == reading.identity } }
+            let silent = snapshot.beacons.contains { !$0.isStale && next - $0.lastSeen > configuration.nearestWindow }
+            if row.time - cell!.changed <= 6 {
+                afterMove.add(engine.lastMovementCue, silent: silent)
+            } else {
+                standing.add(engine.lastMovementCue, silent: silent)
+            }
+            if LibraryWalk.strongest(row).first == truth, pick != truth { lost.add(engine.lastMovementCue, silent: silent) }
+        }
+        for row in session.rows {
+            while row.time >= next { tick() }
+            for (beacon, rssi) in row.rssi.enumerated() {
+                guard let rssi else { continue }
+                engine.record(LibraryWalkEvaluation.sighting(beacon: beacon, rssi: rssi, at: row.time))
+            }
+            pending = row
+        }
+        tick()
+    }
+
+    var table: String {
+        var text = "| ticks | scored | " + MovementCueCount.columns.joined(separator: " | ") + " |\n|---|---|---|---|---|---|\n"
+        for (name, side) in [("lost to the raw strongest", lost), ("after a move", afterMove), ("standing", standing)] {
+            text += "| \(name) | \(side.ticks) | \(side.cells) |\n"
+        }
+        return text
+    }
+}
+
+@Suite struct LibraryWalkMovementCueTests {
+    /// The table of docs/ranging-history.md's fourteenth round (printed by this test).
+    @Test func tenEighteenThroughTheMovementCue() {
+        let cue = LibraryWalkMovementCue(LibraryWalkLagTests.day)
+        print(cue.table)
+        #expect(cue.lost.ticks == 88)
+        #expect(cue.afterMove.ticks + cue.standing.ticks == 600)
+    }
+}
