@@ -71,4 +71,26 @@ struct LibraryWalkMovementCue {
         #expect(cue.lost.ticks == 88)
         #expect(cue.afterMove.ticks + cue.standing.ticks == 600)
     }
+
+    /// The round's two rules on the day they were to qualify on (docs/ranging-history.md): the
+    /// first beacon (= `nearest`) right on the shipped 390 of 600 under both, every tick's pick
+    /// the shipped one (the cue acts on a few ticks after a move, never on the pick). Neither
+    /// qualified (the protocol asks for more than 390), neither is the default; the other days were
+    /// not scored.
+    @Test func theFourteenthRoundsRulesOnTheDayTheyWereToQualifyOn() {
+        var day = LibraryWalkTests.walk
+        day.sessions = day.sessions.filter { $0.day == "10-18-2016" }
+        let shipped = LibraryWalkEvaluation(day, configuration: RangingConfiguration(), field: [])
+        #expect(shipped.beacontopFirst.right == 390)
+        for rule in [SilentRankRule.movedApart, .changed] {
+            var configuration = RangingConfiguration()
+            configuration.silentRankLevel = 0.05
+            configuration.silentRankRule = rule
+            let evaluation = LibraryWalkEvaluation(day, configuration: configuration, field: [])
+            #expect(evaluation.beacontopFirst.right == 390, "\(rule)")
+            #expect(evaluation.beacontopNearest.right == 390, "\(rule)")
+            let samePicks = zip(shipped.ticks, evaluation.ticks).allSatisfy { (a: LibraryWalkEvaluation.Tick, b: LibraryWalkEvaluation.Tick) in a.first == b.first }
+            #expect(samePicks, "\(rule)")
+        }
+    }
 }
