@@ -22,7 +22,7 @@ public struct WalkEvaluation: Sendable {
         public var byDistance = DistanceBuckets()
         /// Each tick's time and `nearest`, in order.
         public var ticks: [(time: Double, nearest: BeaconIdentity?)] = []
-        /// The movement cue's firings, under `--silent-rule movement` only.
+        /// The movement cue's firings, under `--silent-rule moved-apart` or `changed` only.
         public var cue = MovementCueCount()
 
         public var medianError: Double { median(errors) ?? .nan }
