@@ -48,8 +48,9 @@ public struct RangingConfiguration: Sendable, Equatable {
     /// round's) or `.ownGaps` (the thirteenth's).
     public var silentRankRule: SilentRankRule = .missedPackets
     /// How far back the nearest level's stand-in packets reach when fewer than three arrived in
-    /// `nearestWindow`: until the beacon is forgotten (the default), or only `staleAfter`
-    /// (the thirteenth round's candidate C; docs/ranging-history.md).
+    /// `nearestWindow`: until the beacon is forgotten (the default), only `staleAfter`
+    /// (the thirteenth round's candidate C), or none beyond one advertising interval (the
+    /// fifteenth round's A; docs/ranging-history.md).
     public var nearestMemory: NearestMemory = .untilForgotten
     public var nearestQuantile: Double = 0.5
     public var nearestHysteresis: Double = 1.0
@@ -138,4 +139,9 @@ public enum NearestMemory: String, Sendable, Equatable, CaseIterable {
     /// No older than `staleAfter`: a packet that old is one the engine already takes to say
     /// nothing about where the beacon is now (a beacon heard only then is stale).
     case staleAfter = "stale"
+    /// No stand-ins from before the last `max(nearestWindow, advertisingInterval)` seconds, and
+    /// at least the newest packet: the window in time, not packets, so a sparse beacon's level is
+    /// its latest evidence as the 2-s window is a dense one's (a beacon whose interval is within
+    /// the window and that sent 3 or more packets in it is unchanged).
+    case oneInterval = "interval"
 }

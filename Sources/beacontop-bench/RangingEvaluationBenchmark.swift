@@ -4,7 +4,7 @@ import RangingEvaluation
 
 /// `beacontop-bench ranging-eval [--seeds FIRST-LAST] [--runs-only] [--level mean|median] [--body-loss DB] [--range-ends separate]
 /// [--nearest-only] [--by-distance] [--far-slope none|A|B|C] [--cusum per-sample|per-second] [--silent-rank LEVEL]
-/// [--silent-rule missed-packets|own-gaps|moved-apart|changed] [--nearest-memory forget|stale] [--library-only] [--library-walk CSV] [HERALD-DIR]`: the ranging evaluation of docs/ranging.md, printed as the Markdown tables the docs
+/// [--silent-rule missed-packets|own-gaps|moved-apart|changed] [--nearest-memory forget|stale|interval] [--library-only] [--library-walk CSV] [HERALD-DIR]`: the ranging evaluation of docs/ranging.md, printed as the Markdown tables the docs
 /// quote. Real runs are scored leave-one-run-out; the worlds on seeds no parameter was chosen on
 /// (101-120 by default; the real-trace walk one more, so each of the seven runs is behind three
 /// walks).
@@ -26,7 +26,8 @@ import RangingEvaluation
 /// thirteenth round). `--silent-rule moved-apart` ranks down a beacon silent beyond the
 /// nearest window only at a tick where the heard beacons moved apart beyond their own noise, and
 /// `changed` where they changed, alike or not (`MovementCue`, the fourteenth round; LEVEL is the
-/// cue's tail probability).
+/// cue's tail probability). `--nearest-memory interval` takes no stand-in packets from before the
+/// last max(nearest window, advertising interval), at least the newest (the fifteenth round).
 /// `--library-only` prints only the library walk's table (`LibraryWalkEvaluation`), read from
 /// `Tests/LibraryWalk/iBeacon_RSSI_Labeled.csv` or `--library-walk CSV`.
 enum RangingEvaluationBenchmark {
@@ -92,7 +93,7 @@ enum RangingEvaluationBenchmark {
                 base.silentRankRule = rule
             case "--nearest-memory":
                 guard let memory = NearestMemory(rawValue: rest.popFirst() ?? "") else {
-                    throw UsageError(message: "--nearest-memory takes forget or stale")
+                    throw UsageError(message: "--nearest-memory takes forget, stale or interval")
                 }
                 base.nearestMemory = memory
             default: directory = argument
