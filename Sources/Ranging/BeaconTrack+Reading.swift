@@ -49,7 +49,11 @@ extension BeaconTrack {
         let proximity = classifier.update(distance: accuracy >= 0 ? accuracy : nil, at: time)
         // Worked out before the call, not in its argument list: there it cost a copy of the whole
         // track per beacon per tick (+1.7% instructions on `beacontop-bench ranging`, callgrind).
-        let windowRSSI = windowLevel && !stale ? nearestLevel(at: time, configuration: configuration) : nil
+        let memory = configuration.nearestMemory == .staleAfter ? configuration.staleAfter : Double.infinity
+        let overInterval = configuration.nearestMemory == .oneInterval
+        let windowRSSI = windowLevel && !stale
+            ? recentRSSIQuantile(at: time, window: configuration.nearestWindow, quantile: configuration.nearestQuantile, memory: memory, overInterval: overInterval)
+            : nil
         let reading = BeaconReading(
             identity: identity, id: id, address: address, addressText: addressText, rssi: lastRSSI, filteredRSSI: filtered,
             accuracy: accuracy, accuracyRange: range, rangeProbability: configuration.rangeProbability, proximity: proximity, measuredPower: power,
@@ -58,19 +62,5 @@ extension BeaconTrack {
             firstSeen: firstSeen, lastSeen: lastSeen, isStale: stale, exhibit: exhibit
         )
         return (reading, windowRSSI)
-    }
-
-    /// The window level `nearest` compares (`recentRSSIQuantile`), its stand-ins as
-    /// `nearestMemory` says.
-    func nearestLevel(at time: Double, configuration: RangingConfiguration) -> Double? {
-        let window = configuration.nearestWindow, quantile = configuration.nearestQuantile
-        switch configuration.nearestMemory {
-        case .untilForgotten: return recentRSSIQuantile(at: time, window: window, quantile: quantile)
-        case .staleAfter: return recentRSSIQuantile(at: time, window: window, quantile: quantile, memory: configuration.staleAfter)
-        case .oneInterval:
-            // An interval within the window and 3 or more packets in it: the default's packets;
-            // fewer, only the window's, at least the newest; a longer interval stretches the window.
-            return recentRSSIQuantile(at: time, window: max(window, advertisingInterval ?? 0), quantile: quantile, minimumCount: 1)
-        }
     }
 }

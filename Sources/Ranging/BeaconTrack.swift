@@ -130,8 +130,16 @@ struct BeaconTrack: Sendable {
     /// - Parameter memory: the stand-in packets are only those of the last `memory` seconds, its
     ///   start included as staleness includes it (`time - lastSeen <= staleAfter` is heard; the
     ///   thirteenth round's `NearestMemory.staleAfter`); infinite by default.
-    func recentRSSIQuantile(at time: Double, window: Double, quantile: Double, minimumCount: Int = 3, memory: Double = .infinity) -> Double? {
-        arrivals.rssiQuantile(at: time, window: window, quantile: quantile, minimumCount: minimumCount, oldest: (time - memory).nextDown)
+    /// - Parameter overInterval: the fifteenth round's `NearestMemory.oneInterval` instead: the
+    ///   packets of the last max(`window`, the advertising interval), at least the newest (with the
+    ///   interval within the window and `minimumCount` or more packets in it, the same packets).
+    func recentRSSIQuantile(
+        at time: Double, window: Double, quantile: Double, minimumCount: Int = 3, memory: Double = .infinity, overInterval: Bool = false
+    ) -> Double? {
+        if overInterval {
+            return arrivals.rssiQuantile(at: time, window: max(window, arrivals.advertisingInterval ?? 0), quantile: quantile, minimumCount: 1)
+        }
+        return arrivals.rssiQuantile(at: time, window: window, quantile: quantile, minimumCount: minimumCount, oldest: (time - memory).nextDown)
     }
 
     /// Packets per second over the last `window` seconds (or since first heard, or over the ring

@@ -103,4 +103,21 @@ import Ranging
         #expect(rights(ownGaps: false, memory: .staleAfter) == [387, 387])
         #expect(rights(ownGaps: true, memory: .staleAfter) == [398, 398])
     }
+
+    /// The fifteenth round's A (docs/ranging-history.md), the nearest level's stand-ins in time
+    /// (`NearestMemory.oneInterval`): first beacon and `nearest` right on 10-18-2016 (it qualified
+    /// there: 390 -> 398 of 600) and on the whole walk, held out (1022 -> 1009 of 1420, the other
+    /// ten days 632 -> 611 of 820), so it is not the default.
+    @Test func theFifteenthRoundsOption() {
+        var configuration = RangingConfiguration()
+        configuration.nearestMemory = .oneInterval
+        let evaluation = LibraryWalkEvaluation(Self.walk, configuration: configuration, field: [])
+        let whole: [Int] = [evaluation.beacontopFirst.right, evaluation.beacontopNearest.right]
+        #expect(whole == [1009, 1009])
+        var day = Self.walk
+        day.sessions = day.sessions.filter { $0.day == "10-18-2016" }
+        let onTheDay = LibraryWalkEvaluation(day, configuration: configuration, field: [])
+        let qualifying: [Int] = [onTheDay.beacontopFirst.right, onTheDay.beacontopNearest.right]
+        #expect(qualifying == [398, 398])
+    }
 }

@@ -13,17 +13,25 @@ import Testing
         return configuration
     }
 
+    /// The level the engine compares under `memory` (the default's, or A's).
+    static func level(_ track: BeaconTrack, at time: Double, _ memory: NearestMemory) -> Double? {
+        let configuration = configuration(memory)
+        return track.recentRSSIQuantile(
+            at: time, window: configuration.nearestWindow, quantile: configuration.nearestQuantile, overInterval: memory == .oneInterval
+        )
+    }
+
     /// Heard every 2 s at -60 dBm, then at -80 from 6 s: at 6.5 s the 2-s window holds the one
     /// packet at 6 s. The default's three stand-ins (2, 4, 6 s) keep the median at -60 until two
     /// new packets came; under A the level is the window's packet, -80, at once.
     @Test func aSparseBeaconsLevelIsItsLatestEvidence() {
         let track = SilenceOwnGapsTests.track(heardAt: [0, 2, 4, 6]) { $0 < 5 ? -60 : -80 }
-        #expect(track.nearestLevel(at: 6.5, configuration: Self.configuration(.untilForgotten)) == -60)
-        #expect(track.nearestLevel(at: 6.5, configuration: Self.configuration(.oneInterval)) == -80)
+        #expect(Self.level(track, at: 6.5, .untilForgotten) == -60)
+        #expect(Self.level(track, at: 6.5, .oneInterval) == -80)
         // Silent in the window (7 s after 4.5 s of silence): the newest packet alone, as the
         // default's three would be 2, 4, 6 s.
-        #expect(track.nearestLevel(at: 8.5, configuration: Self.configuration(.oneInterval)) == -80)
-        #expect(track.nearestLevel(at: 8.5, configuration: Self.configuration(.untilForgotten)) == -60)
+        #expect(Self.level(track, at: 8.5, .oneInterval) == -80)
+        #expect(Self.level(track, at: 8.5, .untilForgotten) == -60)
     }
 
     /// Heard every 4 s at -60 dBm, then at 11 s (-70) and 12 s (-80): its interval is still 4 s
@@ -33,16 +41,16 @@ import Testing
     @Test func aLongerIntervalStretchesTheWindow() {
         let track = SilenceOwnGapsTests.track(heardAt: [0, 4, 8, 11, 12]) { $0 < 10 ? -60 : $0 < 11.5 ? -70 : -80 }
         #expect(track.advertisingInterval == 4)
-        #expect(track.nearestLevel(at: 14.5, configuration: Self.configuration(.oneInterval)) == -75)
-        #expect(track.nearestLevel(at: 14.5, configuration: Self.configuration(.untilForgotten)) == -70)
+        #expect(Self.level(track, at: 14.5, .oneInterval) == -75)
+        #expect(Self.level(track, at: 14.5, .untilForgotten) == -70)
     }
 
     /// A beacon with 3 or more packets in the window (every dense one) has the default's level.
     @Test func aDenseBeaconIsUnchanged() {
         let dense = SilenceOwnGapsTests.track(heardAt: Array(stride(from: 0.0, through: 10, by: 0.1))) { -60 - Int($0 * 3) % 17 }
         for look in stride(from: 2.05, through: 10.05, by: 0.5) {
-            #expect(dense.nearestLevel(at: look, configuration: Self.configuration(.oneInterval))
-                    == dense.nearestLevel(at: look, configuration: Self.configuration(.untilForgotten)))
+            #expect(Self.level(dense, at: look, .oneInterval)
+                    == Self.level(dense, at: look, .untilForgotten))
         }
     }
 
