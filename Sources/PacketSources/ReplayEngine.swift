@@ -227,7 +227,12 @@ struct ReplayEngine {
             }
             if packet.timestamp - start >= target {
                 state.seekTarget = nil
-                state.pacer?.restart(captureStart: packet.timestamp, atWall: wall)
+                // Paced from the target, not from the packet: a seek into a silence shows the time
+                // asked for and plays the silence's rest at the replay's pace, as a media player
+                // and a venue recording's seek do. Paced from the packet, ← from the end of
+                // govee-h5100.btsnoop showed 06:29, not the 06:25 asked for, and the delivered
+                // time jumped the 4 s of silence ahead of the monitor's running clock.
+                state.pacer?.restart(captureStart: start + target, atWall: wall)
                 state.reached = start + target
                 control.moved(to: target)
                 return nil
