@@ -143,6 +143,12 @@ struct BumbleAgentTests {
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let closing = result.stderr.split(separator: "\n").first { $0.contains(" published, ") } ?? ""
         #expect(closing.contains("stale readings dropped (they waited for the broker past a view's 4 s)"), "stderr: \(result.stderr)")
+        // The return said how many it dropped then: all of them, the only outage.
+        let dropped = closing.split(separator: ", ").first { $0.hasSuffix(" stale readings dropped (they waited for the broker past a view's 4 s)") }?
+            .split(separator: " ").first.flatMap { Int($0) } ?? 0
+        let returned = result.stderr.split(separator: "\n").first { $0.contains("connected again") } ?? ""
+        #expect(dropped > 0 && returned.hasSuffix("; the messages that waited are going out, \(dropped) stale readings dropped (they expired while they waited)"),
+                "stderr: \(result.stderr)")
     }
 
     @Test("A lost dongle under an agent: the venue monitor's scanner list shows 'no radio' (online, hearing nothing) and the reason in the event log; the dongle back, online again")
