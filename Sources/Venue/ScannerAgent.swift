@@ -2,7 +2,7 @@ import Ranging
 
 /// What a scanner agent publishes, as a pure function of its ranging ticks and time: per beacon
 /// that `PublishPolicy` says is due, ESPresense's device message (when the beacon has an
-/// ESPresense id) and beacontop's reading; telemetry every `telemetryInterval`; the retained
+/// ESPresense id) and beacontop's reading; telemetry (retained) every `telemetryInterval`; the retained
 /// `online` birth and `offline` will for its MQTT client. The command that runs it owns the
 /// client and the clock.
 public struct ScannerAgent: Sendable {
@@ -108,6 +108,10 @@ public struct ScannerAgent: Sendable {
                                       beacons: beacons, published: published, buffered: buffered, dropped: dropped, droppedQoS1: droppedQoS1)
         report.droppedStale = droppedStale
         report.radio = radio
-        return VenueOutgoing(topic: topics.telemetry(scanner: scanner), payload: report.json())
+        // Retained, so a view or backend that subscribes later learns the radio's state (and the
+        // counts) at once: a view started while the radio was lost showed the scanner `online`
+        // until the next telemetry, up to 10 s. The status topic stays `online`/`offline` alone,
+        // as ESPresense's and Home Assistant-style consumers read it.
+        return VenueOutgoing(topic: topics.telemetry(scanner: scanner), payload: report.json(), retain: true)
     }
 }

@@ -67,6 +67,14 @@ struct BumbleAgentTests {
         // Its status stays online (the agent and its broker link are up); telemetry says the radio is lost, and why.
         #expect(during["radio"] as? String == "lost", "\(during)")
         #expect((during["radioReason"] as? String)?.contains("closed") == true, "\(during)")
+        // A view or backend subscribing now learns it at once, not at the next telemetry (up to
+        // 10 s): the broker holds the last telemetry retained (`--retained-only` takes no other).
+        let retained = try LocalMosquittoBroker.run([
+            "/usr/bin/mosquitto_sub", "-h", "127.0.0.1", "-p", String(broker.port), "-t", "beacontop/scanners/room-a/telemetry",
+            "--retained-only", "-C", "1", "-W", "10",
+        ])
+        let held = try #require(try? JSONSerialization.jsonObject(with: Data(retained.utf8)) as? [String: Any], "no retained telemetry: '\(retained)'")
+        #expect(held["radio"] as? String == "lost", "retained telemetry: \(retained)")
         // No reading after the loss: ranging keeps the beacons unstale for 5 s after their last
         // packet, and each reading published then was taken by views as heard now (to lostAt + 4.5).
         let late = watcher.messages.filter { $0.topic.hasSuffix("/readings") && ($0.json["t"] as? Double ?? 0) > lostAt + 2 }
