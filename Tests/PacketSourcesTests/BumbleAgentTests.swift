@@ -128,6 +128,10 @@ struct BumbleAgentTests {
         // stays, so the agent goes on ranging it (unstale for 5 s) and buffers its readings.
         relay.refuse(true)
         relay.cut()
+        // Silenced once the agent knows: readings of the packets it hears until then are buffered
+        // (silenced at once, a loaded agent that noticed the cut late buffered none, and there was
+        // nothing stale to drop: seen once with other suites running).
+        try Self.waitFor("the agent's loss of its broker") { agent.stderrText.contains(": lost (") }
         try world.silenceAdvertisers()
         let silentAt = Date()
         // The visit arrives whole (the will said room-a offline, so the view closed it at once).
