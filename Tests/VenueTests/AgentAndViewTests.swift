@@ -44,9 +44,12 @@ struct AgentAndViewTests {
         #expect(agent.will.payload == Array("offline".utf8) && agent.will.retain)
     }
 
-    @Test("Telemetry every 10 s, with the client's counts")
+    @Test("Telemetry at the start and every 10 s, with the client's counts")
     func telemetry() throws {
         var agent = ScannerAgent(scanner: "pi-1", startedAt: 100)
+        // At once: it replaces, retained, what an earlier run under the name left on the broker.
+        let first = agent.telemetry(at: 100, advertsPerSecond: 0, beacons: 0, published: 1, buffered: 0, dropped: 0, droppedQoS1: 0)
+        #expect(try first.map { try ScannerTelemetry(json: $0.payload, scanner: "pi-1").uptime } == 0)
         let early = agent.telemetry(at: 105, advertsPerSecond: 1, beacons: 1, published: 1, buffered: 0, dropped: 0, droppedQoS1: 0)
         #expect(early == nil)
         let report = agent.telemetry(at: 110.5, advertsPerSecond: 40, beacons: 3, published: 99, buffered: 2, dropped: 7, droppedQoS1: 1)
