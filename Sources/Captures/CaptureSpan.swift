@@ -21,13 +21,14 @@ extension CaptureReader {
     /// decodes and ranges every record); pcapng, whose timestamps need each interface's
     /// resolution, is read packet by packet without decoding them. A torn final record ends the
     /// span at the last whole record, as the replay ends there; a corrupt header ends it where
-    /// reading stops.
-    public static func span(path: String) -> CaptureSpan? {
+    /// reading stops. `time` maps each record's time in file order (the replay's clock, which
+    /// takes a step back as a step of zero: `CaptureClock.replayLength`).
+    public static func span(path: String, time: (Double) -> Double = { $0 }) -> CaptureSpan? {
         guard var reader = try? CaptureReader(path: path) else { return nil }
-        return reader.skimSpan()
+        return reader.skimSpan(time: time)
     }
 
-    mutating func skimSpan() -> CaptureSpan? {
+    mutating func skimSpan(time map: (Double) -> Double) -> CaptureSpan? {
         var first: Double?
         var last = 0.0
         var packet = HCIPacket.empty
@@ -43,7 +44,7 @@ extension CaptureReader {
                 if error.isRecoverable { continue }
                 break
             }
-            guard let time else { break }
+            guard let time = time.map(map) else { break }
             if first == nil { first = time }
             last = time
         }

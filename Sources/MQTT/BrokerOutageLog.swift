@@ -26,7 +26,7 @@ public struct BrokerOutageLog: Sendable, Equatable {
     /// The line to print for `status` at monotonic `time`, or nil when it is no news.
     public mutating func line(for status: MQTTClientStatus, at time: Double) -> String? {
         switch status {
-        case .connected(let broker):
+        case .connected(let broker, let stale):
             defer {
                 connectedOnce = true
                 connectedAt = time
@@ -36,7 +36,10 @@ public struct BrokerOutageLog: Sendable, Equatable {
             }
             guard let start = outageStart, quickDrops < Self.quickDropsToHint else { return nil }
             let attempts = failedAttempts == 0 ? "" : failedAttempts == 1 ? ", 1 failed attempt" : ", \(failedAttempts) failed attempts"
-            return "\(broker): connected again after \(Self.seconds(time - start)) away\(attempts); the messages that waited are going out"
+            // The stale ones are said here too, as the closing line counts them: a reading that
+            // waited past a view's lifetime is dropped, not sent late (`MQTTOutgoingBuffer`).
+            let dropped = stale == 0 ? "" : stale == 1 ? ", 1 stale reading dropped (it expired while it waited)" : ", \(stale) stale readings dropped (they expired while they waited)"
+            return "\(broker): connected again after \(Self.seconds(time - start)) away\(attempts); the messages that waited are going out\(dropped)"
         case .lost(let broker, let reason, _):
             guard connectedOnce else { return nil }
             outageStart = time

@@ -97,7 +97,9 @@ public enum MQTTClientEvent: Sendable, Equatable {
 
 /// What happened to the connection; `description` is the line a person reads.
 public enum MQTTClientStatus: Sendable, Equatable, CustomStringConvertible {
-    case connected(broker: String)
+    /// `stale`: buffered messages that expired while the broker was away, dropped at the flush
+    /// on this connection (a reading older than a view's 4 s would be taken as heard now).
+    case connected(broker: String, stale: Int = 0)
     /// An attempt failed before the broker accepted the client; the next comes in `retryIn` s.
     case connectFailed(broker: String, attempt: Int, reason: String, retryIn: Double)
     /// An established connection went away.
@@ -106,7 +108,7 @@ public enum MQTTClientStatus: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .connected(let broker): "\(broker): connected"
+        case .connected(let broker, _): "\(broker): connected"
         case .connectFailed(let broker, let attempt, let reason, let retryIn):
             "\(broker): cannot connect (\(reason)); attempt \(attempt), retrying in \(Self.seconds(retryIn))"
         case .lost(let broker, let reason, let retryIn): "\(broker): lost (\(reason)); reconnecting in \(Self.seconds(retryIn))"

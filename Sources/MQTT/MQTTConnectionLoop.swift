@@ -304,12 +304,13 @@ final class MQTTConnectionLoop: Sendable {
             state.connected = true
             if state.firstOutcome == nil { state.firstOutcome = .some(nil) }
         }
-        outbox.withLock { box in
+        let stale = outbox.withLock { box in
             box.connected = true
             for subscription in box.subscriptions {
                 mosquitto_subscribe(mosq, nil, subscription.filter, subscription.qos.rawValue)
             }
             if let birth = options.birth, send(birth, mid: nil) == 0 { box.published += 1 }
+            let staleBefore = box.buffer.droppedStale
             let waiting = box.buffer.takeAll(at: Self.monotonic())
             for (index, entry) in waiting.enumerated() {
                 guard send(entry.message, mid: nil) == 0 else {
@@ -319,8 +320,9 @@ final class MQTTConnectionLoop: Sendable {
                 }
                 box.published += 1
             }
+            return box.buffer.droppedStale - staleBefore
         }
-        continuation.yield(.status(.connected(broker: broker)))
+        continuation.yield(.status(.connected(broker: broker, stale: stale)))
     }
 
     /// Publishes the offline status, waits for it to be acknowledged, disconnects cleanly, frees

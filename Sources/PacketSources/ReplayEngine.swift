@@ -20,9 +20,15 @@ struct ReplayEngine {
         var loopOffset = 0.0
         var firstDelivered: Double?
         var lastDelivered: Double?
-        /// The capture time of the last packet played since the replay last went back on request
-        /// (a seek back, a loop): a packet earlier than it is the capture's clock stepping back.
-        var lastPlayed: Double?
+        /// The replay's time for each packet read, in file order: the file's own, except that a
+        /// step back of its clock (a phone's clock set back while it logged) is a step of zero,
+        /// as `replay` and `report` range it. Every time the engine works with is this one: the
+        /// pacing, the position shown, `--from`/`--to` and a seek's target, so the position runs
+        /// on through a step back and a seek lands where the user counted from (raw, the position
+        /// ran back with the file's clock and ← after the step found the earlier pass over those
+        /// times: 110 s back, not 10). Restarted with the reader (from the start, a loop) or taken
+        /// from the resume point a seek back reopens at.
+        var clock = CaptureClock()
         /// Seconds into the capture of the last packet read this pass, delivered or not.
         var lastRead: Double?
         /// The capture time reached while the next packet waits: where a seek landed (paused, or
@@ -35,7 +41,7 @@ struct ReplayEngine {
         var seekTarget: Double?
         /// Resume points kept while reading, one every `checkpointEvery` packets, each with the
         /// latest capture time read before it; in file order.
-        var checkpoints: [(point: CaptureResumePoint, before: Double)] = []
+        var checkpoints: [(point: CaptureResumePoint, before: Double, clock: CaptureClock)] = []
         var readSinceCheckpoint = 0
         /// Packets read and not played: passed over by a seek forward or before `--from`. The
         /// end line names them, or "after N packets" read as the file's size after a seek.
@@ -148,16 +154,6 @@ struct ReplayEngine {
                 state.pacer!.resume(atWall: wall)
             }
         }
-        if let last = state.lastPlayed, last - time > Self.batchWindow {
-            // The capture's clock stepped back (a phone's clock set back while it logged): a step
-            // of zero, paced on from this packet, as tcpreplay 3 did. Paced against the earlier
-            // anchor, every packet after the jump went out at once until their times passed where
-            // it started. Smaller steps back (interleaved interfaces) play within the batch window.
-            // Ranging takes it as a step of zero too (`CaptureClock`, the rule `replay` and
-            // `report` range by): the offset grows by the step, as after a seek back.
-            state.pacer!.restart(captureStart: time, atWall: wall)
-            state.loopOffset += last - time
-        }
         if state.paused {
             guard control.takeStep() else { return .wait(Self.longestWait) }
             state.pacer!.stepped(to: time)
@@ -169,7 +165,6 @@ struct ReplayEngine {
         state.reached = nil
         if state.firstDelivered == nil { state.firstDelivered = time }
         state.lastDelivered = time
-        state.lastPlayed = time
         control.delivered(position: time - (state.captureStart ?? time))
         var delivered = packet
         delivered.timestamp = time + state.loopOffset
@@ -192,7 +187,7 @@ struct ReplayEngine {
     /// Moves to `delta` seconds from the time reached (the monitor's left/right keys):
     /// forward by skipping packets, back by reopening the file and skipping to the target. After a
     /// seek back the loop offset grows by the distance jumped, so delivered timestamps never run
-    /// backwards. The pacer restarts at the new packet. Returns an action when the file ended (or
+    /// backwards. The pacer restarts at the target. Returns an action when the file ended (or
     /// looped) while skipping.
     private mutating func seek(by delta: Double, wall: Double) -> Action? {
         guard let start = state.captureStart else { return nil }
@@ -204,7 +199,6 @@ struct ReplayEngine {
             }
             state.pending = nil
             state.loopOffset += here - (start + target)
-            state.lastPlayed = nil
         }
         state.seekTarget = target
         return skipToSeekTarget(wall: wall)
@@ -227,7 +221,12 @@ struct ReplayEngine {
             }
             if packet.timestamp - start >= target {
                 state.seekTarget = nil
-                state.pacer?.restart(captureStart: packet.timestamp, atWall: wall)
+                // Paced from the target, not from the packet: a seek into a silence shows the time
+                // asked for and plays the silence's rest at the replay's pace, as a media player
+                // and a venue recording's seek do. Paced from the packet, ← from the end of
+                // govee-h5100.btsnoop showed 06:29, not the 06:25 asked for, and the delivered
+                // time jumped the 4 s of silence ahead of the monitor's running clock.
+                state.pacer?.restart(captureStart: start + target, atWall: wall)
                 state.reached = start + target
                 control.moved(to: target)
                 return nil
@@ -245,16 +244,18 @@ struct ReplayEngine {
         if let checkpoint = state.checkpoints.last(where: { $0.before < time }),
            let resumed = try? (state.reader ?? makeReader()).resumed(at: checkpoint.point) {
             state.latestRead = checkpoint.before
+            state.clock = checkpoint.clock
             return resumed
         }
         state.latestRead = -.infinity
+        state.clock = CaptureClock()
         return try makeReader()
     }
 
     private mutating func keepCheckpoint() {
         state.readSinceCheckpoint = 0
         guard let point = state.reader?.resumePoint, point.offset > (state.checkpoints.last?.point.offset ?? -1) else { return }
-        state.checkpoints.append((point, state.latestRead))
+        state.checkpoints.append((point, state.latestRead, state.clock))
     }
 
     /// Reads until a packet inside the window is pending; returns an action for anything else
@@ -278,7 +279,13 @@ struct ReplayEngine {
                 return .emit(.notice(.unreadable(source: name, detail: detail)))
             }
             var reachedEnd = packet == nil
-            if let packet {
+            if var packet {
+                // A step back of the file's clock is a step of zero from here on (`clock`): paced
+                // on from this packet, as tcpreplay 3 did (against the earlier anchor every packet
+                // after the jump went out at once until their times passed where it started), and
+                // ranged on from where it was. Smaller steps back (interleaved interfaces) are left
+                // as they are and play within the batch window.
+                packet.timestamp = state.clock.time(packet.timestamp)
                 state.latestRead = Swift.max(state.latestRead, packet.timestamp)
                 state.readSinceCheckpoint += 1
                 if state.readSinceCheckpoint >= checkpointEvery { keepCheckpoint() }
@@ -310,10 +317,10 @@ struct ReplayEngine {
             }
             state.loops += 1
             state.latestRead = -.infinity
+            state.clock = CaptureClock()
             state.readSinceCheckpoint = 0
             state.loopOffset += last - first + 1
             state.captureStart = nil
-            state.lastPlayed = nil
             state.lastRead = nil
             state.firstDelivered = nil
             state.pacer = nil

@@ -57,7 +57,7 @@ public struct SourceOpening: Sendable {
             }
             base = replaySource
             replayControl = replaySource.control
-            lengthMeasure = { script ? AdvertisementScriptReader.span(path: path) : CaptureReader.span(path: path)?.seconds }
+            lengthMeasure = { script ? AdvertisementScriptReader.span(path: path) : CaptureClock.replayLength(path: path) }
         case .simulation(let path):
             guard case .factor(let speed) = replay.speed else {
                 throw SourceOpeningError(description: "sim: needs a numeric --speed (0.25 to 100)")

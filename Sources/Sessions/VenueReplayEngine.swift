@@ -41,8 +41,9 @@ struct VenueReplayEngine {
     /// Notices to hand out before the next message (a seek's `.rewound`, a read error's end).
     private var queue: [SourceEvent] = []
     private var pending: BrokerMessage?
-    /// Where the pending message's line is (a checkpoint taken before it resumes there).
-    private var pendingLine: (offset: Int, line: Int, file: FileIdentity)?
+    /// Where the pending message's line is and its receive time as recorded (a checkpoint taken
+    /// before it resumes there).
+    private var pendingLine: (offset: Int, line: Int, file: FileIdentity, recorded: Double)?
     /// This pass's checkpoints, oldest first, and the ids the consumer is still to be told to drop.
     private var marks: [Mark] = []
     private var dropped: [Int] = []
@@ -51,7 +52,7 @@ struct VenueReplayEngine {
     private var nextMark: Double?
     private var markSpacing = Self.checkpointSpacing
     private var pacer: ReplayPacer?
-    /// The first message's time this pass (unshifted): positions and the window count from it.
+    /// The first message's time this pass (before the loop's shift): positions and the window count from it.
     private var start: Double?
     private var firstDelivered: Double?
     private var lastDelivered: Double?
@@ -62,8 +63,13 @@ struct VenueReplayEngine {
     /// The recording time a seek aims at: messages before it are delivered unpaced.
     private var catchUp: Double?
     private var loopOffset = 0.0
-    /// The times handed on: a step back of the recording's clock is a step of zero there too, as
-    /// `replay` takes it (`VenueReplay.stepBackTolerance`); started afresh at a seek back.
+    /// The replay's time for each message read, in file order: its receive time, except that a
+    /// step back of the recording's clock is a step of zero, as `replay` takes it
+    /// (`VenueReplay.stepBackTolerance`). Every time the engine works with is this one (pacing, the
+    /// position, `--from`/`--to`, a seek's target, checkpoints), as a capture's (`ReplayEngine`):
+    /// taken on the times handed on only, the position ran back with the recording's clock and ←
+    /// after the step aimed at times the recording holds twice, landing a pass earlier. Started
+    /// afresh with the reader (a loop, a seek back from the start) or taken from a checkpoint.
     private var clock = CaptureClock(tolerance: VenueReplay.stepBackTolerance)
     private var loops = 0
     private var paused = false
@@ -122,8 +128,8 @@ struct VenueReplayEngine {
             control.moved(to: target - (start ?? target))
         }
         if catchUp == nil, let reached, reached - time > Self.batchWindow {
-            // The recording's clock stepped back (the view's clock set back): a step of zero, paced
-            // on from this message, as a capture's replay does (`ReplayEngine.step`).
+            // A message received out of order (up to `VenueReplay.stepBackTolerance` late; a longer
+            // step back is one of zero already, `clock`): paced on from it.
             pacer!.restart(captureStart: time, atWall: wall)
         }
         if catchUp == nil {
@@ -143,7 +149,7 @@ struct VenueReplayEngine {
         delivered += 1
         control.delivered(position: time - (start ?? time))
         var shifted = message
-        shifted.receivedAt = clock.time(time + loopOffset)
+        shifted.receivedAt = time + loopOffset
         return .emit(.brokerMessage(shifted))
     }
 
@@ -214,12 +220,12 @@ struct VenueReplayEngine {
                     queue.append(finish("replay stopped: cannot reopen to seek: \(error)"))
                     return
                 }
+                clock = CaptureClock(tolerance: VenueReplay.stepBackTolerance)
                 pending = nil
                 marks.removeAll()
                 nextMark = nil
             }
             queue.append(.notice(.rewound(source: name, target: target + loopOffset, resumeFrom: checkpoint)))
-            clock = CaptureClock(tolerance: VenueReplay.stepBackTolerance)
         }
         catchUp = target
     }
@@ -236,14 +242,16 @@ struct VenueReplayEngine {
                 let problem = error.line > 0 ? "line \(error.line) \(error.problem)" : error.problem
                 return .emit(.notice(.warning(source: name, message: "\(problem); replayed up to there")))
             }
-            if let message {
+            if var message {
+                let recorded = message.receivedAt
+                message.receivedAt = clock.time(recorded)
                 if start == nil { start = message.receivedAt }
                 let offset = message.receivedAt - start!
                 lastRead = offset
                 if let from = options.from, offset < from { continue }
                 if options.to.map({ offset <= $0 }) ?? true {
                     pending = message
-                    pendingLine = reader.map { ($0.lineOffset, $0.lineNumber, $0.file) }
+                    pendingLine = reader.map { ($0.lineOffset, $0.lineNumber, $0.file, recorded) }
                     return nil
                 }
             }
@@ -253,6 +261,7 @@ struct VenueReplayEngine {
             do { reader = try open(nil) } catch {
                 return .emit(finish("replay stopped: cannot reopen: \(error)"))
             }
+            clock = CaptureClock(tolerance: VenueReplay.stepBackTolerance)
             // A seek back never goes before this pass's start: the last pass's checkpoints are done.
             dropped += marks.map(\.id)
             marks.removeAll()
@@ -281,10 +290,14 @@ struct VenueReplayEngine {
     /// and the spacing doubles, so a recording of any length holds at most this many views.
     static let checkpointLimit = 120
 
-    /// A checkpoint's place in the recording: the line of the first message after it.
+    /// A checkpoint's place in the recording: the line of the first message after it, its replay
+    /// time, its receive time as recorded (to check the line is still that message) and the clock
+    /// as it was once that message was read.
     struct Mark {
         var id: Int
         var time: Double
+        var recorded: Double
+        var clock: CaptureClock
         var topic: String
         var offset: Int
         var line: Int
@@ -299,7 +312,8 @@ struct VenueReplayEngine {
         if let nextMark, offset < nextMark { return nil }
         guard control.acceptsCheckpoints else { return nil }
         lastMarkID += 1
-        marks.append(Mark(id: lastMarkID, time: message.receivedAt, topic: message.topic, offset: line.offset, line: line.line, file: line.file))
+        marks.append(Mark(id: lastMarkID, time: message.receivedAt, recorded: line.recorded, clock: clock,
+                          topic: message.topic, offset: line.offset, line: line.line, file: line.file))
         if marks.count > Self.checkpointLimit {
             let kept = marks.indices.filter { $0 % 2 == 0 }.map { marks[$0] }
             dropped += marks.indices.filter { $0 % 2 == 1 }.map { marks[$0].id }
@@ -324,11 +338,13 @@ struct VenueReplayEngine {
         guard let start, let index = marks.lastIndex(where: { $0.time <= target }) else { return nil }
         let mark = marks[index]
         guard var resumed = try? open((mark.offset, mark.line)), resumed.file == mark.file,
-              let message = try? resumed.next(), message.receivedAt == mark.time, message.topic == mark.topic else { return nil }
+              var message = try? resumed.next(), message.receivedAt == mark.recorded, message.topic == mark.topic else { return nil }
         marks.removeSubrange((index + 1)...)
         reader = resumed
+        clock = mark.clock
+        message.receivedAt = mark.time
         pending = message
-        pendingLine = (resumed.lineOffset, resumed.lineNumber, resumed.file)
+        pendingLine = (resumed.lineOffset, resumed.lineNumber, resumed.file, mark.recorded)
         lastRead = mark.time - start
         nextMark = self.mark(after: mark.time - start)
         return ReplayCheckpoint(id: mark.id, seconds: mark.time - start)

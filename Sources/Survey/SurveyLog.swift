@@ -61,9 +61,14 @@ public enum SurveyLog {
 
     /// Loads a survey file; the error names the file, the line and the field. Reading only.
     public static func load(path: String) throws(SurveyFileError) -> SurveySession {
+        // Opened here for its errno: Foundation said "cannot read: The operation could not be
+        // completed. The file doesn't exist." where every other file beacontop reads says the
+        // system's words (a catalog's since 13ab7d7).
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw SurveyFileError(path: path, reason: String(cString: strerror(errno))) }
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try FileHandle(fileDescriptor: descriptor, closeOnDealloc: true).readToEnd() ?? Data()
         } catch {
             throw SurveyFileError(path: path, reason: "cannot read: \(error.localizedDescription)")
         }

@@ -2,7 +2,8 @@ import Ranging
 
 /// What a scanner agent publishes, as a pure function of its ranging ticks and time: per beacon
 /// that `PublishPolicy` says is due, ESPresense's device message (when the beacon has an
-/// ESPresense id) and beacontop's reading; telemetry every `telemetryInterval`; the retained
+/// ESPresense id) and beacontop's reading; telemetry (retained) at its start and every
+/// `telemetryInterval`; the retained
 /// `online` birth and `offline` will for its MQTT client. The command that runs it owns the
 /// client and the clock.
 public struct ScannerAgent: Sendable {
@@ -24,7 +25,10 @@ public struct ScannerAgent: Sendable {
         self.policy = policy
         self.telemetryInterval = telemetryInterval
         self.startedAt = startedAt
-        nextTelemetry = startedAt + telemetryInterval
+        // The first at the start (the scan's first tick), then every interval: telemetry is
+        // retained, and a run's first replaces what the last run left there at once, not 10 s in
+        // (a view started meanwhile read the last run's radio state beside this run's `online`).
+        nextTelemetry = startedAt
     }
 
     /// Published on every connect (retained): the scanner is up.
@@ -108,6 +112,10 @@ public struct ScannerAgent: Sendable {
                                       beacons: beacons, published: published, buffered: buffered, dropped: dropped, droppedQoS1: droppedQoS1)
         report.droppedStale = droppedStale
         report.radio = radio
-        return VenueOutgoing(topic: topics.telemetry(scanner: scanner), payload: report.json())
+        // Retained, so a view or backend that subscribes later learns the radio's state (and the
+        // counts) at once: a view started while the radio was lost showed the scanner `online`
+        // until the next telemetry, up to 10 s. The status topic stays `online`/`offline` alone,
+        // as ESPresense's and Home Assistant-style consumers read it.
+        return VenueOutgoing(topic: topics.telemetry(scanner: scanner), payload: report.json(), retain: true)
     }
 }

@@ -124,6 +124,13 @@ enum MonitorRunner {
         }
     }
 
+    /// A usage error found after the arguments were parsed (a flag that does not fit the files
+    /// it names): said in one line, status 64 as argument-parser's own (docs/commands.md).
+    static func usageError(_ message: String) -> ExitCode {
+        StandardError.report(message)
+        return ExitCode(64)
+    }
+
     /// A start-up failure: the terminal is already restored (or was never taken); say what to do.
     static func fail(_ message: String) -> Never {
         StandardError.report(message)

@@ -20,7 +20,11 @@ struct SurveyCommand: AsyncParsableCommand {
             Move the cursor with the arrow keys (or a mouse click) to where you stand and press Enter: \
             every beacon's readings for --sample seconds are saved to DIR/survey.ndjson at once, the raw \
             packets to DIR/capture-N.btsnoop. --report DIR writes overview.svg, one beacon-X.svg per \
-            beacon and samples.csv into DIR (docs/survey.md).
+            beacon and samples.csv into DIR (docs/survey.md). Exit status: 0 after q or a signal, or \
+            the report written; 1 the source, catalog or survey file cannot be opened or read, a \
+            controller refused, or a file cannot be written; 64 a usage error: a value out of range, \
+            --out naming a file, a new survey without --catalog, an existing survey without --resume \
+            or --resume where there is none.
             """
     )
 
@@ -60,7 +64,7 @@ struct SurveyCommand: AsyncParsableCommand {
         let directory = URL(fileURLWithPath: out)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), !isDirectory.boolValue {
-            MonitorRunner.fail("--out \(out) is a file, not a directory: name the survey's directory (created if missing)")
+            throw MonitorRunner.usageError("--out \(out) is a file, not a directory: name the survey's directory (created if missing)")
         }
         let surveyPath = directory.appendingPathComponent(Self.surveyFile).path
         let exists = FileManager.default.fileExists(atPath: surveyPath)
@@ -71,13 +75,13 @@ struct SurveyCommand: AsyncParsableCommand {
         let openFile: @Sendable () throws -> LineFileAppender
         do {
             if resume {
-                guard exists else { MonitorRunner.fail("--resume: \(surveyPath) does not exist; start a survey with --catalog") }
+                guard exists else { throw MonitorRunner.usageError("--resume: \(surveyPath) does not exist; start a survey with --catalog") }
                 session = try SurveyLog.load(path: surveyPath)
                 let file = try LineFileAppender(path: surveyPath, mode: .append)
                 openFile = { file }
             } else {
-                if exists { MonitorRunner.fail("\(out) already holds a survey: add --resume to continue it, or choose another --out") }
-                guard let catalogFile else { MonitorRunner.fail("--catalog is needed for a new survey: its positions and walls are the plan") }
+                if exists { throw MonitorRunner.usageError("\(out) already holds a survey: add --resume to continue it, or choose another --out") }
+                guard let catalogFile else { throw MonitorRunner.usageError("--catalog is needed for a new survey: its positions and walls are the plan") }
                 do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
                     MonitorRunner.fail("cannot create the survey directory \(out): \(error.localizedDescription)")
                 }
@@ -87,6 +91,8 @@ struct SurveyCommand: AsyncParsableCommand {
                 let header = SurveyLog.headerLine(session)
                 openFile = { try LineFileAppender.starting(path: surveyPath, mode: .create, header: header) }
             }
+        } catch let error as ExitCode {
+            throw error
         } catch {
             MonitorRunner.fail("\(error)")
         }

@@ -102,7 +102,8 @@ struct SurveyTerminalTests {
         let refused = try ExternalCommand.run(beacontopExecutable, arguments.split(separator: " ").map(String.init).map {
             $0.hasSuffix(".btsnoop") || $0.hasSuffix(".yaml") || $0 == "s" ? directory.appendingPathComponent($0).path : $0
         })
-        #expect(refused.status == 1)
+        // A usage error, as --record onto a file holding bytes: status 64.
+        #expect(refused.status == 64)
         #expect(refused.stderr.contains("already holds a survey: add --resume"))
         let resumed = try MonitorTerminalTests.start("survey health.btsnoop --out s --resume --sample 2 --speed 2", in: directory.path, columns: 100, lines: 30)
         defer { resumed.kill() }
@@ -236,35 +237,48 @@ struct SurveyTerminalTests {
         #expect(left == ["survey.ndjson"], "no temporary or cut file is left")
     }
 
+    /// Each refusal in one line with the status docs/commands.md gives: 64 for a usage error (a flag
+    /// missing or not fitting the directory it names, as argument-parser's own), 1 for a file that
+    /// cannot be read. A missing --catalog, --resume with no survey and --out naming a file were 1.
     @Test func startUpErrorsSayWhatToDo() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-survey-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         defer { try? FileManager.default.removeItem(at: directory) }
         let capture = SharedData.capture("govee-misc.btsnoop").path
         let noCatalog = try ExternalCommand.run(beacontopExecutable, ["survey", capture, "--out", directory.path])
-        #expect(noCatalog.status == 1)
+        #expect(noCatalog.status == 64)
         #expect(noCatalog.stderr.contains("--catalog is needed for a new survey"))
         let noSurvey = try ExternalCommand.run(beacontopExecutable, ["survey", capture, "--out", directory.path, "--resume"])
-        #expect(noSurvey.status == 1)
+        #expect(noSurvey.status == 64)
         #expect(noSurvey.stderr.contains("does not exist"))
         let noOut = try ExternalCommand.run(beacontopExecutable, ["survey", capture])
-        #expect(noOut.status != 0)
+        #expect(noOut.status == 64)
         #expect(noOut.stderr.contains("--out DIR is needed"))
         let atMax = try ExternalCommand.run(beacontopExecutable, ["survey", capture, "--out", directory.path, "--speed", "max"])
-        #expect(atMax.status != 0)
+        #expect(atMax.status == 64)
         #expect(atMax.stderr.contains("--speed max: a survey replays at 0.25 to 100"))
         // A broker relays other scanners' readings, not frames heard where the technician stands.
         let broker = try ExternalCommand.run(beacontopExecutable, ["survey", "mqtt://127.0.0.1:1", "--out", directory.path])
-        #expect(broker.status != 0)
+        #expect(broker.status == 64)
         #expect(broker.stderr.contains("a survey samples a radio or a capture, not a broker (mqtt://)"), "\(broker.stderr)")
         // --out naming a file (the catalog, by a slip) says so, not Foundation's error dump.
         let catalog = SharedData.repositoryRoot.appendingPathComponent("demo/museum.yaml").path
         for extra in [["--catalog", catalog], ["--resume"]] {
             let onAFile = try ExternalCommand.run(beacontopExecutable, ["survey", capture, "--out", catalog] + extra)
-            #expect(onAFile.status == 1)
+            #expect(onAFile.status == 64)
             #expect(onAFile.stderr.contains("--out \(catalog) is a file, not a directory"), "\(onAFile.stderr)")
         }
         let noReport = try ExternalCommand.run(beacontopExecutable, ["survey", "--report", directory.path])
+        // A survey that is not there is the system's words, as every other file (Foundation's
+        // "The operation could not be completed. The file doesn't exist." before).
         #expect(noReport.status == 1)
-        #expect(noReport.stderr.contains("survey.ndjson"))
+        #expect(noReport.stderr == "beacontop: survey \(directory.path)/survey.ndjson: No such file or directory\n", "\(noReport.stderr)")
+        // A damaged survey cannot be read, as a damaged catalog: status 1, the line named.
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try "{bad\n".write(to: directory.appendingPathComponent("survey.ndjson"), atomically: true, encoding: .utf8)
+        for arguments in [["survey", "--report", directory.path], ["survey", capture, "--out", directory.path, "--resume"]] {
+            let damaged = try ExternalCommand.run(beacontopExecutable, arguments)
+            #expect(damaged.status == 1)
+            #expect(damaged.stderr.contains("survey.ndjson line 1: not a JSON object"), "\(damaged.stderr)")
+        }
     }
 }

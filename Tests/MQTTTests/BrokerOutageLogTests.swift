@@ -30,6 +30,17 @@ struct BrokerOutageLogTests {
         #expect(log.line(for: .connected(broker: Self.broker), at: 203.26)?.contains("after 3.3 s away, 1 failed attempt;") == true)
     }
 
+    @Test("The return says how many stale readings the flush dropped, as the closing line counts them")
+    func returnSaysStaleDrops() {
+        var log = BrokerOutageLog()
+        _ = log.line(for: .connected(broker: Self.broker), at: 0)
+        _ = log.line(for: .lost(broker: Self.broker, reason: "connection lost", retryIn: 0.5), at: 10)
+        #expect(log.line(for: .connected(broker: Self.broker, stale: 12), at: 18)
+            == "mqtt://127.0.0.1:1883: connected again after 8.0 s away; the messages that waited are going out, 12 stale readings dropped (they expired while they waited)")
+        _ = log.line(for: .lost(broker: Self.broker, reason: "connection lost", retryIn: 0.5), at: 20)
+        #expect(log.line(for: .connected(broker: Self.broker, stale: 1), at: 21)?.hasSuffix("going out, 1 stale reading dropped (it expired while it waited)") == true)
+    }
+
     @Test("A connection dropped right after each accept (another client with the same id) is said once, with the guess")
     func flappingOnce() {
         var log = BrokerOutageLog()

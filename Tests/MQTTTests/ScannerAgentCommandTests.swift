@@ -259,6 +259,8 @@ struct ScannerAgentCommandTests {
         // Before, the last tick was at the next whole second, after the capture's last packet.
         #expect(last.time != last.time.rounded(.down) && last.time - before.time < 1, "last ticks: \(before), \(last)")
         try #require(!telemetry.isEmpty, "no telemetry")
+        // The first at the first tick, retained: it replaces at once what a run before left.
+        #expect(telemetry.first?["uptime"] as? Double == 0 && telemetry.first?["t"] as? Double == ticks.first?.time, "first telemetry: \(telemetry[0])")
         for report in telemetry {
             // Each at a tick, none after the last packet (before: at 20 s, the next second after it,
             // with the adverts of 0.9 s over a whole second), its rate over the time since the tick before.

@@ -67,6 +67,14 @@ struct BumbleAgentTests {
         // Its status stays online (the agent and its broker link are up); telemetry says the radio is lost, and why.
         #expect(during["radio"] as? String == "lost", "\(during)")
         #expect((during["radioReason"] as? String)?.contains("closed") == true, "\(during)")
+        // A view or backend subscribing now learns it at once, not at the next telemetry (up to
+        // 10 s): the broker holds the last telemetry retained (`--retained-only` takes no other).
+        let retained = try LocalMosquittoBroker.run([
+            "/usr/bin/mosquitto_sub", "-h", "127.0.0.1", "-p", String(broker.port), "-t", "beacontop/scanners/room-a/telemetry",
+            "--retained-only", "-C", "1", "-W", "10",
+        ])
+        let held = try #require(try? JSONSerialization.jsonObject(with: Data(retained.utf8)) as? [String: Any], "no retained telemetry: '\(retained)'")
+        #expect(held["radio"] as? String == "lost", "retained telemetry: \(retained)")
         // No reading after the loss: ranging keeps the beacons unstale for 5 s after their last
         // packet, and each reading published then was taken by views as heard now (to lostAt + 4.5).
         let late = watcher.messages.filter { $0.topic.hasSuffix("/readings") && ($0.json["t"] as? Double ?? 0) > lostAt + 2 }
@@ -120,6 +128,10 @@ struct BumbleAgentTests {
         // stays, so the agent goes on ranging it (unstale for 5 s) and buffers its readings.
         relay.refuse(true)
         relay.cut()
+        // Silenced once the agent knows: readings of the packets it hears until then are buffered
+        // (silenced at once, a loaded agent that noticed the cut late buffered none, and there was
+        // nothing stale to drop: seen once with other suites running).
+        try Self.waitFor("the agent's loss of its broker") { agent.stderrText.contains(": lost (") }
         try world.silenceAdvertisers()
         let silentAt = Date()
         // The visit arrives whole (the will said room-a offline, so the view closed it at once).
@@ -143,6 +155,12 @@ struct BumbleAgentTests {
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let closing = result.stderr.split(separator: "\n").first { $0.contains(" published, ") } ?? ""
         #expect(closing.contains("stale readings dropped (they waited for the broker past a view's 4 s)"), "stderr: \(result.stderr)")
+        // The return said how many it dropped then: all of them, the only outage.
+        let dropped = closing.split(separator: ", ").first { $0.hasSuffix(" stale readings dropped (they waited for the broker past a view's 4 s)") }?
+            .split(separator: " ").first.flatMap { Int($0) } ?? 0
+        let returned = result.stderr.split(separator: "\n").first { $0.contains("connected again") } ?? ""
+        #expect(dropped > 0 && returned.hasSuffix("; the messages that waited are going out, \(dropped) stale readings dropped (they expired while they waited)"),
+                "stderr: \(result.stderr)")
     }
 
     @Test("A lost dongle under an agent: the venue monitor's scanner list shows 'no radio' (online, hearing nothing) and the reason in the event log; the dongle back, online again")

@@ -80,4 +80,93 @@ struct ReplayClockJumpTests {
         let across = times[firstAfter + 200] - times[firstAfter + 199]
         #expect(across >= 0 && across < 5, "the packet after the seek is \(across) s after the one before")
     }
+
+    /// Reopened at a resume point (one every 1,000 packets) as well as from the start (the default
+    /// keeps one every 16,384, past the seek): each carries the clock as it was there.
+    @Test("the position runs on through the jump, the length counts it so, and ← after it lands 10 s before the position shown",
+          arguments: [ReplayEngine.defaultCheckpointEvery, 1000])
+    func positionAndSeekInPlayTime(checkpointEvery: Int) throws {
+        let (path, firstAfter) = try ClockJumpCapture.write(by: -100)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let open: @Sendable () throws -> any ReplayPacketReader = { try CaptureReplayReader(path: path) }
+        let control = ReplayControl()
+        var engine = ReplayEngine(name: "jump", options: ReplayOptions(speed: .max), control: control, reader: try open(),
+                                  checkpointEvery: checkpointEvery, makeReader: open)
+        // Each packet's bytes and the position shown once it was played.
+        var played: [(bytes: [UInt8], position: Double)] = []
+        var afterSeek: [UInt8]?
+        var shownBeforeSeek = 0.0
+        loop: while afterSeek == nil {
+            switch engine.step(wall: 0) {
+            case .emit(.packet(let packet)):
+                if played.count == firstAfter + 2000 {
+                    afterSeek = Array(packet.payload)
+                    break loop
+                }
+                played.append((Array(packet.payload), control.position.seconds))
+                if played.count == firstAfter + 2000 {
+                    shownBeforeSeek = control.position.seconds
+                    control.seek(by: -10)
+                }
+            case .emit, .wait: continue
+            case .end: break loop
+            }
+        }
+        let landed = try #require(afterSeek)
+        // The position never runs back with the file's clock: it went from 05:00 to 03:20 there.
+        let back = zip(played, played.dropFirst()).filter { $1.position < $0.position - ReplayEngine.batchWindow }
+        #expect(back.isEmpty, "the position ran back \(back.prefix(2).map { $0.0.position - $0.1.position }) s")
+        #expect(shownBeforeSeek > 310, "\(shownBeforeSeek) s shown \(2000) packets after the jump at 300 s")
+        // ← lands on the first packet 10 s before the position shown, after the jump: it found the
+        // same file times before the jump, 110 s back.
+        let target = try #require(played.firstIndex { $0.position >= shownBeforeSeek - 10 })
+        #expect(target >= firstAfter)
+        #expect(landed == played[target].bytes, "landed on another packet than the one 10 s back")
+        #expect(abs(control.position.seconds - (shownBeforeSeek - 10)) <= 1, "\(control.position.seconds) s after ← from \(shownBeforeSeek) s")
+        // The length the status line shows is the replay's: the capture's less the step's gap, not 100 s short.
+        let length = try #require(CaptureClock.replayLength(path: path))
+        let original = try #require(CaptureClock.replayLength(path: SharedData.capture("govee-h5100.btsnoop").path))
+        #expect(abs(length - original) < 1, "\(length) s, \(original) s without the jump")
+    }
+
+    @Test("--loop over the jump: every pass is paced, timed and positioned as the first")
+    func loopingOverTheJump() throws {
+        let (path, _) = try ClockJumpCapture.write(by: -100)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let open: @Sendable () throws -> any ReplayPacketReader = { try CaptureReplayReader(path: path) }
+        let control = ReplayControl()
+        var engine = ReplayEngine(name: "jump", options: ReplayOptions(speed: .factor(1), loop: true), control: control, reader: try open(), makeReader: open)
+        // Per pass: (handed-out time, wall time, position shown) of every packet.
+        var passes: [[(time: Double, wall: Double, position: Double)]] = [[]]
+        var wall = 0.0
+        while passes.count <= 3 {
+            switch engine.step(wall: wall) {
+            case .emit(.packet(let packet)): passes[passes.count - 1].append((packet.timestamp, wall, control.position.seconds))
+            case .emit(.notice(.ended(_, let reason))):
+                #expect(reason.hasPrefix("looping"), "\(reason)")
+                passes.append([])
+            case .emit: continue
+            case .wait(let seconds): wall += seconds
+            case .end: Issue.record("a loop ended"); return
+            }
+        }
+        let whole = passes.prefix(3).flatMap { $0 }
+        // Handed-out time never runs back, within a pass or across a loop (ticks and ranging run on).
+        let back = zip(whole, whole.dropFirst()).filter { $1.time < $0.time - ReplayEngine.batchWindow }
+        #expect(back.isEmpty, "ran back \(back.prefix(3).map { $0.0.time - $0.1.time }) s")
+        let first = passes[0]
+        for (previous, pass) in zip(passes[0...1], passes[1...2]) {
+            try #require(pass.count == first.count)
+            // A pass starts 1 s after the last one's last packet, as over a capture with no step.
+            #expect(abs(pass[0].time - (previous.last?.time ?? 0) - 1) < 1e-6, "\(pass[0].time - (previous.last?.time ?? 0)) s between passes")
+            // The same packets at the same distances from the pass's start: the step back paced
+            // as a step of zero in every pass, not only the first.
+            let drift = zip(first, pass).map { abs(($1.wall - pass[0].wall) - ($0.wall - first[0].wall)) }.max() ?? 0
+            #expect(drift <= ReplayEngine.batchWindow + 1e-9, "a pass played \(drift) s off the first's pace")
+            #expect(zip(first, pass).allSatisfy { abs(($1.time - pass[0].time) - ($0.time - first[0].time)) < 1e-6 })
+            // The position starts over at 0 and runs on through the step as in the first pass.
+            #expect(zip(first, pass).allSatisfy { abs($1.position - $0.position) < 1e-6 })
+            #expect(pass[0].position == 0 && (pass.last?.position ?? 0) > 390)
+        }
+    }
 }

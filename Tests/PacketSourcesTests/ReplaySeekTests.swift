@@ -121,6 +121,39 @@ struct ReplaySeekTests {
         #expect(next.first.map { $0.time >= 131 } == true)
     }
 
+    @Test("a seek into a silence shows the target and plays the silence's rest at the replay's pace, as a player does")
+    func aSeekIntoASilenceLandsOnTheTarget() {
+        // Packets a second apart, then 9 s of silence up to a packet at 20 s (as at the end of
+        // govee-h5100.btsnoop, where ← aims at 06:25, 4 s before the packet at 06:29).
+        let packets = [100.0, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 120, 130].enumerated().map { eventPacket(at: $0.element, UInt8($0.offset)) }
+        let control = ReplayControl()
+        var engine = Self.engine(packets, control: control)
+        #expect(Self.deliver(&engine, atWall: 1000).map(\.marker) == [0])
+        #expect(Self.deliver(&engine, atWall: 1020).map(\.marker) == Array(1...12))
+        #expect(control.position.seconds == 20)
+        control.seek(by: -6)
+        // The target is 14 s, inside the silence: the position shows it, no packet goes out yet.
+        #expect(Self.deliver(&engine, atWall: 1020).isEmpty)
+        #expect(control.position.seconds == 14)
+        // The silence runs on at 1x: 3 s later the clock reads 17 s, still nothing played.
+        #expect(Self.deliver(&engine, atWall: 1023).isEmpty)
+        #expect(control.position.seconds == 17)
+        // The packet ending it goes out when the replay's clock reaches it, 6 s after the seek,
+        // dated 6 s after the packet played before the seek: ranging time ran on with the wall.
+        let last = Self.deliver(&engine, atWall: 1026)
+        #expect(last.map(\.marker) == [12])
+        #expect(last.first?.time == 126)
+        #expect(control.position.seconds == 20)
+        // Forward into a silence the same: from 10 s, +5 lands at 15 s, and 20 s is 5 s away.
+        control.seek(by: -10)
+        #expect(Self.deliver(&engine, atWall: 1026).map(\.marker) == [10])
+        control.seek(by: 5)
+        #expect(Self.deliver(&engine, atWall: 1026).isEmpty)
+        #expect(control.position.seconds == 15)
+        #expect(Self.deliver(&engine, atWall: 1030).isEmpty)
+        #expect(Self.deliver(&engine, atWall: 1031).map(\.marker) == [12])
+    }
+
     @Test("a bad record met while skipping to a seek's target is reported and the seek goes on to the target")
     func aBadRecordDoesNotEndTheSeek() throws {
         // ll-phdr-no-rssi.pcapng holds two malformed records (at bytes 62212 and 126836).

@@ -44,14 +44,17 @@ struct AgentAndViewTests {
         #expect(agent.will.payload == Array("offline".utf8) && agent.will.retain)
     }
 
-    @Test("Telemetry every 10 s, with the client's counts")
+    @Test("Telemetry at the start and every 10 s, with the client's counts")
     func telemetry() throws {
         var agent = ScannerAgent(scanner: "pi-1", startedAt: 100)
+        // At once: it replaces, retained, what an earlier run under the name left on the broker.
+        let first = agent.telemetry(at: 100, advertsPerSecond: 0, beacons: 0, published: 1, buffered: 0, dropped: 0, droppedQoS1: 0)
+        #expect(try first.map { try ScannerTelemetry(json: $0.payload, scanner: "pi-1").uptime } == 0)
         let early = agent.telemetry(at: 105, advertsPerSecond: 1, beacons: 1, published: 1, buffered: 0, dropped: 0, droppedQoS1: 0)
         #expect(early == nil)
         let report = agent.telemetry(at: 110.5, advertsPerSecond: 40, beacons: 3, published: 99, buffered: 2, dropped: 7, droppedQoS1: 1)
         let due = try #require(report)
-        #expect(due.topic == "beacontop/scanners/pi-1/telemetry" && !due.atLeastOnce)
+        #expect(due.topic == "beacontop/scanners/pi-1/telemetry" && !due.atLeastOnce && due.retain)
         var expected = ScannerTelemetry(scanner: "pi-1", time: 110.5, uptime: 10.5, advertsPerSecond: 40, beacons: 3, published: 99, buffered: 2, dropped: 7, droppedQoS1: 1)
         expected.radio = .ok
         #expect(try ScannerTelemetry(json: due.payload, scanner: "pi-1") == expected)
@@ -72,7 +75,8 @@ struct AgentAndViewTests {
         #expect(scheduled != nil, "the schedule goes on")
         let lostTelemetry = try #require(forced)
         var view = VenueView()
-        _ = view.receive(topic: lostTelemetry.topic, payload: lostTelemetry.payload, at: 103.01)
+        // As a view started later gets it: retained (it is taken, unlike a retained reading).
+        _ = view.receive(topic: lostTelemetry.topic, payload: lostTelemetry.payload, at: 103.01, retained: true)
         #expect(view.presence.scanners.scanners["pi-1"]?.radio == .lost(reason: "the other end closed the connection"))
         let backAgain = agent.setRadio(.ok)
         let backTelemetry = agent.telemetry(at: 111, advertsPerSecond: 0, beacons: 1, published: 1, buffered: 0, dropped: 0, droppedQoS1: 0, force: true)
