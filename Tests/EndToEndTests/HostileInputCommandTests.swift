@@ -5,7 +5,7 @@ import Testing
 
 /// The crafted hostile files (Tests/HostileInputs) through the real executable: every headless
 /// command ends on its own with a clear message, and no output carries a terminal control raw.
-@Suite struct HostileInputCommandTests {
+@Suite(.onComputationThread) struct HostileInputCommandTests {
     init() throws {
         try TestPrerequisites.requireExecutable(beacontopExecutable)
     }

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestFixtures
 
 /// beacontop on a real Linux Bluetooth stack: Debian's kernel in qemu, hci0 a Bumble controller
 /// behind /dev/vhci (docs/testing-vm.md), no bluetoothd, as on a minimal install. Each test asserts
 /// what a user sees (stdout, stderr, exit status, the screen) in one case's run (`Tests/vm/cases`).
-@Suite("Kernel HCI in a VM", .serialized)
+@Suite("Kernel HCI in a VM", .serialized, .onWaitingThread)
 struct KernelVMTests {
     /// The world's four beacons (the thermometer is not one), as `scan --frames` names them.
     static let expected = BumbleEndToEndTests.expected

@@ -4,7 +4,7 @@ import TestFixtures
 @testable import RangingEvaluation
 
 /// The HERALD runs load as the shared data README describes them.
-@Suite struct HeraldRunTests {
+@Suite(.onComputationThread) struct HeraldRunTests {
     @Test func parsesUTCTimestampsExactly() {
         // 2021-01-06 15:01:17 UTC, by `date -u -d ... +%s`.
         #expect(HeraldRun.unixTime("2021-01-06 15:01:17") == 1_609_945_277)

@@ -1,10 +1,11 @@
 import Testing
+import TestFixtures
 @testable import RangingEvaluation
 
 /// The evaluation computes the issue's table again from the same files: the field's pipelines and
 /// beacontop's former default within rounding. ESPresense comes within 0.04 m only: the issue does
 /// not say how its IQR window treats its edges, and 20210110-2247-A is sensitive to that.
-@Suite struct IssueReproductionTests {
+@Suite(.onComputationThread) struct IssueReproductionTests {
     @Test func theIssuesTableReproduces() throws {
         for run in try HeraldRuns.all.get() {
             let issue = try #require(IssueTable.rows[run.name])

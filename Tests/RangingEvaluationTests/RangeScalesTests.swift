@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestFixtures
 @testable import RangingEvaluation
 
 /// The range's scales chosen on training runs (`RangeScales`), on truth positions whose answer is
 /// known, and the bound in hindsight on the real runs (`RangeHindsight`).
-@Suite struct RangeScalesTests {
+@Suite(.onComputationThread) struct RangeScalesTests {
     /// Evenly spread positions: the model is right, and its own interval (scale 1) holds 80%.
     static let calibrated = (0..<1000).map { (Double($0) + 0.5) / 1000 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Ranging
 import Testing
+import TestFixtures
 @testable import RangingEvaluation
 
 /// beacontop on the seven real runs, leave-one-run-out: everything its model learns (exponent,
@@ -18,7 +19,7 @@ import Testing
 ///   for farther (x1.46 of the best on average, x2.27 at worst). Asserted as measured: within x2.4
 ///   of the best on every run, under x1.55 on average;
 /// - with a second calibration point, better than every pipeline: not met (docs/ranging.md).
-@Suite struct RunEvaluationTests {
+@Suite(.onComputationThread) struct RunEvaluationTests {
     @Test func theRangeHoldsTheTruthAsOftenAsItSaysOnAverage() throws {
         let evaluation = try HeraldRuns.evaluation.get()
         #expect(evaluation.rows.count == 7)

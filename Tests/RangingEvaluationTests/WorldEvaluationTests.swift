@@ -1,4 +1,5 @@
 import Testing
+import TestFixtures
 @testable import RangingEvaluation
 
 /// `nearest` on walks of the worlds, on seeds no parameter was chosen on (101-120; the real-trace
@@ -8,7 +9,7 @@ import Testing
 /// reads nearer for a whole stay, and in the real-trace walks three of the seven phones read no
 /// more at 0.6 m than at 2 m. What is asserted is what is measured (docs/ranging.md), and that
 /// beacontop's `nearest` does at least as well as the field pipelines that do best here.
-@Suite struct WorldEvaluationTests {
+@Suite(.onComputationThread) struct WorldEvaluationTests {
     static let seeds: [UInt64] = Array(101...120)
 
     @Test func theSimulatorsMuseumWalk() {

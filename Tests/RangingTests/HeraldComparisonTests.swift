@@ -10,7 +10,7 @@ import TestFixtures
 /// Calibration: P1m and n are fitted by least squares (`Calibration.pathLoss`) to all raw samples
 /// with a distance above 0, and the same model is used for every filter, so the comparison is of
 /// the filters alone. Ticks are the file's whole seconds; 0 cm rows are skipped.
-@Suite struct HeraldComparisonTests {
+@Suite(.onComputationThread) struct HeraldComparisonTests {
     struct Sample {
         var time: Double
         var rssi: Double

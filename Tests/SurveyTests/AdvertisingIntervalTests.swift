@@ -5,7 +5,7 @@ import TestFixtures
 @testable import Survey
 
 /// The advertising interval from arrival times, missed packets accounted for.
-@Suite struct AdvertisingIntervalTests {
+@Suite(.onComputationThread) struct AdvertisingIntervalTests {
     /// An iPhone advertising 6 ft from an nRF Sniffer (pact-nrf-sniffer-6ft.pcapng, MIT Lincoln
     /// Laboratory): 3136 events in 125 s. tshark's gap histogram of the same packets is flat from 30
     /// to 40 ms, the shape of a 30 ms interval plus the spec's random 0-10 ms delay, so the period is

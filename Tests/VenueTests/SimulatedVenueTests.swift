@@ -1,6 +1,7 @@
 import Ranging
 import Simulation
 import Testing
+import TestFixtures
 import Venue
 @testable import VenueSimulation
 
@@ -10,7 +11,7 @@ import Venue
 /// venue-presence --seeds 1-4`); these held-out seeds chose nothing. Measured with today's
 /// defaults: 95.8% right room over seeds 101-108 (93.7-97.7% per seed), 1.04 changes per true
 /// change (0.94-1.18), no walker placed in the failed scanner's room 30 s after it died.
-@Suite("Presence targets on the simulated venue (held-out seeds)")
+@Suite("Presence targets on the simulated venue (held-out seeds)", .onComputationThread)
 struct SimulatedVenueTests {
     static let heldOut: [UInt64] = Array(101...108)
 
