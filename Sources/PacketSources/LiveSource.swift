@@ -79,7 +79,7 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
         self.opener = opener
         self.backoff = backoff
         state = Mutex(State(restartBackoff: restartBackoff))
-        restartExecutor = ThreadTaskExecutor(name: "beacontop restart \(spec)")
+        restartExecutor = ThreadTaskExecutor(name: "restart \(spec)")
         self.commandTimeout = commandTimeout
         self.now = now
     }

@@ -29,6 +29,7 @@ public final class ThreadTaskExecutor: TaskExecutor, Sendable {
         }
         guard startThread else { return }
         let thread = Thread { [self] in
+            Self.nameCurrentThread(name)
             while let next = queue.withLock({ queue -> UnownedJob? in
                 guard !queue.jobs.isEmpty else {
                     queue.running = false
@@ -39,7 +40,20 @@ public final class ThreadTaskExecutor: TaskExecutor, Sendable {
                 next.runSynchronously(on: asUnownedTaskExecutor())
             }
         }
-        thread.name = name
         thread.start()
+    }
+
+    /// Names the calling thread for `ps -L`, `top -H` and a debugger, from inside: a Foundation
+    /// `Thread`'s `name` set before `start()` never reaches the system on Linux, so this thread
+    /// showed its starter's name (a pool thread's, "oot.default-qos"). Linux keeps 15 bytes; the
+    /// name is cut there on a character boundary.
+    static func nameCurrentThread(_ name: String) {
+        var kept = ""
+        for character in name {
+            guard kept.utf8.count + character.utf8.count <= 15 else { break }
+            kept.append(character)
+        }
+        // Through the file: glibc's `pthread_setname_np` is not in Swift's Glibc module.
+        try? kept.write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
     }
 }
