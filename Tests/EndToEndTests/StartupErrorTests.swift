@@ -87,4 +87,16 @@ struct StartupErrorTests {
         #expect(simulate.status == 1)
         #expect(simulate.stderr == "Error: \(missing): No such file or directory\n", "\(simulate.stderr)")
     }
+
+    /// `advertise` on a kernel without Bluetooth offered "or a capture file", which cannot
+    /// advertise; it names the H4 controllers alone. (With Bluetooth but no hci9 the line names the
+    /// adapters instead, and offers no capture file either.)
+    @Test func advertiseOffersNoCaptureFileInstead() throws {
+        let result = try Self.run(["advertise", "hci9", "--ibeacon", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1", "--duration", "1"])
+        #expect(result.status == 1)
+        #expect(!result.stderr.contains("capture file"), "\(result.stderr)")
+        if result.stderr.contains("modprobe") {
+            #expect(result.stderr.hasSuffix("or use a controller over H4 (serial:, tcp:, unix:)\n"), "\(result.stderr)")
+        }
+    }
 }
