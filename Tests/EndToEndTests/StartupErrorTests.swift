@@ -99,4 +99,17 @@ struct StartupErrorTests {
             #expect(result.stderr.hasSuffix("or use a controller over H4 (serial:, tcp:, unix:)\n"), "\(result.stderr)")
         }
     }
+
+    /// A scan interval or window out of range is a usage error for the monitor as for scan (status
+    /// 64, before anything opens): it was found after the source opened (status 1, no usage line),
+    /// and on a capture not at all.
+    @Test func aScanTimingOutOfRangeIsAUsageError() throws {
+        let walk = SharedData.repositoryRoot.appendingPathComponent("demo/museum-walk.btsnoop").path
+        for (arguments, said) in [(["monitor", walk, "--interval", "2"], "scan interval: 2.0 ms is outside 2.5 ms to 10240 ms"),
+                                  (["monitor", "hci9", "--window", "200"], "scan window: 200.0 ms is longer than the interval 100.0 ms")] {
+            let result = try Self.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("Error: \(said)\n"), "\(arguments): \(result.stderr)")
+        }
+    }
 }
