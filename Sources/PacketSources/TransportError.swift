@@ -51,6 +51,13 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
             + "goes on \(activity) until it is reset or beacontop starts on it again"
     }
 
+    /// A kernel without Bluetooth, and what to use instead: a receiver can replay a capture file,
+    /// `advertise` cannot (it offered one), so it names the H4 controllers alone.
+    public static func kernelWithoutBluetooth(useInstead alternatives: String) -> String {
+        "this kernel has no Bluetooth support (socket(AF_BLUETOOTH) failed with EAFNOSUPPORT): "
+            + "load it with 'sudo modprobe bluetooth', or use \(alternatives)"
+    }
+
     /// The description without the source's name, for a line that already starts with it (a
     /// reconnect line said `tcp:127.0.0.1:9000: tcp:127.0.0.1:9000: connect ...`).
     public var detail: String {
@@ -61,8 +68,7 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .noBluetoothInKernel:
-            return "this kernel has no Bluetooth support (socket(AF_BLUETOOTH) failed with EAFNOSUPPORT): "
-                + "load it with 'sudo modprobe bluetooth', or use an H4 source (serial:, tcp:, unix:) or a capture file"
+            return Self.kernelWithoutBluetooth(useInstead: "an H4 source (serial:, tcp:, unix:) or a capture file")
         case .noSuchAdapter(let index, let existing):
             let list = existing.isEmpty ? "no adapters found in /sys/class/bluetooth" : "adapters present: " + existing.joined(separator: ", ")
             return "no Bluetooth adapter hci\(index) (ENODEV); \(list)"

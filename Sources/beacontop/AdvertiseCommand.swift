@@ -10,7 +10,12 @@ import Sessions
 struct AdvertiseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "advertise",
-        abstract: "Advertise as a beacon through a controller (hci0, serial:, tcp:, unix:)."
+        abstract: "Advertise as a beacon through a controller (hci0, serial:, tcp:, unix:).",
+        discussion: """
+            Advertises until --duration or a signal, then stops advertising. Exit status: 0 at \
+            --duration, SIGINT, SIGTERM, SIGHUP or SIGQUIT; 1 the controller cannot be opened or refused \
+            to advertise; 64 a usage error (not exactly one beacon flag, a value out of range).
+            """
     )
 
     @Argument(help: "The source spec of the controller to advertise with.") var source: String
@@ -48,7 +53,11 @@ struct AdvertiseCommand: AsyncParsableCommand {
         let stop = StopSignal()
         stop.catchTerminationSignals()
         do { try live.start(into: inbox) } catch {
-            StandardError.report("\(error)")
+            if case .noBluetoothInKernel? = error as? TransportError {
+                StandardError.report(TransportError.kernelWithoutBluetooth(useInstead: "a controller over H4 (serial:, tcp:, unix:)"))
+            } else {
+                StandardError.report("\(error)")
+            }
             throw ExitCode(1)
         }
         // Not on the raw channel, where bluetoothd shares the adapter (see `ScanOptions.resetFirst`).

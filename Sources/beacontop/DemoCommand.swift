@@ -18,7 +18,7 @@ struct DemoCommand: AsyncParsableCommand {
     )
 
     @Option(help: "How much faster than real time the visitor walks (0.25 to 100).") var speed: Double = 1
-    @Option(help: "The catalog to tour (default: demo/museum.yaml, found from here or beside the executable).") var exhibits: String?
+    @Option(help: "The catalog to tour (default: demo/museum.yaml, found from here, beside the executable or where it was installed).") var exhibits: String?
     @Option(help: "The seed of the walk.") var seed: UInt64 = 1
 
     func validate() throws {
@@ -28,8 +28,9 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         guard let path = exhibits ?? DemoCatalogLocator.find() else {
             MonitorRunner.fail("""
-                demo/museum.yaml not found: looked in \(FileManager.default.currentDirectoryPath)/demo and beside \
-                the executable up to the package root. Run from the beacontop checkout, or pass --exhibits FILE.
+                demo/museum.yaml not found: looked in \(FileManager.default.currentDirectoryPath)/demo, beside \
+                the executable up to the package root and in \(DemoCatalogLocator.installedPath) beside it (an \
+                installed beacontop). Run from the beacontop checkout, or pass --exhibits FILE.
                 """)
         }
         let opening: SourceOpening

@@ -43,6 +43,15 @@ struct MonitorSubcommand: AsyncParsableCommand {
         let spec: SourceSpec
         do { spec = try SourceSpec(parsing: source) } catch { throw ValidationError(error.description) }
         if let problem = ReplayOptions.speedProblem(replaySpeed, source: spec) { throw ValidationError(problem) }
+        _ = try scanTiming()
+    }
+
+    /// The scan timing the options name. validate() refuses one out of range as scan does, a usage
+    /// error (status 64) before anything opens: it was found after the source opened (status 1),
+    /// and not at all on a capture.
+    func scanTiming() throws -> LEScanTiming {
+        do { return try LEScanTiming(intervalMilliseconds: interval, windowMilliseconds: window ?? interval) }
+        catch { throw ValidationError("\(error.field): \(error.reason)") }
     }
 
     func run() async throws {
@@ -76,10 +85,7 @@ struct MonitorSubcommand: AsyncParsableCommand {
         }
         var scanning: ScanOptions?
         if opening.controller != nil {
-            let timing: LEScanTiming
-            do { timing = try LEScanTiming(intervalMilliseconds: interval, windowMilliseconds: window ?? interval) } catch {
-                MonitorRunner.fail("\(error.field): \(error.reason)")
-            }
+            let timing = try scanTiming()
             var resetFirst = true
             if case .kernel(_, .raw) = spec { resetFirst = false }
             scanning = ScanOptions(type: active ? .active : .passive, timing: timing, resetFirst: resetFirst)

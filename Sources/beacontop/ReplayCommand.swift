@@ -12,11 +12,13 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Range a capture file and write NDJSON ranging ticks (headless).",
         discussion: """
-            Reads btsnoop, pcap or pcapng; every tick (default 1 s of capture time) writes one JSON line: \
-            t, beacons nearest first (the nearest exhibit's, then by distance; id, kind, rssi, filteredRssi, \
-            accuracy, accuracyRange, proximity, measuredPower, packets, ...), nearest and region events. \
+            Reads btsnoop, pcap or pcapng (a venue recording gives NDJSON venue lines); every tick \
+            (default 1 s of capture time) writes one JSON line: t, beacons nearest first (the nearest \
+            exhibit's, then by distance; id, kind, rssi, filteredRssi, accuracy, accuracyRange, proximity, \
+            measuredPower, packets, ...), nearest and region events. \
             Malformed packets are counted and reported on stderr. Exit status: 0 done, 1 the file or \
-            catalog cannot be read, 2 reading stopped at a corrupt header (the ticks before it were written).
+            catalog cannot be read, 2 reading stopped at a corrupt header (the ticks before it were written), \
+            64 a usage error (no --json, a speed other than max).
             """
     )
 

@@ -11,7 +11,9 @@ struct ReportCommand: ParsableCommand {
         discussion: """
             Ranges the whole capture as `replay` does and counts, per exhibit, the visits (a visit lasts \
             while the exhibit is nearest) and the total, mean and longest dwell. With --exhibits, every \
-            catalog exhibit is listed, visited or not, and only catalog beacons can be nearest.
+            catalog exhibit is listed, visited or not, and only catalog beacons can be nearest. Exit status \
+            as for replay: 0 done, 1 the file or catalog cannot be read, 2 reading stopped at a corrupt \
+            header, 64 a usage error (--csv with --json).
             """
     )
 

@@ -15,7 +15,7 @@ import Venue
 struct ScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
-        abstract: "Scan a source (hci0, serial:, tcp:, unix:, or a capture file) headless: NDJSON ranging ticks, or each beacon frame.",
+        abstract: "Scan a source (hci0, serial:, tcp:, unix:, sim:, mqtt:// or a capture file) headless: NDJSON ranging ticks, or each beacon frame.",
         discussion: """
             Data goes to standard output, news and errors to standard error. Exit status: 0 the \
             source ended, --duration, SIGINT, SIGTERM, SIGHUP or SIGQUIT, or the reader of the output \
@@ -25,10 +25,10 @@ struct ScanCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The source spec: hci0[:raw|user|monitor], serial:PATH[@BAUD][,rtscts], tcp:HOST:PORT, unix:PATH, mqtt://BROKER (a venue's scanners: NDJSON venue lines), or a capture file.")
+    @Argument(help: "The source spec: hci0[:raw|user|monitor], serial:PATH[@BAUD][,rtscts], tcp:HOST:PORT, unix:PATH, sim:CATALOG (a simulated walk), mqtt://BROKER (a venue's scanners: NDJSON venue lines), or a capture file.")
     var source: String
 
-    @Flag(help: "Print NDJSON: one ranging tick per second of capture time (with --frames: one object per beacon frame).") var json = false
+    @Flag(help: "Print NDJSON: one ranging tick per --tick seconds of capture time (with --frames: one object per beacon frame).") var json = false
     @Flag(help: "One line per beacon frame instead of ranging ticks.") var frames = false
     @Flag(help: "With --json ticks: add each beacon's health (TLM, interval, loss, findings, duplicates) and duplicate and address-rotated events.") var health = false
     @OptionGroup var ranging: RangingOptions

@@ -22,13 +22,13 @@ struct SurveyCommand: AsyncParsableCommand {
             packets to DIR/capture-N.btsnoop. --report DIR writes overview.svg, one beacon-X.svg per \
             beacon and samples.csv into DIR (docs/survey.md). Exit status: 0 after q or a signal, or \
             the report written; 1 the source, catalog or survey file cannot be opened or read, a \
-            controller refused, or a file cannot be written; 64 a usage error: a value out of range, \
-            --out naming a file, a new survey without --catalog, an existing survey without --resume \
-            or --resume where there is none.
+            controller refused, or a file cannot be written; 64 a usage error: a value out of range, no \
+            SOURCE or --out, a broker as SOURCE, --out naming a file, a new survey without --catalog, an \
+            existing survey without --resume or --resume where there is none.
             """
     )
 
-    @Argument(help: "The source spec (as for monitor); not with --report.") var source: String?
+    @Argument(help: "The source spec (as for monitor, but not a broker); not with --report.") var source: String?
     @Option(help: "The venue catalog (YAML) with positions and walls; required for a new survey.") var catalog: String?
     @Option(help: "The survey directory: survey.ndjson and the raw captures go there.") var out: String?
     @Flag(help: "Continue the survey already in --out (without it an existing survey is refused).") var resume = false

@@ -87,4 +87,29 @@ struct StartupErrorTests {
         #expect(simulate.status == 1)
         #expect(simulate.stderr == "Error: \(missing): No such file or directory\n", "\(simulate.stderr)")
     }
+
+    /// `advertise` on a kernel without Bluetooth offered "or a capture file", which cannot
+    /// advertise; it names the H4 controllers alone. (With Bluetooth but no hci9 the line names the
+    /// adapters instead, and offers no capture file either.)
+    @Test func advertiseOffersNoCaptureFileInstead() throws {
+        let result = try Self.run(["advertise", "hci9", "--ibeacon", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1", "--duration", "1"])
+        #expect(result.status == 1)
+        #expect(!result.stderr.contains("capture file"), "\(result.stderr)")
+        if result.stderr.contains("modprobe") {
+            #expect(result.stderr.hasSuffix("or use a controller over H4 (serial:, tcp:, unix:)\n"), "\(result.stderr)")
+        }
+    }
+
+    /// A scan interval or window out of range is a usage error for the monitor as for scan (status
+    /// 64, before anything opens): it was found after the source opened (status 1, no usage line),
+    /// and on a capture not at all.
+    @Test func aScanTimingOutOfRangeIsAUsageError() throws {
+        let walk = SharedData.repositoryRoot.appendingPathComponent("demo/museum-walk.btsnoop").path
+        for (arguments, said) in [(["monitor", walk, "--interval", "2"], "scan interval: 2.0 ms is outside 2.5 ms to 10240 ms"),
+                                  (["monitor", "hci9", "--window", "200"], "scan window: 200.0 ms is longer than the interval 100.0 ms")] {
+            let result = try Self.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("Error: \(said)\n"), "\(arguments): \(result.stderr)")
+        }
+    }
 }
