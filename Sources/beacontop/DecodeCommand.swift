@@ -12,7 +12,8 @@ struct DecodeCommand: ParsableCommand {
             Prints one line per distinct beacon: identity, kind, frames, RSSI min/median/max and the \
             measured powers seen. Malformed packets are reported on stderr with their byte offsets and \
             counted; a file cut mid-record is decoded up to the cut. Exit status: 0 decoded (warnings \
-            possible), 1 the file cannot be read, 2 reading stopped at a corrupt header.
+            possible), 1 the file cannot be read, 2 reading stopped at a corrupt header, 64 a usage \
+            error (no file, an unknown option).
             """
     )
 
