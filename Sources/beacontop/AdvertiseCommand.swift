@@ -53,7 +53,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
         let stop = StopSignal()
         stop.catchTerminationSignals()
         do { try live.start(into: inbox) } catch {
-            if case .noBluetoothInKernel? = error as? TransportError {
+            if case .noBluetoothInKernel = error {
                 StandardError.report(TransportError.kernelWithoutBluetooth(useInstead: "a controller over H4 (serial:, tcp:, unix:)"))
             } else {
                 StandardError.report("\(error)")
