@@ -64,12 +64,17 @@ struct LibraryWalkMovementCue {
 }
 
 @Suite struct LibraryWalkMovementCueTests {
-    /// The table of docs/ranging-history.md's fourteenth round (printed by this test).
+    /// The table of docs/ranging-history.md's fourteenth round (printed by this test, and pinned).
     @Test func tenEighteenThroughTheMovementCue() {
         let cue = LibraryWalkMovementCue(LibraryWalkLagTests.day)
         print(cue.table)
         #expect(cue.lost.ticks == 88)
         #expect(cue.afterMove.ticks + cue.standing.ticks == 600)
+        // The table the history quotes, cell by cell ("fired / acted", Q 1%, Q 5%, NIS 1%, NIS 5%).
+        #expect(cue.lost.cells == "0 / 0 | 1 / 1 | 1 / 0 | 2 / 1")
+        #expect(cue.afterMove.ticks == 437)
+        #expect(cue.afterMove.cells == "0 / 0 | 1 / 1 | 7 / 3 | 20 / 8")
+        #expect(cue.standing.cells == "0 / 0 | 0 / 0 | 0 / 0 | 2 / 0")
     }
 
     /// The round's two rules on the day they were to qualify on (docs/ranging-history.md): the
