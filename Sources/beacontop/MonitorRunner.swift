@@ -63,8 +63,7 @@ enum MonitorRunner {
         }
         // Said again on the restored screen, with the status of a usage error (docs/commands.md).
         if let message = nothingReplayed.withLock({ $0 }) {
-            StandardError.report(message)
-            throw ExitCode(64)
+            throw usageError(message)
         }
     }
 

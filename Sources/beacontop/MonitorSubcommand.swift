@@ -66,14 +66,12 @@ struct MonitorSubcommand: AsyncParsableCommand {
         let inputs = InputOverwriteGuard.inputs(of: spec, catalog: exhibits)
         for (flag, output) in [("--record", record), ("--export", export)] {
             if let output, let refusal = InputOverwriteGuard.refusal(output: output, flag: flag, inputs: inputs) {
-                StandardError.report(refusal)
-                throw ExitCode(64)
+                throw MonitorRunner.usageError(refusal)
             }
         }
         // A usage error, as survey's existing survey.ndjson: the recording there is never written over.
         if let record, let refusal = RecordingFileCreation.refusal(path: record, flag: "--record") {
-            StandardError.report(refusal)
-            throw ExitCode(64)
+            throw MonitorRunner.usageError(refusal)
         }
         let opening: SourceOpening
         do {

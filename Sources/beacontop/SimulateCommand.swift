@@ -48,8 +48,7 @@ struct SimulateCommand: ParsableCommand {
         // museum.yaml`), as `--record` onto a capture did: refused the same way.
         for (output, flag) in [(out, "--out"), (truthPath, "--out's ground truth")] {
             if let refusal = InputOverwriteGuard.refusal(output: output, flag: flag, inputs: catalog.map { [$0] } ?? []) {
-                StandardError.report(refusal)
-                throw ExitCode(64)
+                throw MonitorRunner.usageError(refusal)
             }
         }
         // `--out` replaced any file: a name that collided with a radio recording lost it, which no
@@ -57,8 +56,7 @@ struct SimulateCommand: ParsableCommand {
         // after `rm`, or under another name.
         for (output, flag) in [(out, "--out"), (truthPath, "--out's ground truth")] {
             if let refusal = RecordingFileCreation.refusal(path: output, flag: flag) {
-                StandardError.report(refusal)
-                throw ExitCode(64)
+                throw MonitorRunner.usageError(refusal)
             }
         }
         let venue: Scenario
