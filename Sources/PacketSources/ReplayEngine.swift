@@ -127,7 +127,7 @@ struct ReplayEngine {
 
     mutating func step(wall: Double) -> Action {
         if state.finished { return .end }
-        if state.stopRequested { return finish("replay stopped") }
+        if state.stopRequested { return finish("stopped") }
         if state.held { return heldStep() }
         if !state.announced {
             state.announced = true

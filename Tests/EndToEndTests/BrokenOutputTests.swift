@@ -102,7 +102,7 @@ import Testing
         let tick = try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any]
         // The walk starts at 1767258000.01: its first tick is at the next whole second.
         #expect(tick?["t"] as? Double == 1_767_258_001, "\(run.stdout)")
-        #expect(run.stderr.contains("replay stopped"), "\(run.stderr)")
+        #expect(run.stderr.contains(": stopped\n"), "\(run.stderr)")
     }
 
     /// A looping replay that writes nothing (a capture with no beacon, frames or text) never had a

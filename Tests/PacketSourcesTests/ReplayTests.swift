@@ -113,7 +113,7 @@ struct ReplaySourceTests {
         events += await inbox.collect(from: source)
         // Each loop starts 1 s after the previous one's last packet.
         #expect(events.packets.prefix(9).map(\.timestamp) == [100, 160, 220, 221, 281, 341, 342, 402, 462])
-        #expect(events.notices.last == .ended(source: "f", reason: "replay stopped"))
+        #expect(events.notices.last == .ended(source: "f", reason: "stopped"))
     }
 
     @Test("paused, the replay delivers only the packets stepped through")
