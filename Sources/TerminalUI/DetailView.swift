@@ -13,7 +13,9 @@ enum DetailView {
         let separator = buffer.charset.separator
         let width = buffer.width
         var y = 1
-        let heading = " \(row.displayName)" + (row.exhibitName != nil ? separator + row.identity.description : "")
+        // The full id, which a technician copies into the catalog: an uncatalogued beacon's short
+        // name (`494E5445…:20597:62207`) left the UUID nowhere on screen.
+        let heading = " " + (row.exhibitName.map { $0 + separator } ?? "") + row.identity.description
             + separator + row.identity.kind.rawValue
         buffer.fill(y: y, role: .columnHeader)
         buffer.write(heading, x: 0, y: y, role: .columnHeader)

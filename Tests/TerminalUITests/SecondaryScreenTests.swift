@@ -62,7 +62,7 @@ import Testing
         let screen = render(state.viewModel(), size: ScreenSize(columns: 60, lines: 16))
         #expect(screen.text == """
              beacontop · detail               1 beacon · sort: distance
-             41424344…:1:2 · ibeacon
+             41424344-4546-4748-4940-414243444546:1:2 · ibeacon
              RSSI -67 dBm · distance 1.90 m (1.2-3.1 m, 80%) · near
              TX@1m -8 dBm · 4.5 pkt/s · seen 0.4s ago
              RSSI, dBm (9 samples)
