@@ -219,6 +219,11 @@ import Testing
         _ = state.update(Self.state(row, calibration: done).snapshot)
         #expect(render(state.viewModel(), size: ScreenSize(columns: 80, lines: 12)).line(3).hasSuffix("] 137 samples"))
         #expect(state.handle(.enter).1 == .saveCalibration(row.identity, measuredPower: -59))
+        // Saved: the value saved and where, as the wizard's last word.
+        done.savedTo = "hall.yaml"
+        _ = state.update(Self.state(row, calibration: done).snapshot)
+        #expect(render(state.viewModel(), size: ScreenSize(columns: 80, lines: 12)).line(8)
+            .hasPrefix("  Saved -59 dBm as the catalog override in hall.yaml. Esc returns."))
         #expect(state.handle(.escape).1 == .cancelCalibration)
         #expect(state.screen == .table)
     }
