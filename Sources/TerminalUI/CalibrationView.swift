@@ -39,7 +39,8 @@ enum CalibrationView {
         }
         let hint: String
         if let file = progress.savedTo {
-            hint = "  Saved as the catalog override in \(file). Esc returns."
+            // The value saved, not only where: the mean above has a decimal the catalog does not.
+            hint = "  Saved \(Int((progress.measuredPower ?? 0).rounded())) dBm as the catalog override in \(file). Esc returns."
         } else if let failure = progress.saveFailure {
             buffer.write("  Calibration \(failure). Enter tries again; Esc cancels.", x: 0, y: 8, role: .warning)
             return

@@ -13,23 +13,28 @@ enum DetailView {
         let separator = buffer.charset.separator
         let width = buffer.width
         var y = 1
-        let heading = " \(row.displayName)" + (row.exhibitName != nil ? separator + row.identity.description : "")
+        // The full id, which a technician copies into the catalog: an uncatalogued beacon's short
+        // name (`494E5445…:20597:62207`) left the UUID nowhere on screen.
+        let heading = " " + (row.exhibitName.map { $0 + separator } ?? "") + row.identity.description
             + separator + row.identity.kind.rawValue
         buffer.fill(y: y, role: .columnHeader)
         buffer.write(heading, x: 0, y: y, role: .columnHeader)
         y += 1
-        var summary = " RSSI \(row.rssi.map { "\($0) dBm" } ?? "-")"
-        summary += separator + "distance " + (row.accuracy.map { CellFormat.metres($0) + " m" } ?? "?")
+        var distance = "distance " + (row.accuracy.map { CellFormat.metres($0) + " m" } ?? "?")
         // The range is a stated-probability interval: say which probability.
         if let range = row.accuracyRange {
-            summary += " (\(CellFormat.range(range)) m, \(Int((row.rangeProbability * 100).rounded()))%)"
+            distance += " (\(CellFormat.range(range)) m, \(Int((row.rangeProbability * 100).rounded()))%)"
         }
-        summary += separator + row.proximity.rawValue
-        summary += separator + "TX@1m " + (row.measuredPower.map { "\($0) dBm" } ?? "-")
-        summary += separator + (row.packetsPerSecond.map { CellFormat.fixed($0, decimals: 1) } ?? "-") + " pkt/s"
-        summary += separator + "seen " + CellFormat.age(row.secondsSinceSeen) + " ago"
-        buffer.write(summary, x: 0, y: y, role: row.isStale ? .stale : .plain)
-        y += 1
+        let summary = [
+            "RSSI \(row.rssi.map { "\($0) dBm" } ?? "-")", distance, row.proximity.rawValue,
+            "TX@1m " + (row.measuredPower.map { "\($0) dBm" } ?? "-"),
+            (row.packetsPerSecond.map { CellFormat.fixed($0, decimals: 1) } ?? "-") + " pkt/s",
+            "seen " + CellFormat.age(row.secondsSinceSeen) + " ago",
+        ]
+        for line in flow(summary, separator: separator, width: width - 1, charset: buffer.charset).prefix(2) {
+            buffer.write(" " + line, x: 0, y: y, role: row.isStale ? .stale : .plain)
+            y += 1
+        }
         y = drawHealth(model.health.byIdentity[row.identity], at: model.health.time, top: y, buffer: &buffer)
 
         // Lines below the charts: raw frame label + up to two hex lines, the filters line.
@@ -38,10 +43,12 @@ enum DetailView {
         let footer = 1 + max(1, hexLines) + 1
         let chartSpace = buffer.height - 1 - y - footer
         let chartHeight = max(1, (chartSpace - 2) / 2)
+        // A line the two charts cannot share goes to the RSSI chart rather than staying blank.
+        let rssiHeight = chartHeight + max(0, chartSpace - 2 - 2 * chartHeight)
 
         let rssi = row.rssiHistory.map(Double.init)
         y = chart(title: "RSSI, dBm", samples: rssi, low: Chart.rssiFloor, high: Chart.rssiCeiling,
-                  height: chartHeight, top: y, buffer: &buffer)
+                  height: rssiHeight, top: y, buffer: &buffer)
         let highest = max(1, (row.accuracyHistory.max() ?? 1).rounded(.up))
         y = chart(title: "distance, m", samples: row.accuracyHistory, low: 0, high: highest,
                   height: chartHeight, top: y, buffer: &buffer)
@@ -69,6 +76,24 @@ enum DetailView {
             let value = estimate.accuracy.map { CellFormat.metres($0) + " m" } ?? "?"
             x += buffer.write("  \(estimate.filterName) \(value)", x: x, y: y, role: active ? .nearest : .plain)
         }
+    }
+
+    /// `items` joined by `separator` into lines of at most `width` columns, an item never split
+    /// across two: at 80 columns the summary ran past the edge and lost its packet rate and age.
+    static func flow(_ items: [String], separator: String, width: Int, charset: Charset) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for item in items {
+            let joined = current.isEmpty ? item : current + separator + item
+            if current.isEmpty || TerminalText.width(joined, charset: charset) <= width {
+                current = joined
+            } else {
+                lines.append(current)
+                current = item
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
     }
 
     /// The transmitter's health on one line, then its findings and duplicates (at most three lines,

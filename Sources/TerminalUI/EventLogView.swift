@@ -17,7 +17,7 @@ enum EventLogView {
         // command's explanation ran off a 100-column screen in the middle of the reason.
         var rows: [(event: MonitorEvent?, text: String)] = []
         for event in model.events.reversed() {
-            let lines = Wrap.words(event.message, width: max(1, buffer.width - 32), lines: linesPerEvent, ellipsis: buffer.charset.ellipsis)
+            let lines = Wrap.words(event.message, width: max(1, buffer.width - 32), lines: linesPerEvent, ellipsis: buffer.charset.ellipsis, charset: buffer.charset)
             let fitting = rows.isEmpty ? Array(lines.prefix(capacity)) : lines
             guard rows.count + fitting.count <= capacity else { break }
             rows.insert(contentsOf: fitting.enumerated().map { ($0.offset == 0 ? event : nil, $0.element) }, at: 0)

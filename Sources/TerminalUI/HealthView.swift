@@ -94,7 +94,7 @@ enum HealthView {
     static func cutInTheMiddle(_ text: String, width: Int, charset: Charset) -> String {
         guard width > 0, TerminalText.width(text, charset: charset) > width else { return text }
         guard width > 2 else { return String(text.prefix(width)) }
-        let cells = text.map { TerminalText.cell(for: $0, charset: charset).width }
+        let cells = text.map { TerminalText.columns(of: $0, charset: charset) }
         var tailBudget = (width - 1) * 2 / 3
         if let colon = text.firstIndex(of: ":") {
             let idTail = cells[text.distance(from: text.startIndex, to: colon)...].reduce(0, +)

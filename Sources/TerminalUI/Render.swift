@@ -37,7 +37,7 @@ private func drawTooSmall(size: ScreenSize, into buffer: inout ScreenBuffer) {
     let lines = Wrap.words(
         "Terminal too small: \(size.columns)x\(size.lines). beacontop needs at least "
             + "\(TableGeometry.minimumColumns)x\(TableGeometry.minimumLines). q quits.",
-        width: size.columns, lines: size.lines, ellipsis: buffer.charset.ellipsis)
+        width: size.columns, lines: size.lines, ellipsis: buffer.charset.ellipsis, charset: buffer.charset)
     let top = max(0, (size.lines - lines.count) / 2)
     for (offset, line) in lines.enumerated() {
         buffer.write(line, x: max(0, (size.columns - line.count) / 2), y: top + offset, role: .warning)

@@ -42,18 +42,18 @@ public struct ScreenBuffer: Equatable, Sendable {
             return written
         }
         var column = x
-        for character in text {
-            if column >= end { break }
-            let (drawn, cellWidth) = TerminalText.cell(for: character, charset: charset)
+        /// Puts one cell; false once the limit is reached.
+        func put(_ drawn: Character, _ cellWidth: Int) -> Bool {
+            if column >= end { return false }
             if column < 0 {
                 column += cellWidth
-                continue
+                return true
             }
             if cellWidth == 2 {
                 if column + 1 >= end {
                     cells[base + column] = Cell(" ", role: role)
                     column += 1
-                    break
+                    return false
                 }
                 cells[base + column] = Cell(drawn, role: role)
                 cells[base + column + 1] = Cell(" ", role: role, isContinuation: true)
@@ -61,6 +61,17 @@ public struct ScreenBuffer: Equatable, Sendable {
                 cells[base + column] = Cell(drawn, role: role)
             }
             column += cellWidth
+            return true
+        }
+        characters: for character in text {
+            if TerminalText.isOneCell(character, charset: charset) {
+                let (drawn, cellWidth) = TerminalText.cell(for: character, charset: charset)
+                guard put(drawn, cellWidth) else { break }
+            } else {
+                for (drawn, cellWidth) in TerminalText.cells(for: character, charset: charset) {
+                    guard put(drawn, cellWidth) else { break characters }
+                }
+            }
         }
         return max(0, column - max(x, 0))
     }

@@ -113,7 +113,7 @@ enum StatusLine {
         var kept: [Character] = []
         var used = 0
         for character in name.reversed() {
-            let w = TerminalText.cell(for: character, charset: charset).width
+            let w = TerminalText.columns(of: character, charset: charset)
             if used + w > room { break }
             kept.append(character)
             used += w

@@ -60,7 +60,7 @@ public enum SurveyScreen {
         // News longer than the line (a write error with its path and reason) takes the legend's line
         // too, rather than losing its end, where the reason is.
         let infoLines = TerminalText.width(info, charset: charset) <= size.columns
-            ? [info] : Wrap.words(info, width: size.columns - 1, lines: 2, ellipsis: charset.ellipsis).map { " " + $0 }
+            ? [info] : Wrap.words(info, width: size.columns - 1, lines: 2, ellipsis: charset.ellipsis, charset: charset).map { " " + $0 }
         for (offset, line) in infoLines.reversed().enumerated() {
             let y = size.lines - 2 - offset
             buffer.fill(y: y, role: .status)

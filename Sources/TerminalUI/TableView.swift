@@ -111,7 +111,8 @@ enum TableView {
         let heading = " \(nearest.name)\(buffer.charset.separator)\(nearest.proximity.rawValue) "
         buffer.write(heading, x: 2, y: top, role: .nearest, limit: buffer.width - 4)
         let lines = Wrap.words(TerminalText.sanitized(nearest.description, charset: buffer.charset),
-                               width: buffer.width - 2, lines: TableGeometry.panelLines - 1, ellipsis: buffer.charset.ellipsis)
+                               width: buffer.width - 2, lines: TableGeometry.panelLines - 1, ellipsis: buffer.charset.ellipsis,
+                               charset: buffer.charset)
         for (offset, line) in lines.enumerated() {
             buffer.write(line, x: 1, y: top + 1 + offset, role: .plain)
         }

@@ -2,7 +2,8 @@ import Monitor
 
 /// Line 0: the program and catalog title on the left; beacon count, sort and filters on the right
 /// (the health view: its transmitter count).
-/// When the line is too narrow, the filters go first, then the catalog title, then the sort.
+/// When the line is too narrow, the filters go first, then the catalog title is cut (to 8 columns
+/// at least), then it goes, then the sort.
 enum TitleBar {
     static func draw(_ model: MonitorViewModel, into buffer: inout ScreenBuffer) {
         let separator = buffer.charset.separator
@@ -19,6 +20,8 @@ enum TitleBar {
         }
         var lefts = [" beacontop" + screen]
         if let title = model.title { lefts.insert(" beacontop" + separator + title + screen, at: 0) }
+        let width = buffer.width
+        func measure(_ s: String) -> Int { TerminalText.width(s, charset: buffer.charset) }
 
         var rights: [String]
         if model.screen == .health {
@@ -33,10 +36,17 @@ enum TitleBar {
             if !model.filterText.isEmpty && !model.isEditingFilter { rights.append("/\(model.filterText)") }
         }
 
-        let width = buffer.width
-        func measure(_ s: String) -> Int { TerminalText.width(s, charset: buffer.charset) }
         var attempts: [(String, Int)] = []
         for left in lefts { attempts += [(left, rights.count), (left, 2)] }
+        // A venue's long name is cut rather than lost: the demo's title bar read "beacontop" alone
+        // on a 100-column screen beside a 60-character catalog title.
+        if let title = model.title {
+            let right = rights.prefix(2).joined(separator: separator) + " "
+            let room = width - measure(" beacontop" + separator + screen) - 1 - measure(right)
+            if room >= minimumTitleColumns {
+                attempts.insert((" beacontop" + separator + cut(title, to: room, charset: buffer.charset) + screen, 2), at: 2)
+            }
+        }
         attempts.append((lefts.last!, 1))
         for (left, keep) in attempts {
             let right = rights.prefix(keep).joined(separator: separator) + " "
@@ -47,5 +57,24 @@ enum TitleBar {
             }
         }
         buffer.write(lefts.last!, x: 0, y: 0, role: .header)
+    }
+
+    /// The fewest columns of a cut title worth showing, its ellipsis included.
+    static let minimumTitleColumns = 8
+
+    /// `title`'s head in at most `columns` columns, an ellipsis ending it in place of a trailing
+    /// space or comma.
+    static func cut(_ title: String, to columns: Int, charset: Charset) -> String {
+        var head = ""
+        var used = 0
+        for character in title {
+            let w = TerminalText.columns(of: character, charset: charset)
+            if used + w > columns - 1 { break }
+            head.append(character)
+            used += w
+        }
+        // "East Wing…", not "East Wing, …".
+        while let last = head.last, last == " " || last == "," { head.removeLast() }
+        return head + String(charset.ellipsis)
     }
 }

@@ -1,22 +1,25 @@
 /// Greedy word wrapping for the exhibit description and other prose.
 enum Wrap {
-    /// At most `lines` lines of at most `width` characters; the last line ends with `ellipsis` when
-    /// text was cut. Words longer than a line are split.
-    static func words(_ text: String, width: Int, lines: Int, ellipsis: Character) -> [String] {
+    /// At most `lines` lines of at most `width` columns (as `charset` draws them: a CJK character
+    /// takes two); the last line ends with `ellipsis` when text was cut. Words longer than a line
+    /// are split.
+    static func words(_ text: String, width: Int, lines: Int, ellipsis: Character, charset: Charset) -> [String] {
         guard width > 0, lines > 0 else { return [] }
+        func columns(_ s: String) -> Int { TerminalText.width(s, charset: charset) }
         var pending = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).map(String.init)
         pending.reverse()
         var result: [String] = []
         var current = ""
         while let word = pending.popLast() {
             if current.isEmpty {
-                if word.count <= width {
+                if columns(word) <= width {
                     current = word
                     continue
                 }
-                current = String(word.prefix(width))
-                pending.append(String(word.dropFirst(width)))
-            } else if current.count + 1 + word.count <= width {
+                let (head, rest) = split(word, columns: width, charset: charset)
+                current = head
+                pending.append(rest)
+            } else if columns(current) + 1 + columns(word) <= width {
                 current += " " + word
                 continue
             } else {
@@ -30,10 +33,26 @@ enum Wrap {
             result.append(current)
             current = ""
         }
-        if !pending.isEmpty || !current.isEmpty, var last = result.popLast() {
-            if last.count >= width { last = String(last.prefix(width - 1)) }
-            result.append(last + String(ellipsis))
+        if !pending.isEmpty || !current.isEmpty, let last = result.popLast() {
+            let head = columns(last) >= width ? split(last, columns: width - 1, charset: charset).head : last
+            result.append(head + String(ellipsis))
         }
         return result
+    }
+
+    /// The longest head of `word` that fits `columns` (at least one character, so wrapping always
+    /// moves on; a double-width one in a 1-column line is then clipped by the buffer) and the rest.
+    private static func split(_ word: String, columns: Int, charset: Charset) -> (head: String, rest: String) {
+        guard columns > 0 else { return ("", word) }
+        var used = 0
+        var end = word.startIndex
+        while end < word.endIndex {
+            let w = TerminalText.columns(of: word[end], charset: charset)
+            if used + w > columns && end > word.startIndex { break }
+            used += w
+            end = word.index(after: end)
+            if used >= columns { break }
+        }
+        return (String(word[..<end]), String(word[end...]))
     }
 }

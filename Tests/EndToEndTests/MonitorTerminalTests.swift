@@ -231,7 +231,7 @@ struct MonitorTerminalTests {
         // The 10%-trimmed mean of -60/-62 samples: -61 give or take a sample's imbalance.
         #expect(done.contains("Measured power at 1 m: -61.0 dBm") || done.contains("Measured power at 1 m: -60.9 dBm") || done.contains("Measured power at 1 m: -61.1 dBm"))
         try session.send("Enter")
-        try session.waitFor("Saved as the catalog override in hall.yaml")
+        try session.waitFor("Saved -61 dBm as the catalog override in hall.yaml")
         try session.send("q")
         try Self.expectRestored(session)
 
@@ -291,7 +291,7 @@ struct MonitorTerminalTests {
         try session.send("c")
         try session.waitFor(timeout: 15, "the wizard done") { $0.contains("Enter saves -61 dBm") }
         try session.send("Enter")
-        try session.waitFor("Saved as the catalog override in hall.yaml")
+        try session.waitFor("Saved -61 dBm as the catalog override in hall.yaml")
         try session.send("Escape")
         // Two seconds of capture time and more: the ticks after the save have ranged with the new catalog.
         usleep(1_500_000)

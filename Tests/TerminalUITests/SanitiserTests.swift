@@ -39,10 +39,12 @@ import Testing
         for (input, expected) in cases {
             #expect(TerminalText.sanitized(input, charset: .unicode) == expected, "\(input.unicodeScalars.map(\.value))")
         }
-        // Ordinary text survives, including accents, CJK and emoji sequences joined by ZWJ.
-        for safe in ["Musée d'Orsay", "café", "東京国立博物館", "👩‍🔬 lab", "e\u{301}"] {
+        // Ordinary text survives, including accents and CJK; an emoji sequence's joiner is left out
+        // (TerminalCellWidthTests says why), its emoji kept.
+        for safe in ["Musée d'Orsay", "café", "東京国立博物館", "e\u{301}"] {
             #expect(TerminalText.sanitized(safe, charset: .unicode) == safe)
         }
+        #expect(TerminalText.sanitized("👩‍🔬 lab", charset: .unicode) == "👩🔬 lab")
     }
 
     @Test("a zero-width joiner is drawn only between two emoji: after a letter it shifted the cells after it")
@@ -50,7 +52,7 @@ import Testing
         for (input, expected) in [("a\u{200D}b", "�b"), ("x\u{200D}\u{200D}", "�"), ("👩\u{200D}", "�"), ("1\u{200D}👍", "�👍")] {
             #expect(TerminalText.sanitized(input, charset: .unicode) == expected, "\(input.unicodeScalars.map(\.value))")
         }
-        #expect(TerminalText.width("👩‍🔬", charset: .unicode) == 2)
+        #expect(TerminalText.width("👩‍🔬", charset: .unicode) == 4, "each emoji in its own 2 cells, as ncurses counts them")
         // The nearest-exhibit panel's rule, named with stray joiners, on a 200-column screen: no
         // joiner is drawn, so the terminal lays out exactly the cells the buffer holds.
         let name = "Ste\u{200D}p a\u{200D}b\u{200D}c"

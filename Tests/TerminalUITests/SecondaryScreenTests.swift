@@ -62,15 +62,15 @@ import Testing
         let screen = render(state.viewModel(), size: ScreenSize(columns: 60, lines: 16))
         #expect(screen.text == """
              beacontop · detail               1 beacon · sort: distance
-             41424344…:1:2 · ibeacon
-             RSSI -67 dBm · distance 1.90 m (1.2-3.1 m, 80%) · near · TX
+             41424344-4546-4748-4940-414243444546:1:2 · ibeacon
+             RSSI -67 dBm · distance 1.90 m (1.2-3.1 m, 80%) · near
+             TX@1m -8 dBm · 4.5 pkt/s · seen 0.4s ago
              RSSI, dBm (9 samples)
                -30
                    ▂▃▃▄▃▄▄▄▃
               -100 █████████
              distance, m (9 samples)
-                 3 █▆▄▂▁
-                   █████▇▆▇▇
+                 3 █▇▅▄▃▂▂▂▂
                  0 █████████
              Last raw frame (30 bytes)
              02 01 06 1a ff 4c 00 02 15 41 42 43 44 45 46 47 48 49 40
@@ -84,6 +84,16 @@ import Testing
         #expect(state.screen == .table)
     }
 
+    @Test("the detail summary flows onto a second line rather than losing its packet rate and age at 80 columns")
+    func detailSummaryKeepsEveryValueAtEightyColumns() throws {
+        var state = Self.state(try Self.vectorRow())
+        _ = state.handle(.enter)
+        let screen = render(state.viewModel(), size: ScreenSize(columns: 80, lines: 24))
+        #expect(screen.line(2).trimmingTrailingSpaces() == " RSSI -67 dBm · distance 1.90 m (1.2-3.1 m, 80%) · near · TX@1m -8 dBm", "\(screen.text)")
+        #expect(screen.line(3).trimmingTrailingSpaces() == " 4.5 pkt/s · seen 0.4s ago", "\(screen.text)")
+        #expect(screen.line(4).hasPrefix(" RSSI, dBm (9 samples)"))
+    }
+
     @Test func asciiLocaleDrawsOnlyASCII() throws {
         var state = Self.state(try Self.vectorRow())
         let table = render(state.viewModel(), size: ScreenSize(columns: 80, lines: 12), charset: .ascii)
@@ -94,8 +104,8 @@ import Testing
         }
         #expect(table.line(2).contains(" 41424344~:1:2 "))
         #expect(table.line(2).contains(" ,,:--==-- "))
-        #expect(detail.line(5) == "       ...+.+++.                                            ")
-        #expect(detail.line(6).hasPrefix("  -100 #########"))
+        #expect(detail.line(6) == "       ...+.+++.                                            ")
+        #expect(detail.line(7).hasPrefix("  -100 #########"))
     }
 
     @Test func eventLogShowsTheNewestThatFit() throws {
@@ -209,6 +219,11 @@ import Testing
         _ = state.update(Self.state(row, calibration: done).snapshot)
         #expect(render(state.viewModel(), size: ScreenSize(columns: 80, lines: 12)).line(3).hasSuffix("] 137 samples"))
         #expect(state.handle(.enter).1 == .saveCalibration(row.identity, measuredPower: -59))
+        // Saved: the value saved and where, as the wizard's last word.
+        done.savedTo = "hall.yaml"
+        _ = state.update(Self.state(row, calibration: done).snapshot)
+        #expect(render(state.viewModel(), size: ScreenSize(columns: 80, lines: 12)).line(8)
+            .hasPrefix("  Saved -59 dBm as the catalog override in hall.yaml. Esc returns."))
         #expect(state.handle(.escape).1 == .cancelCalibration)
         #expect(state.screen == .table)
     }
