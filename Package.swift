@@ -9,7 +9,7 @@ let package = Package(
     products: [
         .executable(name: "beacontop", targets: ["beacontop"]),
         // For the fuzz harnesses' own package (Fuzz/Package.swift, docs/fuzzing.md).
-        .library(name: "BeaconTopParsers", targets: ["HCI", "BeaconFormats", "NDJSON", "Captures", "Ranging", "PacketSources", "Venue"]),
+        .library(name: "BeaconTopParsers", targets: ["HCI", "BeaconFormats", "NDJSON", "Captures", "Ranging", "PacketSources", "Venue", "Survey", "Sessions"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

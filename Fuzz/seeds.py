@@ -64,7 +64,8 @@ def pcap_records(pcapng):
 def main(out):
     captures = files(os.path.join(SHARED, "captures"), ".btsnoop", ".pcap", ".pcapng")
     captures += files(os.path.join(ROOT, "demo"), ".btsnoop") + files(HOSTILE, ".btsnoop", ".pcap", ".pcapng")
-    seeds = {name: {} for name in ["fuzz-h4", "fuzz-btsnoop", "fuzz-pcap", "fuzz-pcapng", "fuzz-catalog", "fuzz-script", "fuzz-source-spec", "fuzz-venue"]}
+    seeds = {name: {} for name in ["fuzz-h4", "fuzz-btsnoop", "fuzz-pcap", "fuzz-pcapng", "fuzz-catalog", "fuzz-script", "fuzz-source-spec", "fuzz-venue",
+                                        "fuzz-venue-recording", "fuzz-survey"]}
     for path in captures:
         data, base = read(path), os.path.basename(path)
         # Whole files after a 0xFF (or, for pcapng, any byte but 0): the harness takes the rest as the file.
@@ -104,6 +105,34 @@ def main(out):
     ]
     for index, (choice, payload) in enumerate(venue):
         seeds["fuzz-venue"][f"venue-{index}"] = bytes([choice]) + payload
+    # Venue recordings the product wrote (Tests/VenueRecordings): the first MAX_LEN bytes, and the
+    # header with windows of whole lines from further in (the beacons' readings, not only statuses).
+    for path in files(os.path.join(ROOT, "Tests", "VenueRecordings"), ".ndjson"):
+        data, base = read(path), os.path.basename(path)
+        header, _, body = data.partition(b"\n")
+        lines = body.split(b"\n")
+        seeds["fuzz-venue-recording"][base] = data[:MAX_LEN]
+        for start in range(0, len(lines), max(1, len(lines) // 6)):
+            window, count = header + b"\n", start
+            while count < len(lines) and len(window) + len(lines[count]) + 1 <= MAX_LEN:
+                window += lines[count] + b"\n"
+                count += 1
+            seeds["fuzz-venue-recording"][f"{base}-line-{start + 2}"] = window
+    # The writer's other shapes: a payload that is not UTF-8 (payloadHex), the clock set back, a
+    # torn last line, a line the reader refuses half way.
+    head = b'{"beacontopVenueRecording":1,"prefix":"site/"}\n'
+    reading = b'{"t":%s,"topic":"site/espresense/devices/iBeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e4-100-1/hall","payload":"{\\"id\\":\\"iBeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e4-100-1\\",\\"rssi\\":-61,\\"distance\\":1.5}"}\n'
+    seeds["fuzz-venue-recording"]["crafted-hex-payload"] = head + b'{"t":1795411724.5,"topic":"site/beacontop/scanners/pi-a/readings","payloadHex":"ff00c0af7b"}\n' + reading % b"1795411725"
+    seeds["fuzz-venue-recording"]["crafted-clock-back"] = head + reading % b"1795411800" + reading % b"1795411700.25" + reading % b"1795411701"
+    seeds["fuzz-venue-recording"]["crafted-torn"] = head + reading % b"1795411724" + (reading % b"1795411725")[:60]
+    seeds["fuzz-venue-recording"]["crafted-bad-line"] = head + reading % b"1795411724" + b'{"t":"soon","topic":"x","payload":""}\n' + reading % b"1795411726"
+    # Survey files the product wrote (Tests/SurveyFiles, held to SurveyLog's output by SurveyLogTests).
+    for path in files(os.path.join(ROOT, "Tests", "SurveyFiles"), ".ndjson"):
+        data, base = read(path), os.path.basename(path)
+        # Cut at the last whole line that fits: a cut line is refused, which stops the read there.
+        for label, text in [("", data), ("-crlf", data.replace(b"\n", b"\r\n"))]:
+            seeds["fuzz-survey"][base + label] = text[:text.rfind(b"\n", 0, MAX_LEN) + 1] if len(text) > MAX_LEN else text
+        seeds["fuzz-survey"][base + "-header"] = data.partition(b"\n")[0] + b"\n"
     for harness, entries in seeds.items():
         directory = os.path.join(out, harness)
         os.makedirs(directory, exist_ok=True)

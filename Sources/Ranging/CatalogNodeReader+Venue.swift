@@ -15,13 +15,7 @@ extension CatalogNodeReader {
         let id = try nonEmptyID(mapping, node: node, path: path)
         guard let roomNode = mapping["room"] else { throw fail(node, "\(path).room", "missing (the room this scanner covers)") }
         let room = try string(roomNode, path: "\(path).room")
-        var position: FloorPosition?
-        if let positionNode = mapping["position"] {
-            guard let pair = positionNode.sequence, pair.count == 2 else {
-                throw fail(positionNode, "\(path).position", "must be [x, y] in metres")
-            }
-            position = FloorPosition(x: try number(pair[0], path: "\(path).position[0]"), y: try number(pair[1], path: "\(path).position[1]"))
-        }
+        let position = try mapping["position"].map { node throws(CatalogError) in try point(node, path: "\(path).position") }
         var offset: Double?
         if let offsetNode = mapping["rssiOffset"] {
             let value = try number(offsetNode, path: "\(path).rssiOffset")

@@ -92,7 +92,13 @@ struct CatalogNodeReader {
         guard let pair = node.sequence, pair.count == 2 else {
             throw fail(node, path, "must be [x, y] in metres")
         }
-        return FloorPosition(x: try number(pair[0], path: "\(path)[0]"), y: try number(pair[1], path: "\(path)[1]"))
+        var coordinates: [Double] = []
+        for (index, node) in pair.enumerated() {
+            let value = try number(node, path: "\(path)[\(index)]")
+            if let problem = FloorPosition.refusal(value) { throw fail(node, "\(path)[\(index)]", problem) }
+            coordinates.append(value)
+        }
+        return FloorPosition(x: coordinates[0], y: coordinates[1])
     }
 
     /// A list of at least two `[x, y]` points: a wall drawn through them in order.

@@ -60,6 +60,17 @@ public struct FloorPosition: Sendable, Hashable {
         self.x = x
         self.y = y
     }
+
+    /// The farthest a coordinate of a catalog or survey file may be from the plan's origin: 1000 km.
+    /// Any finite number was taken, and the survey's maps divide the plan into a grid: a wall at
+    /// 1.8e31 m drew 10^29 grid lines, walls at +-1.7e308 m made the plan infinitely wide and
+    /// trapped converting its cell count to Int (fuzz-survey).
+    public static let largestCoordinate = 1_000_000.0
+
+    /// Why `value` (a finite number) is no floor coordinate, or nil when it is one.
+    public static func refusal(_ value: Double) -> String? {
+        abs(value) <= largestCoordinate ? nil : "\(value) m is more than 1000 km from the plan's origin"
+    }
 }
 
 /// A wall on the floor plan: a polyline of at least two points, metres. Drawn on the survey's plan

@@ -159,6 +159,9 @@ public struct VenueRecordingReader: Sendable {
         let value: JSONValue
         do { value = try JSONValue(parsing: text) } catch { throw fail("\(error)") }
         guard let time = value["t"]?.number, time.isFinite else { throw fail("has no number \"t\"") }
+        // A receive time outside 1970 to 2200 (a forged or garbled line) is refused as a capture's
+        // record is: the report's hours from 1795411724 to 1.8e14 s never ended (fuzz-venue-recording).
+        guard TimestampPolicy.accepts(time) else { throw fail(TimestampPolicy.refusal(time)) }
         guard let topic = value["topic"]?.string else { throw fail("has no string \"topic\"") }
         let payload: [UInt8]
         if let text = value["payload"]?.string {
@@ -177,7 +180,7 @@ public struct VenueRecordingReader: Sendable {
     /// A line as the writer writes it, read without a JSON document; nil for anything `next`
     /// reads the long way (which also names what is wrong), and then the same message it would make.
     static func message(flat line: [UInt8]) -> BrokerMessage? {
-        guard let flat = JSONFlatObject(line, keys: keys, utf8Key: 2), let time = flat.number(0), time.isFinite,
+        guard let flat = JSONFlatObject(line, keys: keys, utf8Key: 2), let time = flat.number(0), TimestampPolicy.accepts(time),
               let topic = flat.string(1) else { return nil }
         let payload: [UInt8]
         if case .utf8? = flat[2] {

@@ -19,9 +19,11 @@ public enum VenueReplay {
     /// Runs the recording; `emit` gets the NDJSON venue lines as they fill the writer. `stopped` is
     /// asked after each: when it says so (a write failed: `replay --json | head -1`), reading stops
     /// there, with a line on stderr saying how many messages were read, instead of reading the
-    /// rest of the recording with nowhere to put its lines.
+    /// rest of the recording with nowhere to put its lines. `warn` takes those stderr lines (the
+    /// fuzz harness keeps them off its log).
     public static func run(
-        path: String, catalog: ExhibitCatalog?, stopped: () -> Bool = { false }, emit: (inout JSONWriter) -> Void
+        path: String, catalog: ExhibitCatalog?, stopped: () -> Bool = { false }, warn: (String) -> Void = { StandardError.report($0) },
+        emit: (inout JSONWriter) -> Void
     ) throws(VenueRecordingError) -> VenueScan {
         var reader = try VenueRecordingReader(path: path)
         var scan = VenueScan(view: VenueView(catalog: catalog, topics: VenueTopics(prefix: reader.prefix)), clock: nil, publish: { _ in })
@@ -37,7 +39,7 @@ public enum VenueReplay {
                 if lines.bytes.count >= 1 << 15 {
                     emit(&lines)
                     if stopped() {
-                        StandardError.report("\(path): \(read) messages read: no more output could be written")
+                        warn("\(path): \(read) messages read: no more output could be written")
                         return scan
                     }
                 }
@@ -47,7 +49,7 @@ public enum VenueReplay {
         }
         scan.finish(lines: &lines)
         emit(&lines)
-        if let failure { StandardError.report("\(failure); replayed up to there") }
+        if let failure { warn("\(failure); replayed up to there") }
         return scan
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Ranging
 
 /// Lays one map out: the plan scaled into a fixed box on the left, the legend on the right.
@@ -38,25 +39,41 @@ struct MapCanvas {
         document.add(SVGDocument.label(subtitle, x: Self.planLeft, y: 60, size: 13, fill: "#555"))
     }
 
-    /// Lines every 1, 2, 5 or 10 m (about 12 across), and a scale bar under the plan.
+    /// Lines every 1, 2 or 5 times a power of ten metres (about 12 across), and a scale bar under the plan.
     private mutating func grid() {
-        let step = [1.0, 2, 5, 10, 20, 50].first { max(frame.width, frame.height) / $0 <= 16 } ?? 100
+        guard let step = Self.gridStep(max(frame.width, frame.height)) else { return }
         var path = ""
-        var line = (frame.minX / step).rounded(.up) * step
-        while line <= frame.maxX {
+        for line in Self.gridLines(frame.minX, frame.maxX, step: step) {
             path += "M\(n(x(line))) \(n(y(frame.maxY)))V\(n(y(frame.minY)))"
-            line += step
         }
-        line = (frame.minY / step).rounded(.up) * step
-        while line <= frame.maxY {
+        for line in Self.gridLines(frame.minY, frame.maxY, step: step) {
             path += "M\(n(x(frame.minX))) \(n(y(line)))H\(n(x(frame.maxX)))"
-            line += step
         }
         document.add("<path class=\"grid\" d=\"\(path)\" stroke=\"#e2e0da\" stroke-width=\"1\" fill=\"none\"/>")
         let barY = y(frame.minY) + 26
         let barEnd = Self.planLeft + step * scale
         document.add("<path class=\"scale-bar\" d=\"M\(n(Self.planLeft)) \(n(barY - 6))V\(n(barY))H\(n(barEnd))V\(n(barY - 6))\" stroke=\"#333\" stroke-width=\"1.5\" fill=\"none\"/>")
         document.add(SVGDocument.label("\(n(step)) m (grid \(n(step)) m)", x: barEnd + 8, y: barY, size: 12, fill: "#333"))
+    }
+
+    /// The grid's spacing for a plan `extent` metres across: the smallest of 1, 2 and 5 times a
+    /// power of ten, at least 1 m, with at most 16 steps across (1 to 100 m on any floor up to
+    /// 1.6 km). nil when the extent is not finite. The list stopped at 100 m: a survey file with a
+    /// wall at 1.8e31 m drew 10^29 lines, and past 2^53 m adding the step no longer moved the line
+    /// (fuzz-survey).
+    static func gridStep(_ extent: Double) -> Double? {
+        guard extent.isFinite, extent > 0 else { return nil }
+        let least = extent / 16
+        guard least > 1 else { return 1 }
+        let decade = pow(10, log10(least).rounded(.down))
+        return [1.0, 2, 5, 10].lazy.map { $0 * decade }.first { $0 >= least } ?? 10 * decade
+    }
+
+    /// Multiples of `step` from `low` to `high`, counted (at most 64), not stepped.
+    static func gridLines(_ low: Double, _ high: Double, step: Double) -> [Double] {
+        let first = (low / step).rounded(.up), last = (high / step).rounded(.down)
+        guard first.isFinite, last.isFinite, last >= first else { return [] }
+        return (0...Int(min(last - first, 64))).map { (first + Double($0)) * step }
     }
 
     /// The interpolated shading, cells of equal colour (2 dB steps) merged along each row.

@@ -1,3 +1,5 @@
+import Ranging
+
 /// The checks a survey line must pass beyond parsing as JSON of the right shape, and the words for
 /// a line that does not parse: what `SurveyLog.decode` throws, so a garbled or hostile line is
 /// named, never half-loaded.
@@ -6,18 +8,27 @@ enum SurveyLogCheck {
         guard value.isFinite else { throw SurveyFileError(field: field, reason: "must be a finite number") }
     }
 
+    /// A finite coordinate within `FloorPosition.largestCoordinate` of the origin.
+    static func coordinate(_ value: Double, _ field: String) throws(SurveyFileError) {
+        try finite(value, field)
+        if let problem = FloorPosition.refusal(value) { throw SurveyFileError(field: field, reason: problem) }
+    }
+
     static func plan(_ plan: SurveyPlan) throws(SurveyFileError) {
         for (index, beacon) in plan.beacons.enumerated() {
             guard !beacon.id.isEmpty else { throw SurveyFileError(field: "plan.beacons[\(index)].id", reason: "must not be empty") }
             guard (beacon.x == nil) == (beacon.y == nil) else {
                 throw SurveyFileError(field: "plan.beacons[\(index)]", reason: "needs both x and y, or neither")
             }
-            if let x = beacon.x { try finite(x, "plan.beacons[\(index)].x") }
-            if let y = beacon.y { try finite(y, "plan.beacons[\(index)].y") }
+            if let x = beacon.x { try coordinate(x, "plan.beacons[\(index)].x") }
+            if let y = beacon.y { try coordinate(y, "plan.beacons[\(index)].y") }
         }
         for (index, wall) in plan.walls.enumerated() {
             guard wall.count >= 2, wall.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isFinite) }) else {
                 throw SurveyFileError(field: "plan.walls[\(index)]", reason: "must be a list of at least two [x, y] points")
+            }
+            for (point, pair) in wall.enumerated() {
+                for (axis, value) in pair.enumerated() { try coordinate(value, "plan.walls[\(index)][\(point)][\(axis)]") }
             }
         }
     }
@@ -27,8 +38,8 @@ enum SurveyLogCheck {
         if let previous, sample.index <= previous {
             throw SurveyFileError(field: "index", reason: "sample \(sample.index) after sample \(previous): samples are saved in order")
         }
-        try finite(sample.x, "x")
-        try finite(sample.y, "y")
+        try coordinate(sample.x, "x")
+        try coordinate(sample.y, "y")
         try finite(sample.start, "start")
         try finite(sample.end, "end")
         guard sample.end >= sample.start else { throw SurveyFileError(field: "end", reason: "before start") }

@@ -56,4 +56,18 @@ import Testing
         let position = try #require(Self.error("exhibits:\n  - id: a\n    position: [1, two]\n"))
         #expect(position.field == "exhibits[0].position[1]", "positions read as before")
     }
+
+    /// fuzz-survey: any finite coordinate was taken, and the survey's maps grid the plan (a wall at
+    /// 1.8e31 m drew 10^29 grid lines; at +-1.7e308 m the plan was infinitely wide and trapped).
+    @Test func coordinatesFartherThan1000KmAreRefused() throws {
+        let wall = try #require(Self.error("exhibits: []\nwalls:\n  - [[0, 0], [1.7e308, 8]]\n"))
+        #expect(wall.field == "walls[0][1][0]" && wall.line == 3)
+        #expect(wall.reason == "1.7e+308 m is more than 1000 km from the plan's origin")
+        let position = try #require(Self.error("exhibits:\n  - id: a\n    position: [1, -1000000.5]\n"))
+        #expect(position.field == "exhibits[0].position[1]")
+        let scanner = try #require(Self.error("exhibits: []\nrooms: [{id: hall}]\nscanners:\n  - {id: pi-a, room: hall, position: [18888888888888888888888888888882, 0]}\n"))
+        #expect(scanner.field == "scanners[0].position[0]")
+        let edge = try ExhibitCatalog(yaml: "exhibits:\n  - id: a\n    position: [1000000, -1000000]\nwalls:\n  - [[-1000000, 0], [1000000, 0]]\n")
+        #expect(edge.exhibits[0].position == FloorPosition(x: 1_000_000, y: -1_000_000), "1000 km itself is a coordinate")
+    }
 }

@@ -163,4 +163,43 @@ import TestFixtures
             #expect(bytes.count > 20_000, "\(file.name): \(bytes.count) bytes, a drawing rather than a blank page")
         }
     }
+    static func survey(far: String, sampleX: String = "3") -> String {
+        #"{"created":1700000000.25,"plan":{"beacons":[{"id":"https://example.com/a","name":"URL beacon","x":1,"y":1}],"walls":[[[0,0],[12,0],[FAR,8]],[[-FAR,0],[0,-1]]]},"type":"survey","version":1}"#
+            .replacingOccurrences(of: "FAR", with: far) + "\n"
+            + #"{"end":1700000015,"index":1,"readings":[{"exponent":2,"high":-60,"id":"https://example.com/a","low":-70,"measuredPower":-59,"median":-65,"packets":9}],"start":1700000010,"type":"sample","x":X,"y":2.25}"#
+            .replacingOccurrences(of: "X", with: sampleX) + "\n"
+    }
+
+    /// fuzz-survey: a survey file with a wall point at 1.8e31 m drew a grid line every 100 m, 10^29
+    /// of them (past 2^53 m adding the step no longer moved the line at all). Such a file is now
+    /// refused (`SurveyLogTests`), and the grid keeps about 12 lines across on the largest plan
+    /// taken, 2000 km (20,000 lines each way before), and on the floors it drew before as before.
+    @Test func theLargestPlanDrawsAFewGridLines() throws {
+        let session = try SurveyLog.decode(Data(Self.survey(far: "1000000").utf8))
+        let files = SurveyReport.files(session)
+        #expect(files.map(\.name) == ["overview.svg", "beacon-A.svg", "samples.csv"])
+        for file in files where file.name.hasSuffix(".svg") {
+            let grid = try #require(file.contents.split(separator: "\n").first { $0.contains("class=\"grid\"") })
+            #expect(grid.filter { $0 == "M" }.count <= 2 * 17, "\(file.name): \(grid.prefix(300))")
+        }
+    }
+
+    @Test(arguments: ["1000000.5", "18888888888888888888888888888882", "1e17", "1.7e308"])
+    func aFarCoordinateIsRefusedWithItsField(far: String) throws {
+        #expect(throws: SurveyFileError(line: 1, field: "plan.walls[0][2][0]", reason: FloorPosition.refusal(Double(far)!)!)) {
+            _ = try SurveyLog.decode(Data(Self.survey(far: far).utf8))
+        }
+        #expect(throws: SurveyFileError(line: 2, field: "x", reason: FloorPosition.refusal(Double(far)!)!)) {
+            _ = try SurveyLog.decode(Data(Self.survey(far: "12", sampleX: far).utf8))
+        }
+    }
+
+    @Test func theGridStepIsOneTwoOrFiveTimesAPowerOfTen() {
+        let steps = [0.5, 10, 16, 16.1, 30, 80, 100, 800, 1600, 1601, 2e4, 1e17, 1.7e308].map { MapCanvas.gridStep($0) }
+        #expect(steps == [1, 1, 1, 2, 2, 5, 10, 50, 100, 200, 2000, 1e16, 2e307])
+        #expect(MapCanvas.gridStep(.infinity) == nil && MapCanvas.gridStep(.nan) == nil)
+        #expect(MapCanvas.gridLines(-0.5, 12.5, step: 1) == (0...12).map(Double.init))
+        #expect(MapCanvas.gridLines(1e29, 1e29 + 5e27, step: 1e28).count == 1, "counted: adding the step to 1e29 moves it")
+        #expect(MapCanvas.gridLines(0, 1e300, step: 1).count == 65, "at most 65 even for a step too small")
+    }
 }

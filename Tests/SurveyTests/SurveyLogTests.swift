@@ -1,6 +1,7 @@
 import Foundation
 import Ranging
 import Testing
+import TestFixtures
 @testable import Survey
 
 /// The survey file: saved a sample at a time, loaded back to resume, and refused with the line
@@ -142,5 +143,24 @@ import Testing
     @Test func blankLinesAndCRLFLineEndingsAreRead() throws {
         let text = SurveyLog.encode(Self.session).replacingOccurrences(of: "\n", with: "\r\n\r\n")
         #expect(try SurveyLog.decode(Data(text.utf8)) == Self.session)
+    }
+}
+
+/// The survey files in Tests/SurveyFiles are what `SurveyLog` writes for this suite's session and
+/// for `SurveyFixture`'s hall: the fuzz harness's seeds (Fuzz/seeds.py), kept true to the writer
+/// here, so a format change shows as a diff rather than leaving the fuzzer stale seeds.
+@Suite struct SurveyFileFixtureTests {
+    static func fixture(_ name: String) -> URL { SharedData.repositoryRoot.appendingPathComponent("Tests/SurveyFiles/\(name)") }
+
+    @Test(arguments: ["hostile-names.survey.ndjson", "hall-b.survey.ndjson"])
+    func theFixtureIsWhatTheWriterWrites(name: String) throws {
+        let session = name == "hall-b.survey.ndjson" ? try SurveyFixture.session() : SurveyLogTests.session
+        let written = SurveyLog.encode(session)
+        if ProcessInfo.processInfo.environment["BEACONTOP_WRITE_SURVEY_FIXTURES"] == "1" {
+            try written.write(to: Self.fixture(name), atomically: true, encoding: .utf8)
+        }
+        let stored = try String(contentsOf: Self.fixture(name), encoding: .utf8)
+        #expect(stored == written)
+        #expect(try SurveyLog.decode(Data(stored.utf8)) == session)
     }
 }

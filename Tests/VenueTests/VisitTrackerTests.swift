@@ -82,6 +82,27 @@ struct VisitTrackerTests {
         #expect(json.hasPrefix(#"{"title":"Hall B","start":1767225600.0,"end":1767232800.0,"rooms":[{"room":"booth-101","name":"Northwind","visits":3,"totalDwell":180,"meanDwell":60,"longest":60,"visitsPerHour":1.5,"hourly":[{"hour":1767225600,"visits":2}"#))
     }
 
+    @Test("Past 31 days of session the hourly series lists only the hours with visits (a clock set years ahead made millions)")
+    func longSessionListsVisitHoursOnly() {
+        var tracker = VisitTracker()
+        let hour = 1_767_225_600.0
+        for start in [hour + 10, hour + 20, hour + 7300] {
+            _ = tracker.apply(PresenceChange(beacon: "v\(start)", from: nil, to: "booth-101", time: start))
+            _ = tracker.apply(PresenceChange(beacon: "v\(start)", from: "booth-101", to: nil, time: start + 60))
+        }
+        let catalog = ExhibitCatalog(exhibits: [], rooms: [VenueRoom(id: "booth-102")])
+        let month = VenueReport(totals: tracker.totals, catalog: catalog, start: hour, end: hour + 743 * 3600 + 3599)
+        #expect(month.rows.map(\.hourly.count) == [744, 744], "31 days: every hour, zeros included")
+        let longer = VenueReport(totals: tracker.totals, catalog: catalog, start: hour, end: hour + 744 * 3600)
+        #expect(longer.rows.map(\.room) == ["booth-102", "booth-101"])
+        #expect(longer.rows[0].hourly.isEmpty, "no visit, no hour")
+        #expect(longer.rows[1].hourly.map(\.hour) == [1_767_225_600, 1_767_232_800])
+        #expect(longer.rows[1].hourly.map(\.visits) == [2, 1])
+        let decades = VenueReport(totals: tracker.totals, catalog: catalog, start: 0, end: 7_258_118_399)
+        #expect(decades.rows[1].hourly.count == 2 && decades.rows[1].visits == 3)
+        #expect(String(decoding: decades.json(), as: UTF8.self).contains(#""hourly":[{"hour":1767225600,"visits":2},{"hour":1767232800,"visits":1}]"#))
+    }
+
     @Test("Under an hour of session there is no visits-per-hour rate: 33 visits in 2 minutes are not 990 an hour")
     func shortSessionHasNoRate() {
         var tracker = VisitTracker()
