@@ -3,6 +3,12 @@ import PackageDescription
 
 // One module per layer of the data path (see docs/architecture.md); each depends only on the
 // layers above it, so decoding and ranging stay pure and testable without a terminal or a radio.
+
+// Ranging, Simulation and RangingEvaluation are compiled with -O in the debug build too: the
+// ranging evaluation's tests spend minutes in their unspecialised generic code at -Onone (16x the
+// release time), the suite's critical path. Overflow, bounds and precondition checks stay on at -O;
+// none of these modules uses assert(). What it costs is in docs/testing.md.
+let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O", "-wmo", "-num-threads", "2"], .when(configuration: .debug))]
 let package = Package(
     name: "beacontop",
     platforms: [.macOS(.v15)],
@@ -21,11 +27,17 @@ let package = Package(
         .target(name: "BeaconFormats", dependencies: ["HCI"]),
         .target(name: "NDJSON"),
         .target(name: "Captures", dependencies: ["HCI", "BeaconFormats", "NDJSON"]),
-        .target(name: "Ranging", dependencies: ["HCI", "BeaconFormats", "NDJSON", "PrintableText", .product(name: "Yams", package: "Yams")]),
+        .target(
+            name: "Ranging", dependencies: ["HCI", "BeaconFormats", "NDJSON", "PrintableText", .product(name: "Yams", package: "Yams")],
+            swiftSettings: optimisedInDebug
+        ),
         .target(name: "CRadioGuard"),
         .target(name: "PacketSources", dependencies: ["HCI", "BeaconFormats", "Captures", "CRadioGuard"]),
-        .target(name: "Simulation", dependencies: ["HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging", "PacketSources"]),
-        .target(name: "RangingEvaluation", dependencies: ["HCI", "BeaconFormats", "Ranging", "Simulation"]),
+        .target(
+            name: "Simulation", dependencies: ["HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging", "PacketSources"],
+            swiftSettings: optimisedInDebug
+        ),
+        .target(name: "RangingEvaluation", dependencies: ["HCI", "BeaconFormats", "Ranging", "Simulation"], swiftSettings: optimisedInDebug),
         .target(name: "Monitor", dependencies: ["HCI", "BeaconFormats", "Ranging", "PacketSources", "Survey", "Venue"]),
         .target(name: "Survey", dependencies: ["HCI", "BeaconFormats", "NDJSON", "PrintableText", "Ranging"]),
         .target(
@@ -42,8 +54,8 @@ let package = Package(
         // libmosquitto, found by pkg-config (Debian libmosquitto-dev; Tests/setup.sh installs it).
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .target(name: "MQTT", dependencies: ["CMosquitto", "PacketSources"]),
-        .target(name: "Venue", dependencies: ["BeaconFormats", "HCI", "NDJSON", "Ranging"]),
-        .target(name: "VenueSimulation", dependencies: ["Venue", "Simulation", "Ranging"]),
+        .target(name: "Venue", dependencies: ["BeaconFormats", "HCI", "NDJSON", "Ranging"], swiftSettings: optimisedInDebug),
+        .target(name: "VenueSimulation", dependencies: ["Venue", "Simulation", "Ranging"], swiftSettings: optimisedInDebug),
         .executableTarget(
             name: "beacontop",
             dependencies: [
