@@ -4,11 +4,14 @@ import PackageDescription
 // One module per layer of the data path (see docs/architecture.md); each depends only on the
 // layers above it, so decoding and ranging stay pure and testable without a terminal or a radio.
 
-// Ranging, Simulation and RangingEvaluation are compiled with -O in the debug build too: the
-// ranging evaluation's tests spend minutes in their unspecialised generic code at -Onone (16x the
-// release time), the suite's critical path. Overflow, bounds and precondition checks stay on at -O;
-// none of these modules uses assert(). What it costs is in docs/testing.md.
+// The modules the ranging evaluation, the simulated venue and the tick lines spend their time in
+// are compiled with -O -wmo in the debug build too: at -Onone the suite spent minutes in their
+// unspecialised generic code (16x the release time), its critical path. -wmo so that a generic
+// helper in another file is specialised; -num-threads keeps one object per file, as SwiftPM's
+// index needs. Overflow, bounds and precondition checks stay on; none of them uses assert().
+// What it costs (build time, the debugger) is in docs/testing.md.
 let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O", "-wmo", "-num-threads", "2"], .when(configuration: .debug))]
+
 let package = Package(
     name: "beacontop",
     platforms: [.macOS(.v15)],
@@ -25,7 +28,7 @@ let package = Package(
         .target(name: "HCI"),
         .target(name: "PrintableText"),
         .target(name: "BeaconFormats", dependencies: ["HCI"]),
-        .target(name: "NDJSON"),
+        .target(name: "NDJSON", swiftSettings: optimisedInDebug),
         .target(name: "Captures", dependencies: ["HCI", "BeaconFormats", "NDJSON"]),
         .target(
             name: "Ranging", dependencies: ["HCI", "BeaconFormats", "NDJSON", "PrintableText", .product(name: "Yams", package: "Yams")],
