@@ -9,8 +9,10 @@ import PackageDescription
 // unspecialised generic code (16x the release time), its critical path. -wmo so that a generic
 // helper in another file is specialised; -num-threads keeps one object per file, as SwiftPM's
 // index needs. Overflow, bounds and precondition checks stay on; none of them uses assert().
-// What it costs (build time, the debugger) is in docs/testing.md.
-let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O", "-wmo", "-num-threads", "2"], .when(configuration: .debug))]
+// What it costs (build time, the debugger) is in docs/architecture.md, "Tests";
+// BEACONTOP_ONONE=1 builds them at -Onone again, to step through them in a debugger.
+let optimisedInDebug: [SwiftSetting] = Context.environment["BEACONTOP_ONONE"] == "1"
+    ? [] : [.unsafeFlags(["-O", "-wmo", "-num-threads", "2"], .when(configuration: .debug))]
 
 let package = Package(
     name: "beacontop",
