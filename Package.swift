@@ -3,6 +3,17 @@ import PackageDescription
 
 // One module per layer of the data path (see docs/architecture.md); each depends only on the
 // layers above it, so decoding and ranging stay pure and testable without a terminal or a radio.
+
+// The modules the ranging evaluation, the simulated venue and the tick lines spend their time in
+// are compiled with -O -wmo in the debug build too: at -Onone the suite spent minutes in their
+// unspecialised generic code (16x the release time), its critical path. -wmo so that a generic
+// helper in another file is specialised; -num-threads keeps one object per file, as SwiftPM's
+// index needs. Overflow, bounds and precondition checks stay on; none of them uses assert().
+// What it costs (build time, the debugger) is in docs/architecture.md, "Tests";
+// BEACONTOP_ONONE=1 builds them at -Onone again, to step through them in a debugger.
+let optimisedInDebug: [SwiftSetting] = Context.environment["BEACONTOP_ONONE"] == "1"
+    ? [] : [.unsafeFlags(["-O", "-wmo", "-num-threads", "2"], .when(configuration: .debug))]
+
 let package = Package(
     name: "beacontop",
     platforms: [.macOS(.v15)],
@@ -19,13 +30,19 @@ let package = Package(
         .target(name: "HCI"),
         .target(name: "PrintableText"),
         .target(name: "BeaconFormats", dependencies: ["HCI"]),
-        .target(name: "NDJSON"),
+        .target(name: "NDJSON", swiftSettings: optimisedInDebug),
         .target(name: "Captures", dependencies: ["HCI", "BeaconFormats", "NDJSON"]),
-        .target(name: "Ranging", dependencies: ["HCI", "BeaconFormats", "NDJSON", "PrintableText", .product(name: "Yams", package: "Yams")]),
+        .target(
+            name: "Ranging", dependencies: ["HCI", "BeaconFormats", "NDJSON", "PrintableText", .product(name: "Yams", package: "Yams")],
+            swiftSettings: optimisedInDebug
+        ),
         .target(name: "CRadioGuard"),
         .target(name: "PacketSources", dependencies: ["HCI", "BeaconFormats", "Captures", "CRadioGuard"]),
-        .target(name: "Simulation", dependencies: ["HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging", "PacketSources"]),
-        .target(name: "RangingEvaluation", dependencies: ["HCI", "BeaconFormats", "Ranging", "Simulation"]),
+        .target(
+            name: "Simulation", dependencies: ["HCI", "BeaconFormats", "Captures", "NDJSON", "Ranging", "PacketSources"],
+            swiftSettings: optimisedInDebug
+        ),
+        .target(name: "RangingEvaluation", dependencies: ["HCI", "BeaconFormats", "Ranging", "Simulation"], swiftSettings: optimisedInDebug),
         .target(name: "Monitor", dependencies: ["HCI", "BeaconFormats", "Ranging", "PacketSources", "Survey", "Venue"]),
         .target(name: "Survey", dependencies: ["HCI", "BeaconFormats", "NDJSON", "PrintableText", "Ranging"]),
         .target(
@@ -42,8 +59,8 @@ let package = Package(
         // libmosquitto, found by pkg-config (Debian libmosquitto-dev; Tests/setup.sh installs it).
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .target(name: "MQTT", dependencies: ["CMosquitto", "PacketSources"]),
-        .target(name: "Venue", dependencies: ["BeaconFormats", "HCI", "NDJSON", "Ranging"]),
-        .target(name: "VenueSimulation", dependencies: ["Venue", "Simulation", "Ranging"]),
+        .target(name: "Venue", dependencies: ["BeaconFormats", "HCI", "NDJSON", "Ranging"], swiftSettings: optimisedInDebug),
+        .target(name: "VenueSimulation", dependencies: ["Venue", "Simulation", "Ranging"], swiftSettings: optimisedInDebug),
         .executableTarget(
             name: "beacontop",
             dependencies: [
