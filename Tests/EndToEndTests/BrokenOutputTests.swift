@@ -117,7 +117,7 @@ import Testing
             file: SharedData.capture("govee-no-beacons.pcapng").path
         )
         #expect(run.status == 0, "\(mode): \(run.status) \(run.stderr.suffix(300))")
-        #expect(run.stderr.contains("looping (1)") && run.stderr.hasSuffix("replay stopped\n"), "\(mode): \(run.stderr.suffix(300))")
+        #expect(run.stderr.contains("looping (1)") && run.stderr.hasSuffix(": stopped\n"), "\(mode): \(run.stderr.suffix(300))")
     }
 
     @Test("replay --json of a venue recording into head -1 stops reading it")
