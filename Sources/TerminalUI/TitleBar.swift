@@ -65,14 +65,7 @@ enum TitleBar {
     /// `title`'s head in at most `columns` columns, an ellipsis ending it in place of a trailing
     /// space or comma.
     static func cut(_ title: String, to columns: Int, charset: Charset) -> String {
-        var head = ""
-        var used = 0
-        for character in title {
-            let w = TerminalText.columns(of: character, charset: charset)
-            if used + w > columns - 1 { break }
-            head.append(character)
-            used += w
-        }
+        var head = Wrap.split(title, columns: columns - 1, charset: charset).head
         // "East Wing…", not "East Wing, …".
         while let last = head.last, last == " " || last == "," { head.removeLast() }
         return head + String(charset.ellipsis)

@@ -42,7 +42,7 @@ enum Wrap {
 
     /// The longest head of `word` that fits `columns` (at least one character, so wrapping always
     /// moves on; a double-width one in a 1-column line is then clipped by the buffer) and the rest.
-    private static func split(_ word: String, columns: Int, charset: Charset) -> (head: String, rest: String) {
+    static func split(_ word: String, columns: Int, charset: Charset) -> (head: String, rest: String) {
         guard columns > 0 else { return ("", word) }
         var used = 0
         var end = word.startIndex

@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test("a description in a double-width script wraps by columns: every line on screen, nothing lost before the ellipsis")
-    func aWideDescriptionWrapsByColumns() {
+    func aWideDescriptionWrapsByColumns() throws {
         let description = "全角の説明文です。幅が二倍の文字が折り返しで崩れないか確かめる。東京国立博物館の展示品の説明。"
             + "これは長い説明文で、三行目まで続きます。最後まで読めるでしょうか。もう一文、画面に入りきらない文を足します。"
             + "さらにもう一文、三行には収まらない長さにします。"
@@ -79,7 +79,7 @@ import Testing
         let nearest = NearestExhibit(identity: Museum.rosetta, name: "東京国立博物館の展示品", description: description, proximity: .immediate)
         let state = MonitorState(snapshot: Museum.snapshot(rows: [row], nearest: nearest), screenSize: (80, 14))
         let screen = render(state.viewModel(), size: ScreenSize(columns: 80, lines: 14))
-        let rule = try! #require((0..<14).first { screen.line($0).hasPrefix("── 東京") }, "\(screen.text)")
+        let rule = try #require((0..<14).first { screen.line($0).hasPrefix("── 東京") }, "\(screen.text)")
         let lines = (rule + 1..<rule + 4).map { String(screen.line($0).trimmingTrailingSpaces().dropFirst()) }
         #expect(lines.allSatisfy { TerminalText.width($0, charset: .unicode) <= 78 }, "\(lines)")
         #expect(lines.dropLast().allSatisfy { TerminalText.width($0, charset: .unicode) >= 76 }, "full lines: \(lines)")
