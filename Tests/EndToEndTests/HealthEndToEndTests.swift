@@ -118,7 +118,12 @@ struct HealthEndToEndTests {
         #expect(!rotating.hasPrefix("!"), "a rotation is not a warning: \(rotating)")
 
         try session.send("H")
-        let health = try session.waitFor(timeout: 10, "the health view") { $0.contains("BATTERY") }
+        // Each view is waited for whole (its last line too), as it is asserted: a capture taken while
+        // ncurses is still writing a frame shows the new heading over the old view's lines (seen once
+        // in CI under load, the detail pane's findings not yet drawn below its health line).
+        let health = try session.waitFor(timeout: 10, "the health view") {
+            $0.contains("BATTERY") && $0.contains("advertises every 1.03 s, catalog says 100 ms") && $0.contains("eTLM")
+        }
         #expect(health.contains("beacontop · Health bench · health"))
         let row = try #require(health.split(separator: "\n").first { $0.contains("Eddystone bench beacon") })
         for value in ["5A:00:00:00:00:10", "2.84 V", "19.0 C", "5223", "18 m", "1.03 s"] {
@@ -131,7 +136,7 @@ struct HealthEndToEndTests {
         #expect(encrypted.contains("eTLM"), "encrypted TLM shown as such: \(encrypted)")
 
         try session.send("e")
-        let log = try session.waitFor(timeout: 10, "the event log") { $0.contains("KIND") }
+        let log = try session.waitFor(timeout: 10, "the event log") { $0.contains("KIND") && $0.contains("(one transmitter, merged)") }
         #expect(log.contains("warning  duplicate: 5A:00:00:00:00:01"))
         // Wrapped under WHAT, whole (it was cut at the screen's edge after 'sends 494E5445').
         #expect(log.contains("info     address-rotated: 5A:00:00:00:00:03 -> 5A:00:00:00:00:04 sends\n"
@@ -140,9 +145,10 @@ struct HealthEndToEndTests {
         // The detail pane of the Eddystone beacon: its health line and findings.
         try session.send("Escape")
         try session.send("/", "E", "d", "d", "y", "Enter", "Enter")
-        // Waits for the pane's body too: the title line is redrawn first, and a capture taken
-        // between the two showed "· detail" over the event log's lines (seen once under load).
-        let detail = try session.waitFor(timeout: 10, "the detail pane") { $0.contains("· detail") && $0.contains("Health 5A:") }
+        // Waits for the pane's last line: the title line is redrawn first, and captures taken
+        // mid-frame showed "· detail" over the event log's lines, once with the health line drawn and
+        // the findings below it not yet (both under load).
+        let detail = try session.waitFor(timeout: 10, "the detail pane") { $0.contains("· detail") && $0.contains("! battery low") }
         #expect(detail.contains("Health 5A:00:00:00:00:10: battery 2.84 V, 19.0 C, TLM"))
         #expect(detail.contains("! battery low: 2.84 V, below 3.00 V"))
         try session.send("q")
