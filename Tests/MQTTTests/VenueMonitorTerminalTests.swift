@@ -47,7 +47,11 @@ struct VenueMonitorTerminalTests {
         }
         feeder.start()
         defer { running.value = false }
-        let table = try session.waitFor(timeout: 60, "the beacon placed in the kitchen") { $0.contains("kitchen (kitchen)") }
+        // Every wait here is for the whole of what it asserts: a capture can be taken while ncurses is
+        // still writing a frame (its top drawn, the rows below and the status line not yet).
+        let table = try session.waitFor(timeout: 60, "the beacon placed in the kitchen, the hall's reading beside it") { screen in
+            screen.split(separator: "\n").contains { $0.contains("kitchen (kitchen)") && $0.contains("hall 9.50") } && screen.contains("msg/s")
+        }
         #expect(table.contains("ROOM (SCANNER)") && table.contains("RUNNER-UP"))
         // The status line counts what arrives: broker messages, not adverts.
         #expect(table.contains("msg/s") && !table.contains("adv/s"), "\(table)")
@@ -56,14 +60,18 @@ struct VenueMonitorTerminalTests {
 
         // Enter: every scanner's reading side by side, the placing one marked.
         try session.send("Enter")
-        let detail = try session.waitFor(timeout: 10, "the scanners side by side") { $0.contains("LEVEL dB") && $0.contains("in kitchen") }
+        let detail = try session.waitFor(timeout: 10, "the scanners side by side") { screen in
+            screen.contains("LEVEL dB") && screen.contains("in kitchen") && screen.split(separator: "\n").contains { $0.hasPrefix(" hall") && $0.contains("9.50") }
+        }
         let detailLines = detail.split(separator: "\n")
         #expect(detailLines.contains { $0.hasPrefix(">kitchen") && $0.contains("-61") && $0.contains("1.20") }, "\(detail)")
         #expect(detailLines.contains { $0.hasPrefix(" hall") && $0.contains("-82") && $0.contains("9.50") }, "\(detail)")
         try session.send("Escape")
 
         try session.send("n")
-        let list = try session.waitFor(timeout: 10, "the scanner list") { $0.contains("SCANNER") && $0.contains("MSG/s") && $0.contains("hall") }
+        let list = try session.waitFor(timeout: 10, "the scanner list") { screen in
+            screen.contains("SCANNER") && screen.contains("MSG/s") && screen.split(separator: "\n").contains { $0.hasPrefix(" hall") && $0.contains("online") }
+        }
         let lines = list.split(separator: "\n")
         let kitchen = try #require(lines.first { $0.hasPrefix(" kitchen") })
         #expect(kitchen.contains("online"))

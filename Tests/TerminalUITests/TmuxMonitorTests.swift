@@ -50,8 +50,9 @@ struct TmuxMonitorTests {
         try session.send("Escape")
         try session.waitFor("PROXIMITY")
         try session.send("?")
-        let help = try session.waitFor("Keys (Esc or ? returns)")
-        #expect(help.contains("sort by distance, RSSI, name, id"))
+        // The summary, below the heading: a capture can land while the frame is still being written.
+        let help = try session.waitFor("sort by distance, RSSI, name, id")
+        #expect(help.contains("Keys (Esc or ? returns)"))
         try session.send("Escape", "q")
         let after = try session.waitFor("STTY-DONE")
         #expect(after.contains("EXIT=0"))
