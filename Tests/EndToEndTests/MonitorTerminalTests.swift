@@ -65,8 +65,11 @@ struct MonitorTerminalTests {
         #expect(descriptionStart.count == 30 && catalog.contains(descriptionStart), "panel text: \(lines[heading + 1])")
         // The event log: the visitor entered exhibits' regions, and the nearest changed.
         try session.send("e")
-        let log = try session.waitFor(timeout: 10, "region events in the log") { $0.contains(" enter ") && $0.contains("nearest: ") }
-        #expect(log.contains("8F3A2C61-5B7E-4D19-A0C4-2E6B9F1D7A35:1:"))
+        // Waits for everything it asserts: a capture can land while a frame is still being written.
+        let log = try session.waitFor(timeout: 10, "region events in the log") {
+            $0.contains(" enter ") && $0.contains("nearest: ") && $0.contains("8F3A2C61-5B7E-4D19-A0C4-2E6B9F1D7A35:1:")
+        }
+        #expect(log.contains(" enter "))
         try session.send("Escape")
         try session.send("q")
         try Self.expectRestored(session)
@@ -108,8 +111,9 @@ struct MonitorTerminalTests {
         let capture = SharedData.capture("govee-h5100.btsnoop").path
         let session = try Self.start("monitor \(capture) --speed 20 --loop")
         defer { session.kill() }
-        let table = try session.waitFor(timeout: 15, "a ranged beacon row") { $0.contains("494E5445…") }
-        #expect(table.contains("replaying at 20x"))
+        // The status line too, below the row: a capture can land while a frame is still being written.
+        let table = try session.waitFor(timeout: 15, "a ranged beacon row and the status line") { $0.contains("494E5445…") && $0.contains("replaying at 20x") }
+        #expect(table.contains("PROXIMITY"))
         try session.send("s")
         try session.waitFor("sort: rssi")
         try session.send("Down", "Enter")
@@ -227,7 +231,7 @@ struct MonitorTerminalTests {
         try session.waitFor("Pillar beacon")
         try session.send("c")
         try session.waitFor("Calibration: hold Pillar beacon 1 m from the receiver")
-        let done = try session.waitFor(timeout: 15, "20 samples") { $0.contains("Enter saves -61 dBm") }
+        let done = try session.waitFor(timeout: 15, "20 samples") { $0.contains("Enter saves -61 dBm") && $0.contains("Measured power at 1 m: ") }
         // The 10%-trimmed mean of -60/-62 samples: -61 give or take a sample's imbalance.
         #expect(done.contains("Measured power at 1 m: -61.0 dBm") || done.contains("Measured power at 1 m: -60.9 dBm") || done.contains("Measured power at 1 m: -61.1 dBm"))
         try session.send("Enter")
@@ -257,7 +261,9 @@ struct MonitorTerminalTests {
         try session.send("c")
         try session.waitFor(timeout: 15, "20 samples") { $0.contains("Enter saves -61 dBm") }
         try session.send("Enter")
-        let failed = try session.waitFor(timeout: 15, "the failure on the wizard") { $0.contains("Calibration not saved to hall.yaml: File too large") }
+        let failed = try session.waitFor(timeout: 15, "the failure on the wizard") {
+            $0.contains("Calibration not saved to hall.yaml: File too large") && $0.contains("Esc cancels.")
+        }
         #expect(failed.contains("Enter tries again; Esc cancels."))
         #expect(!failed.contains("NSCocoaErrorDomain"))
         try session.send("q")
@@ -321,7 +327,7 @@ struct MonitorTerminalTests {
 
         let session = try Self.start("monitor \(path.path) --loop --speed 4")
         defer { session.kill() }
-        let screen = try session.waitFor("%1B")
+        let screen = try session.waitFor(".com%1B[2J")
         // 0x07 is Eddystone's ".com" expansion (Eddystone-URL spec, URL encoding), so the BEL that would
         // end the OSC never reaches the screen either; ESC is shown as %1B.
         #expect(screen.contains("https://%1B]0;pwned.com%1B[2J"))

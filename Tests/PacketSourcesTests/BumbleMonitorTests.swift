@@ -23,7 +23,12 @@ struct BumbleMonitorTests {
             columns: 120, lines: 30, environment: ["LANG": "C.UTF-8", "TERM": "screen-256color"]
         )
         defer { session.kill() }
-        let screen = try session.waitFor(timeout: 20, "four beacon rows") { $0.contains(" 4 beacons") && $0.contains("https://example.com") }
+        // Waits for the four rows' RSSI and the status line, the last things drawn: a capture can land
+        // while a frame is still being written.
+        let screen = try session.waitFor(timeout: 20, "four beacon rows") {
+            $0.contains(" 4 beacons") && $0.contains("https://example.com") && $0.split(separator: "\n").filter { $0.contains(" -50 ") }.count == 4
+                && $0.contains("tcp:127.0.0.1:\(world.ports[0]) scanning")
+        }
         for row in ["E2C56DB5…:100:1", "2F234454…:1:2", "edd1eb…:0badc0ffee01", "https://example.com"] {
             #expect(screen.contains(row), "no row for \(row)")
         }

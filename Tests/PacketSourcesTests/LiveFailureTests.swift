@@ -80,7 +80,8 @@ struct LiveFailureTests {
             }
             #expect(!screen.contains("tcp:127.0.0.1:\(port) scanning ·"))
             try session.send("e")
-            let log = try session.waitFor(timeout: 5, "the event log") { $0.contains("Events (") }
+            // Waits for the line it asserts, not the heading: a capture can land mid-frame.
+            let log = try session.waitFor(timeout: 5, "the event log") { $0.contains("Events (") && Self.words($0).contains("LE Set Extended Scan Enable failed") }
             #expect(Self.words(log).contains(
                 "scanning not restarted (retrying in 1 s): LE Set Extended Scan Enable failed: Command Disallowed (0x0C):"), "\(log)")
         }
