@@ -38,7 +38,7 @@ struct ScriptNamesTerminalTests {
         let screen = try session.waitFor(timeout: 20, "every row ending with its age, the panel's rule drawn") { screen in
             let rows = screen.split(separator: "\n").filter { row in Self.names.contains { row.dropFirst().hasPrefix($0.prefix(4)) } }
             return rows.count == Self.names.count && rows.allSatisfy { $0.hasSuffix("s") && $0.contains(" -") }
-                && screen.contains("── Hindi")
+                && screen.split(separator: "\n").contains { $0.hasPrefix("── Hindi") && $0.hasSuffix("──") }
         }
         let rule = try #require(screen.split(separator: "\n").first { $0.hasPrefix("── Hindi") })
         #expect(rule.hasSuffix("──") && rule.contains("संग्रहालय · "), "the rule holds the name and the proximity only: \(rule)")
