@@ -41,4 +41,24 @@ import Testing
         #expect(wide[2] == "   00:09 info     nearest: Rosetta Stone")
         #expect(wide.contains(" 1:02:05 exit     Rosetta Stone (cast)"), "\(wide)")
     }
+
+    @Test("a cut source name keeps its kind: at 40 columns sim:demo/museum.yaml read …:demo/museum.yaml")
+    func aCutSourceNameKeepsItsKind() {
+        func statusLine(_ name: String) -> String {
+            let source = SourceStatus(name: name, state: .scanning, advertsPerSecond: 75)
+            let model = MonitorState(snapshot: Museum.snapshot(rows: [], source: source)).viewModel()
+            return render(model, size: ScreenSize(columns: 40, lines: 12)).line(11).trimmingTrailingSpaces()
+        }
+        #expect(statusLine("sim:demo/museum.yaml") == " sim:…/museum.yaml scanning · 75 adv/s")
+        #expect(statusLine("sim:/usr/local/share/beacontop/demo/museum.yaml") == " sim:…/museum.yaml scanning · 75 adv/s")
+        #expect(statusLine("/srv/captures/2026/hall-b/walk-1.btsnoop") == " …/walk-1.btsnoop scanning · 75 adv/s")
+        // A name that is not a path gives way after the rate, then its kind stays.
+        #expect(statusLine("serial:/dev/ttyACM0@1000000") == " serial:/dev/ttyACM0@1000000 scanning")
+        #expect(statusLine("serial:/dev/serial/by-id/usb-nRF52-if00@1000000") == " serial:…sb-nRF52-if00@1000000 scanning")
+        #expect(statusLine("unix:/run/beacontop/h4.sock") == " unix:…/h4.sock scanning · 75 adv/s")
+        // A host cut from its front (its end tells hosts apart), a broker's URL from its end (its host).
+        #expect(statusLine("tcp:gateway.hall-b.example.org:9000") == " tcp:….hall-b.example.org:9000 scanning")
+        #expect(statusLine("mqtt://broker.hall-b.example.org:1884/venue") == " mqtt://broker.hall-b.example… scanning")
+        #expect(statusLine("hci0:monitor") == " hci0:monitor scanning · 75 adv/s")
+    }
 }
