@@ -61,4 +61,25 @@ import Testing
         #expect(statusLine("mqtt://broker.hall-b.example.org:1884/venue") == " mqtt://broker.hall-b.example… scanning")
         #expect(statusLine("hci0:monitor") == " hci0:monitor scanning · 75 adv/s")
     }
+
+    @Test("the survey's title is cut before its sample count: it ran into it ('The Little0 samples')")
+    func theSurveyTitleStopsBeforeTheCount() {
+        let plan = SurveyPlan(title: "The Little Museum of Clever Things", beacons: SurveyScreenTests.plan.beacons, walls: SurveyScreenTests.plan.walls)
+        let state = SurveyState(session: SurveySession(plan: plan, created: 0, samples: []), catalog: nil)
+        let title = { (columns: Int) in SurveyScreen.render(state, size: ScreenSize(columns: columns, lines: 12), rule: CoverageRule()).line(0).trimmingTrailingSpaces() }
+        #expect(title(40) == " beacontop survey · The Lit…  0 samples")
+        #expect(title(60) == " beacontop survey · The Little Museum of Clever…  0 samples")
+        #expect(title(80) == " beacontop survey · The Little Museum of Clever Things                0 samples")
+        #expect(title(30) == " beacontop survey   0 samples")
+    }
+
+    @Test("the title bar leaves two spaces before the count: 'The Litt… · events 10 beacons' read as one phrase")
+    func theTitleBarKeepsTwoSpacesBeforeTheCount() throws {
+        var snapshot = Museum.snapshot(rows: [])
+        snapshot.title = "The Little Museum of Clever Things"
+        var state = MonitorState(snapshot: snapshot)
+        _ = state.handle(.character("e"))
+        let line = render(state.viewModel(), size: ScreenSize(columns: 60, lines: 12)).line(0).trimmingTrailingSpaces()
+        #expect(line == " beacontop · The Litt… · events  0 beacons · sort: distance")
+    }
 }

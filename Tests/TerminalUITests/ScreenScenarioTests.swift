@@ -153,7 +153,7 @@ import Testing
         #expect(state.update(Museum.snapshot(rows: [rosetta, helmet])) == .redraw)
         let after = render(state.viewModel(), size: size)
         #expect(after.text == """
-             beacontop · The Litt… 2 beacons · sort: distance
+             beacontop · The Lit…  2 beacons · sort: distance
              NAME       RSSI HISTORY    DIST m PROXIMITY   AGE
              Rosetta S…  -61 ▄▅           1.10 near       0.2s
              Sutton Ho…  -88              12.0 unknown     21s
