@@ -62,6 +62,37 @@ import Testing
         #expect(statusLine("hci0:monitor") == " hci0:monitor scanning · 75 adv/s")
     }
 
+    @Test("the detail pane at 40 and 50 columns: the id under the name, whole where it fits, and every value")
+    func theDetailPaneKeepsTheIdAndEveryValue() throws {
+        var row = try SecondaryScreenTests.vectorRow()
+        row.exhibitName = "Harrison's H4 Chronometer (replica)"
+        var state = SecondaryScreenTests.state(row)
+        _ = state.handle(.enter)
+        let fifty = Self.lines(render(state.viewModel(), size: ScreenSize(columns: 50, lines: 15)))
+        #expect(Array(fifty[1...5]) == [
+            " Harrison's H4 Chronometer (replica)",
+            " " + row.identity.description,
+            " RSSI -67 dBm · distance 1.90 m (1.2-3.1 m, 80%)",
+            " near · TX@1m -8 dBm · 4.5 pkt/s · seen 0.4s ago",
+            " RSSI, dBm (9 samples)",
+        ], "\(fifty)")
+        // 40x12: the proximity, rate and age were left out; the charts give way to them.
+        let forty = Self.lines(render(state.viewModel(), size: ScreenSize(columns: 40, lines: 12)))
+        #expect(Array(forty[1...6]) == [
+            " Harrison's H4 Chronometer (replica)",
+            // Too long for the line: the middle of the UUID goes, major and minor stay.
+            " 41424344-4546-4748-4940-4142434445…:1:2",
+            " RSSI -67 dBm",
+            " distance 1.90 m (1.2-3.1 m, 80%) · near",
+            " TX@1m -8 dBm · 4.5 pkt/s",
+            " seen 0.4s ago",
+        ], "\(forty)")
+        #expect(forty.allSatisfy { TerminalText.width($0, charset: .unicode) <= 40 })
+        // The filters flow whole onto a second line rather than running off the edge.
+        let filters = Self.lines(render(state.viewModel(), size: ScreenSize(columns: 40, lines: 24)))
+        #expect(filters.contains(" Filters:  kalman 1.90 m  median 2.30 m") && filters.contains("           raw ?"), "\(filters)")
+    }
+
     @Test("the survey's title is cut before its sample count: it ran into it ('The Little0 samples')")
     func theSurveyTitleStopsBeforeTheCount() {
         let plan = SurveyPlan(title: "The Little Museum of Clever Things", beacons: SurveyScreenTests.plan.beacons, walls: SurveyScreenTests.plan.walls)
