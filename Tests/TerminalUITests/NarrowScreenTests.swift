@@ -93,6 +93,29 @@ import Testing
         #expect(filters.contains(" Filters:  kalman 1.90 m  median 2.30 m") && filters.contains("           raw ?"), "\(filters)")
     }
 
+    @Test("the calibration wizard at 40x12 wraps its sentences: 'Esc cancels' ran off the screen")
+    func theCalibrationWizardWrapsAtFortyColumns() throws {
+        let row = try SecondaryScreenTests.vectorRow()
+        let progress = CalibrationProgress(identity: row.identity, name: "Rosetta Stone (cast)", samplesCollected: 100, samplesNeeded: 100,
+                                           measuredPower: -66.9, spread: 4.2)
+        var state = SecondaryScreenTests.state(row, calibration: progress)
+        _ = state.handle(.character("c"))
+        _ = state.update(SecondaryScreenTests.state(row, calibration: progress).snapshot)
+        let screen = Self.lines(render(state.viewModel(), size: ScreenSize(columns: 40, lines: 12)))
+        #expect(Array(screen[1...10]) == [
+            " Calibration: hold Rosetta Stone (cast)",
+            " 1 m from the receiver",
+            "  [████████████████████████] 100 samples",
+            "  Measured power at 1 m: -66.9 dBm",
+            "  spread: ±4.2 dB",
+            "  The spread is large: keep the beacon",
+            "  still, in line of sight.",
+            "  Enter saves -67 dBm as the catalog",
+            "  override; Esc cancels.",
+            "",
+        ], "\(screen)")
+    }
+
     @Test("the survey's title is cut before its sample count: it ran into it ('The Little0 samples')")
     func theSurveyTitleStopsBeforeTheCount() {
         let plan = SurveyPlan(title: "The Little Museum of Clever Things", beacons: SurveyScreenTests.plan.beacons, walls: SurveyScreenTests.plan.walls)

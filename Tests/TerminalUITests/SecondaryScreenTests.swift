@@ -198,10 +198,10 @@ import Testing
               [██████████░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░] 25/100 samples
 
               Measured power at 1 m: -58.6 dBm   spread: ±5.2 dB
-              The spread is large: keep the beacon still, in line of sig
+              The spread is large: keep the beacon still, in line of
+              sight.
 
               Collecting... Esc cancels.
-
 
              hci0 scanning · 0 adv/s                             ? help
             """)
