@@ -15,7 +15,11 @@ enum TableView {
             let message = model.totalRowCount == 0
                 ? "No beacons heard yet (\(model.source.name))"
                 : "No beacon matches the filter \"\(model.filterText)\""
-            buffer.write(message, x: 2, y: geometry.firstRowLine, role: .muted)
+            // Wrapped: at 50 columns the source's path was cut at the edge.
+            let lines = Wrap.words(message, width: buffer.width - 3, lines: max(1, geometry.rowCapacity), ellipsis: buffer.charset.ellipsis, charset: buffer.charset)
+            for (offset, line) in lines.enumerated() {
+                buffer.write(line, x: 2, y: geometry.firstRowLine + offset, role: .muted)
+            }
         }
         let first = geometry.firstVisibleIndex(selectedIndex: model.selectedIndex, rowCount: model.rows.count)
         let last = min(model.rows.count, first + geometry.rowCapacity)

@@ -127,6 +127,18 @@ import Testing
         #expect(title(30) == " beacontop survey   0 samples")
     }
 
+    @Test("no beacons heard: the message wraps, the source's path whole")
+    func theEmptyTableWrapsItsMessage() {
+        let source = SourceStatus(name: "/work/shared/data/captures/govee-h5075-h5074.btsnoop", state: .replaying(speed: 1))
+        let model = MonitorState(snapshot: Museum.snapshot(rows: [], source: source)).viewModel()
+        let screen = Self.lines(render(model, size: ScreenSize(columns: 50, lines: 15)))
+        #expect(Array(screen[2...4]) == [
+            "  No beacons heard yet",
+            "  (/work/shared/data/captures/govee-h5075-",
+            "  h5074.btsnoop)",
+        ], "\(screen)")
+    }
+
     @Test("the title bar leaves two spaces before the count: 'The Litt… · events 10 beacons' read as one phrase")
     func theTitleBarKeepsTwoSpacesBeforeTheCount() throws {
         var snapshot = Museum.snapshot(rows: [])
