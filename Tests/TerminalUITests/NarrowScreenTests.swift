@@ -149,3 +149,40 @@ import Testing
         #expect(line == " beacontop · The Litt… · events  0 beacons · sort: distance")
     }
 }
+
+extension NarrowScreenTests {
+    @Test("a venue beacon's detail: value columns leave whole below 68 columns; '-3' of '-3.5' was drawn at 50")
+    func theVenueDetailLeavesValueColumnsWhole() {
+        let placing = VenuePlacement.ScannerCell(scanner: "pi-booth-101", room: "booth-101", rssi: -61, level: -3.5, distance: 1.4, age: 0.4)
+        let other = VenuePlacement.ScannerCell(scanner: "esp32-aisle-north-door", room: "aisle", rssi: -79, level: -18.25, distance: 9.5, age: 2.1)
+        var row = Museum.row(Museum.rosetta, "Rosetta Stone (cast)", rssi: -61, accuracy: 1.4, proximity: .near)
+        row.venue = VenuePlacement(room: "booth-101", scanner: "pi-booth-101", runnerUp: other, scanners: [placing, other])
+        var state = MonitorState(snapshot: Museum.snapshot(rows: [row]))
+        _ = state.handle(.enter)
+        func lines(_ columns: Int) -> [String] {
+            Array(Self.lines(render(state.viewModel(), size: ScreenSize(columns: columns, lines: 12)))[1...5])
+        }
+        let id = row.identity.description
+        #expect(lines(80) == [
+            " Rosetta Stone (cast) · in booth-101 · \(id)",
+            " SCANNER            ROOM              RSSI  LEVEL dB  DIST m    AGE",
+            ">pi-booth-101       booth-101          -61      -3.5    1.40   0.4s",
+            " esp32-…-north-door aisle              -79     -18.3    9.50   2.1s",
+            "",
+        ], "\(lines(80))")
+        // Below 68 columns the age leaves, then the distance; the names share what is left, cut in
+        // the middle; the room goes with the name, the id on a line of its own.
+        #expect(lines(50) == [
+            " Rosetta Stone (cast) · in booth-101",
+            " \(id)",
+            " SCANNER     ROOM          RSSI  LEVEL dB  DIST m",
+            ">pi-b…th-101 booth-101      -61      -3.5    1.40",
+            " esp3…h-door aisle          -79     -18.3    9.50",
+        ], "\(lines(50))")
+        #expect(lines(40)[2...4] == [
+            " SCANNER    ROOM         RSSI  LEVEL dB",
+            ">pi-…th-101 booth-101     -61      -3.5",
+            " esp…h-door aisle         -79     -18.3",
+        ], "\(lines(40))")
+    }
+}
