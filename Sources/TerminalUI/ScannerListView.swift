@@ -27,7 +27,7 @@ enum ScannerListView {
             }
         }
         if model.scanners.isEmpty {
-            buffer.write("  No scanners heard yet (the scanner list is a venue's: monitor mqtt://BROKER).", x: 0, y: 2, role: .muted)
+            buffer.writeWrapped("No scanners heard yet (the scanner list is a venue's: monitor mqtt://BROKER).", x: 2, y: 2, lines: max(1, buffer.height - 3), role: .muted)
             return
         }
         let capacity = max(0, buffer.height - 3)

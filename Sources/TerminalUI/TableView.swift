@@ -16,10 +16,7 @@ enum TableView {
                 ? "No beacons heard yet (\(model.source.name))"
                 : "No beacon matches the filter \"\(model.filterText)\""
             // Wrapped: at 50 columns the source's path was cut at the edge.
-            let lines = Wrap.words(message, width: buffer.width - 3, lines: max(1, geometry.rowCapacity), ellipsis: buffer.charset.ellipsis, charset: buffer.charset)
-            for (offset, line) in lines.enumerated() {
-                buffer.write(line, x: 2, y: geometry.firstRowLine + offset, role: .muted)
-            }
+            buffer.writeWrapped(message, x: 2, y: geometry.firstRowLine, lines: max(1, geometry.rowCapacity), role: .muted)
         }
         let first = geometry.firstVisibleIndex(selectedIndex: model.selectedIndex, rowCount: model.rows.count)
         let last = min(model.rows.count, first + geometry.rowCapacity)

@@ -63,3 +63,14 @@ enum Wrap {
         return (String(word[..<end]), String(word[end...]))
     }
 }
+
+extension ScreenBuffer {
+    /// `text` wrapped from column `x` to the screen's edge into at most `lines` lines from line `y`
+    /// down (the last ending in an ellipsis when text was left out). Returns the lines drawn.
+    @discardableResult
+    mutating func writeWrapped(_ text: String, x: Int, y: Int, lines: Int, role: StyleRole) -> Int {
+        let wrapped = Wrap.words(text, width: width - x - 1, lines: lines, ellipsis: charset.ellipsis, charset: charset)
+        for (offset, line) in wrapped.enumerated() { write(line, x: x, y: y + offset, role: role) }
+        return wrapped.count
+    }
+}

@@ -186,3 +186,27 @@ extension NarrowScreenTests {
         ], "\(lines(40))")
     }
 }
+
+extension NarrowScreenTests {
+    @Test("the health view's findings and the empty screens' messages wrap instead of running off the edge")
+    func healthFindingsAndEmptyMessagesWrap() {
+        // 'frame says +12 dBm at 1 m: not a received power, ranging uses the default' ended at
+        // 'ranging' on 60 columns.
+        let screen = Self.lines(HealthViewTests.screen(columns: 60))
+        #expect(Array(screen[6...7]) == [
+            "   frame says +12 dBm at 1 m: not a received power, ranging",
+            "   uses the default",
+        ], "\(screen)")
+        let empty = MonitorViewModel(rows: [], source: SourceStatus(name: "hci0"), screen: .health)
+        #expect(Array(Self.lines(render(empty, size: ScreenSize(columns: 40, lines: 12)))[2...3]) == [
+            "  No beacon heard yet: health shows",
+            "  once a beacon frame arrives.",
+        ])
+        let scanners = MonitorViewModel(rows: [], source: SourceStatus(name: "mqtt://broker"), screen: .scanners)
+        #expect(Array(Self.lines(render(scanners, size: ScreenSize(columns: 40, lines: 12)))[2...4]) == [
+            "  No scanners heard yet (the scanner",
+            "  list is a venue's: monitor",
+            "  mqtt://BROKER).",
+        ])
+    }
+}
