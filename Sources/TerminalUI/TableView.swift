@@ -4,7 +4,7 @@ import Monitor
 enum TableView {
     static func draw(_ model: MonitorViewModel, into buffer: inout ScreenBuffer) {
         let showsPanel = model.nearest?.showsPanel ?? false
-        let geometry = TableGeometry(lines: buffer.height, showsPanel: showsPanel)
+        let geometry = TableGeometry(lines: buffer.height, nearest: model.nearest)
         let layout = TableLayout(width: buffer.width, venue: model.rows.contains { $0.venue != nil })
         let headerLine = geometry.firstRowLine - 1
         buffer.fill(y: headerLine, role: .columnHeader)

@@ -210,3 +210,21 @@ extension NarrowScreenTests {
         ])
     }
 }
+
+extension NarrowScreenTests {
+    @Test("an uncatalogued nearest beacon's panel is its rule alone: three blank lines took rows from a 40x12 table")
+    func aPanelWithNoDescriptionIsOneLine() throws {
+        let rows = (1...9).map { minor in
+            Museum.row(.iBeacon(uuid: HealthViewTests.uuid, major: 20597, minor: UInt16(minor)), nil, rssi: -50 - minor, accuracy: Double(minor), proximity: minor == 1 ? .immediate : .far)
+        }
+        let nearest = NearestExhibit(identity: rows[0].identity, name: "494E5445…:20597:1", description: "", proximity: .immediate)
+        let state = MonitorState(snapshot: Museum.snapshot(rows: rows, nearest: nearest), screenSize: (40, 12))
+        let screen = Self.lines(render(state.viewModel(), size: ScreenSize(columns: 40, lines: 12)))
+        #expect(screen[2...9].allSatisfy { $0.contains(":20597:") }, "eight rows: \(screen)")
+        #expect(screen[10].hasPrefix("── 494E5445…:20597:1 · immediate ─"), "\(screen)")
+        // A click on the last row drawn selects it: the state counts the same rows.
+        var clicked = state
+        _ = clicked.handle(.click(row: 9, column: 5))
+        #expect(clicked.viewModel().selectedIndex == 7)
+    }
+}
