@@ -109,8 +109,11 @@ enum TableView {
     static func drawPanel(_ nearest: NearestExhibit, top: Int, buffer: inout ScreenBuffer) {
         let rule = buffer.charset.rule
         buffer.fill(rule, y: top, role: .nearest)
-        let heading = " \(nearest.name)\(buffer.charset.separator)\(nearest.proximity.rawValue) "
-        buffer.write(heading, x: 2, y: top, role: .nearest, limit: buffer.width - 4)
+        // The name gives way, not the proximity: at 40 columns a long name left '· n'.
+        let proximity = "\(buffer.charset.separator)\(nearest.proximity.rawValue) "
+        let room = buffer.width - 4 - 1 - TerminalText.width(proximity, charset: buffer.charset)
+        let name = TerminalText.width(nearest.name, charset: buffer.charset) <= room ? nearest.name : TitleBar.cut(nearest.name, to: room, charset: buffer.charset)
+        buffer.write(" " + name + proximity, x: 2, y: top, role: .nearest, limit: buffer.width - 4)
         let lines = Wrap.words(TerminalText.sanitized(nearest.description, charset: buffer.charset),
                                width: buffer.width - 2, lines: TableGeometry.panelLines - 1, ellipsis: buffer.charset.ellipsis,
                                charset: buffer.charset)

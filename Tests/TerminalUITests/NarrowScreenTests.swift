@@ -228,3 +228,16 @@ extension NarrowScreenTests {
         #expect(clicked.viewModel().selectedIndex == 7)
     }
 }
+
+extension NarrowScreenTests {
+    @Test("the panel's rule keeps the proximity and cuts the name: at 40 columns it read '(replica) · n'")
+    func thePanelRuleKeepsTheProximity() {
+        let row = Museum.row(Museum.rosetta, "Antikythera Mechanism (replica)", rssi: -60, accuracy: 1, proximity: .near)
+        let nearest = NearestExhibit(identity: Museum.rosetta, name: "Antikythera Mechanism (replica)", description: Museum.rosettaText, proximity: .near)
+        let state = MonitorState(snapshot: Museum.snapshot(rows: [row], nearest: nearest), screenSize: (40, 12))
+        let screen = Self.lines(render(state.viewModel(), size: ScreenSize(columns: 40, lines: 12)))
+        #expect(screen[7] == "── Antikythera Mechanism (rep… · near ──", "\(screen)")
+        let ascii = Self.lines(render(state.viewModel(), size: ScreenSize(columns: 40, lines: 12), charset: .ascii))
+        #expect(ascii[7] == "-- Antikythera Mechanism (rep~ | near --", "\(ascii)")
+    }
+}
