@@ -241,3 +241,27 @@ extension NarrowScreenTests {
         #expect(ascii[7] == "-- Antikythera Mechanism (rep~ | near --", "\(ascii)")
     }
 }
+
+extension NarrowScreenTests {
+    @Test("the scanner list at 40 and 50 columns: the state whole, the names cut in the middle; it read 'onlin'")
+    func theScannerListKeepsTheStateOnANarrowScreen() {
+        let scanners = [
+            ScannerState(name: "pi-booth-101-north-wall", room: "booth-101", alive: true, declaredOnline: true, secondsSinceHeard: 0.4, messages: 90,
+                         messagesPerSecond: 3, clockOffset: -12.25, offset: -13.5, offsetSource: "catalog"),
+            ScannerState(name: "pi-deaf", room: "hall", alive: true, declaredOnline: true, secondsSinceHeard: 9.5, messages: 4,
+                         offset: 0, offsetSource: "none", radioLost: "the other end closed the connection"),
+        ]
+        let model = MonitorViewModel(rows: [], source: SourceStatus(name: "mqtt://broker"), screen: .scanners, scanners: scanners)
+        func lines(_ columns: Int) -> [String] { Array(Self.lines(render(model, size: ScreenSize(columns: columns, lines: 10)))[1...3]) }
+        #expect(lines(40) == [
+            " SCANNER   ROOM      STATE    LAST",
+            " pi-…-wall booth-101 online   0.4s",
+            " pi-deaf   hall      no radio 9.5s",
+        ], "\(lines(40))")
+        #expect(lines(50) == [
+            " SCANNER       ROOM           STATE    LAST  MSG/s",
+            " pi-b…rth-wall booth-101      online   0.4s    3.0",
+            " pi-deaf       hall           no radio 9.5s      -",
+        ], "\(lines(50))")
+    }
+}
