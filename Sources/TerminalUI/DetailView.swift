@@ -6,7 +6,7 @@ import Survey
 enum DetailView {
     static func draw(_ model: MonitorViewModel, into buffer: inout ScreenBuffer) {
         guard let row = model.selectedRow else {
-            buffer.write("No beacon selected. Esc returns to the table.", x: 1, y: 2, role: .muted)
+            buffer.writeWrapped("No beacon selected. Esc returns to the table.", x: 1, y: 2, lines: 3, role: .muted)
             return
         }
         if let venue = row.venue { return VenueDetailView.draw(row, venue, into: &buffer) }

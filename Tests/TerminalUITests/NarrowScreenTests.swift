@@ -202,6 +202,12 @@ extension NarrowScreenTests {
             "  No beacon heard yet: health shows",
             "  once a beacon frame arrives.",
         ])
+        // The detail pane of a beacon gone from the table (a venue's, its readings expired).
+        let gone = MonitorViewModel(rows: [], source: SourceStatus(name: "mqtt://broker"), screen: .detail)
+        #expect(Array(Self.lines(render(gone, size: ScreenSize(columns: 40, lines: 12)))[2...3]) == [
+            " No beacon selected. Esc returns to the",
+            " table.",
+        ])
         let scanners = MonitorViewModel(rows: [], source: SourceStatus(name: "mqtt://broker"), screen: .scanners)
         #expect(Array(Self.lines(render(scanners, size: ScreenSize(columns: 40, lines: 12)))[2...4]) == [
             "  No scanners heard yet (the scanner",
