@@ -146,7 +146,10 @@ enum DetailView {
         for (index, line) in findings.prefix(3).enumerated() {
             let more = index == 2 && findings.count > 3 ? " (+\(findings.count - 3) more: H)" : ""
             buffer.put("!", x: 0, y: y, role: .finding)
-            buffer.write(" " + line + more, x: 1, y: y, role: .finding)
+            // Whole words and an ellipsis where it is longer than the line (it ran off the edge); the
+            // health view (H) has it whole.
+            let fitted = Wrap.words(line + more, width: buffer.width - 3, lines: 1, ellipsis: buffer.charset.ellipsis, charset: buffer.charset)
+            buffer.write(" " + (fitted.first ?? ""), x: 1, y: y, role: .finding)
             y += 1
         }
         return y

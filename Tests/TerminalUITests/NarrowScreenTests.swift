@@ -271,3 +271,17 @@ extension NarrowScreenTests {
         ], "\(lines(50))")
     }
 }
+
+extension NarrowScreenTests {
+    @Test("a finding in the detail pane ends in whole words and an ellipsis, not at the edge ('not a received power,' at 50)")
+    func aDetailFindingIsCutWithAnEllipsis() throws {
+        let transmitter = HealthViewTests.transmitters[3]
+        let identity = try #require(transmitter.identities.first)
+        let row = BeaconRowModel(identity: identity, rssi: -70, accuracy: 3, proximity: .far)
+        let health = BeaconConditions(time: 60, transmitters: HealthViewTests.transmitters, byIdentity: [identity: BeaconCondition(health: transmitter)])
+        let model = MonitorViewModel(rows: [row], selectedIndex: 0, source: SourceStatus(name: "hci0"), screen: .detail, health: health)
+        let screen = Self.lines(render(model, size: ScreenSize(columns: 50, lines: 20)))
+        let finding = try #require(screen.first { $0.hasPrefix("! ") }, "\(screen)")
+        #expect(finding == "! frame says +12 dBm at 1 m: not a received…", "\(screen)")
+    }
+}
