@@ -46,7 +46,7 @@ public struct MonitorState: Sendable {
     }
 
     var geometry: TableGeometry {
-        TableGeometry(lines: screenSize.lines, showsPanel: snapshot.nearest?.showsPanel ?? false)
+        TableGeometry(lines: screenSize.lines, nearest: snapshot.nearest)
     }
 
     /// Takes a new snapshot from the data side.

@@ -17,4 +17,8 @@ public struct NearestExhibit: Sendable, Equatable {
 
     /// The panel is shown only while the visitor is close; farther away it is dismissed.
     public var showsPanel: Bool { proximity == .immediate || proximity == .near }
+
+    /// Lines its panel takes: none while it is not shown, the rule alone for an exhibit with no
+    /// description (an uncatalogued beacon: three blank lines took half of a 40x12 table's rows).
+    public var panelLines: Int { !showsPanel ? 0 : description.isEmpty ? 1 : TableGeometry.panelLines }
 }

@@ -13,10 +13,15 @@ public struct TableGeometry: Sendable, Equatable {
     public let firstRowLine: Int
     public let rowCapacity: Int
 
-    public init(lines: Int, showsPanel: Bool) {
+    /// `panel`: the lines the nearest-exhibit panel takes (`NearestExhibit.panelLines`), 0 for none.
+    public init(lines: Int, panel: Int) {
         firstRowLine = 2
-        let panel = showsPanel ? Self.panelLines : 0
         rowCapacity = max(0, lines - 3 - panel)
+    }
+
+    /// The table under a nearest exhibit's panel, or with none.
+    public init(lines: Int, nearest: NearestExhibit?) {
+        self.init(lines: lines, panel: nearest?.panelLines ?? 0)
     }
 
     public static func fits(columns: Int, lines: Int) -> Bool {

@@ -6,7 +6,7 @@ import Survey
 enum DetailView {
     static func draw(_ model: MonitorViewModel, into buffer: inout ScreenBuffer) {
         guard let row = model.selectedRow else {
-            buffer.write("No beacon selected. Esc returns to the table.", x: 1, y: 2, role: .muted)
+            buffer.writeWrapped("No beacon selected. Esc returns to the table.", x: 1, y: 2, lines: 3, role: .muted)
             return
         }
         if let venue = row.venue { return VenueDetailView.draw(row, venue, into: &buffer) }
@@ -15,11 +15,15 @@ enum DetailView {
         var y = 1
         // The full id, which a technician copies into the catalog: an uncatalogued beacon's short
         // name (`494E5445…:20597:62207`) left the UUID nowhere on screen.
-        let heading = " " + (row.exhibitName.map { $0 + separator } ?? "") + row.identity.description
-            + separator + row.identity.kind.rawValue
-        buffer.fill(y: y, role: .columnHeader)
-        buffer.write(heading, x: 0, y: y, role: .columnHeader)
-        y += 1
+        // Under 80 columns the name and the id share no line: the id goes under the name, whole
+        // where it fits (it was cut at the edge, `8F3A2C61-5B` at 50 columns).
+        let heading = (row.exhibitName.map { [$0] } ?? []) + [row.identity.description, row.identity.kind.rawValue]
+        for line in flow(heading, separator: separator, width: width - 1, charset: buffer.charset).prefix(2) {
+            buffer.fill(y: y, role: .columnHeader)
+            // Too long (the id at 40 columns): cut in the middle of the UUID, major and minor kept.
+            buffer.write(" " + HealthView.cutInTheMiddle(line, width: width - 1, charset: buffer.charset), x: 0, y: y, role: .columnHeader)
+            y += 1
+        }
         var distance = "distance " + (row.accuracy.map { CellFormat.metres($0) + " m" } ?? "?")
         // The range is a stated-probability interval: say which probability.
         if let range = row.accuracyRange {
@@ -31,7 +35,9 @@ enum DetailView {
             (row.packetsPerSecond.map { CellFormat.fixed($0, decimals: 1) } ?? "-") + " pkt/s",
             "seen " + CellFormat.age(row.secondsSinceSeen) + " ago",
         ]
-        for line in flow(summary, separator: separator, width: width - 1, charset: buffer.charset).prefix(2) {
+        // Every value, on as many lines as it takes: at 40 columns two lines held only the RSSI and
+        // the distance, not the proximity, the rate or the age.
+        for line in flow(summary, separator: separator, width: width - 1, charset: buffer.charset) {
             buffer.write(" " + line, x: 0, y: y, role: row.isStale ? .stale : .plain)
             y += 1
         }
@@ -40,18 +46,25 @@ enum DetailView {
         // Lines below the charts: raw frame label + up to two hex lines, the filters line.
         let hexPerLine = max(1, (width - 2) / 3)
         let hexLines = min(2, (row.lastRawFrame.count + hexPerLine - 1) / hexPerLine)
-        let footer = 1 + max(1, hexLines) + 1
+        let filterLines = flowFilters(row.filterEstimates, active: model.activeFilter, width: width, charset: buffer.charset)
+        let footer = 1 + max(1, hexLines) + filterLines.count
         let chartSpace = buffer.height - 1 - y - footer
-        let chartHeight = max(1, (chartSpace - 2) / 2)
-        // A line the two charts cannot share goes to the RSSI chart rather than staying blank.
-        let rssiHeight = chartHeight + max(0, chartSpace - 2 - 2 * chartHeight)
-
         let rssi = row.rssiHistory.map(Double.init)
-        y = chart(title: "RSSI, dBm", samples: rssi, low: Chart.rssiFloor, high: Chart.rssiCeiling,
-                  height: rssiHeight, top: y, buffer: &buffer)
-        let highest = max(1, (row.accuracyHistory.max() ?? 1).rounded(.up))
-        y = chart(title: "distance, m", samples: row.accuracyHistory, low: 0, high: highest,
-                  height: chartHeight, top: y, buffer: &buffer)
+        // On a screen too short for both charts (40x12 once every value is shown) the distance
+        // chart goes, then the RSSI chart: the values above say more than a one-line chart.
+        if chartSpace >= 4 {
+            let chartHeight = max(1, (chartSpace - 2) / 2)
+            // A line the two charts cannot share goes to the RSSI chart rather than staying blank.
+            let rssiHeight = chartHeight + max(0, chartSpace - 2 - 2 * chartHeight)
+            y = chart(title: "RSSI, dBm", samples: rssi, low: Chart.rssiFloor, high: Chart.rssiCeiling,
+                      height: rssiHeight, top: y, buffer: &buffer)
+            let highest = max(1, (row.accuracyHistory.max() ?? 1).rounded(.up))
+            y = chart(title: "distance, m", samples: row.accuracyHistory, low: 0, high: highest,
+                      height: chartHeight, top: y, buffer: &buffer)
+        } else if chartSpace >= 2 {
+            y = chart(title: "RSSI, dBm", samples: rssi, low: Chart.rssiFloor, high: Chart.rssiCeiling,
+                      height: chartSpace - 1, top: y, buffer: &buffer)
+        }
 
         buffer.write(" Last raw frame (\(row.lastRawFrame.count) bytes)", x: 0, y: y, role: .columnHeader)
         y += 1
@@ -69,14 +82,34 @@ enum DetailView {
                 y += 1
             }
         }
-        var x = buffer.write(" Filters:", x: 0, y: y, role: .columnHeader)
-        if row.filterEstimates.isEmpty { buffer.write(" none reported", x: x, y: y, role: .muted) }
-        for estimate in row.filterEstimates {
-            let active = estimate.filterName == model.activeFilter
-            let value = estimate.accuracy.map { CellFormat.metres($0) + " m" } ?? "?"
-            x += buffer.write("  \(estimate.filterName) \(value)", x: x, y: y, role: active ? .nearest : .plain)
+        for (offset, line) in filterLines.enumerated() {
+            var x = 0
+            for piece in line { x += buffer.write(piece.text, x: x, y: y + offset, role: piece.role) }
         }
     }
+
+    /// "Filters:" and every filter's estimate, the one in use highlighted, flowed whole into lines
+    /// of `width` columns (at 60 columns the line ran off the edge at `arma 0.1`).
+    static func flowFilters(_ estimates: [FilterEstimate], active: String?, width: Int, charset: Charset) -> [[(text: String, role: StyleRole)]] {
+        var lines: [[(text: String, role: StyleRole)]] = [[(" Filters:", .columnHeader)]]
+        if estimates.isEmpty { lines[0].append((" none reported", .muted)) }
+        let indent = TerminalText.width(" Filters:", charset: charset)
+        var used = indent
+        for estimate in estimates {
+            let value = estimate.accuracy.map { CellFormat.metres($0) + " m" } ?? "?"
+            let text = "  \(estimate.filterName) \(value)"
+            let columns = TerminalText.width(text, charset: charset)
+            if used + columns > width - 1 && lines[lines.count - 1].count > 1 {
+                lines.append([])
+                used = indent
+                lines[lines.count - 1].append((String(repeating: " ", count: indent), .plain))
+            }
+            lines[lines.count - 1].append((text, estimate.filterName == active ? .nearest : .plain))
+            used += columns
+        }
+        return lines
+    }
+
 
     /// `items` joined by `separator` into lines of at most `width` columns, an item never split
     /// across two: at 80 columns the summary ran past the edge and lost its packet rate and age.
@@ -102,14 +135,21 @@ enum DetailView {
         guard let condition else { return top }
         var y = top
         if let health = condition.health {
-            buffer.write(" Health " + HealthText.summary(health, at: time), x: 0, y: y, role: .plain)
-            y += 1
+            // Wrapped: at 50 columns the loss ran off the edge.
+            for line in Wrap.words("Health " + HealthText.summary(health, at: time), width: buffer.width - 2, lines: 2,
+                                   ellipsis: buffer.charset.ellipsis, charset: buffer.charset) {
+                buffer.write(" " + line, x: 0, y: y, role: .plain)
+                y += 1
+            }
         }
         let findings = condition.findingLines
         for (index, line) in findings.prefix(3).enumerated() {
             let more = index == 2 && findings.count > 3 ? " (+\(findings.count - 3) more: H)" : ""
             buffer.put("!", x: 0, y: y, role: .finding)
-            buffer.write(" " + line + more, x: 1, y: y, role: .finding)
+            // Whole words and an ellipsis where it is longer than the line (it ran off the edge); the
+            // health view (H) has it whole.
+            let fitted = Wrap.words(line + more, width: buffer.width - 3, lines: 1, ellipsis: buffer.charset.ellipsis, charset: buffer.charset)
+            buffer.write(" " + (fitted.first ?? ""), x: 1, y: y, role: .finding)
             y += 1
         }
         return y

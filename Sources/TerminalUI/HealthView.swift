@@ -55,7 +55,8 @@ enum HealthView {
         let last = buffer.height - 2
         var y = 2
         if health.transmitters.isEmpty {
-            buffer.write("  No beacon heard yet: health shows once a beacon frame arrives.", x: 0, y: y, role: .muted)
+            // Wrapped, as every message: at 40 columns it ended at 'health shows once'.
+            buffer.writeWrapped("No beacon heard yet: health shows once a beacon frame arrives.", x: 2, y: y, lines: last - y + 1, role: .muted)
             return
         }
         for transmitter in health.transmitters where y <= last {
@@ -75,9 +76,10 @@ enum HealthView {
                 x += heading.width + 1
             }
             y += 1
+            // Each finding on up to two lines: a duplicate's (both addresses, levels and the id) ran
+            // off an 80-column screen before the id.
             for finding in findings where y <= last {
-                buffer.write("   " + finding, x: 0, y: y, role: .finding)
-                y += 1
+                y += buffer.writeWrapped(finding, x: 3, y: y, lines: min(2, last - y + 1), role: .finding)
             }
         }
     }

@@ -6,7 +6,8 @@ import Monitor
 /// gone, so it hears nothing: 8 cells, the most that leaves a gap before a 4-cell age), the last message's age, messages a second, its clock offset (receive
 /// time minus its own time, delivery delay included) and its RSSI offset with where it came from.
 enum ScannerListView {
-    /// Right-aligned columns end at `x`. The offset and its source (`-3.5 (catalog)`) end at the
+    /// Right-aligned columns end at `x` (at 55 columns and up; a narrower screen shifts them left
+    /// with the state). The offset and its source (`-3.5 (catalog)`) end at the
     /// 80-column edge: they ended at 75 and ran 10 cells past it, cut to `-3.5 (cat`.
     static let columns: [(heading: String, x: Int, right: Bool)] = [
         ("SCANNER", 1, false), ("ROOM", 18, false), ("STATE", 35, false), ("LAST", 48, true), ("MSG/s", 55, true),
@@ -14,20 +15,27 @@ enum ScannerListView {
     ]
     static let clockEnd = 63
     static let offsetEnd = 79
+    /// Columns 1-34 hold the scanner and its room from 55 columns; below, they give up to 14 of them
+    /// (at 40 columns the state ran off the edge, `onlin`), each name cut in the middle.
+    static let widestNames = 34
 
     static func draw(_ model: MonitorViewModel, into buffer: inout ScreenBuffer) {
+        let names = min(widestNames, max(20, buffer.width - 21))
+        let shift = names - widestNames
+        let roomX = 1 + names / 2
         buffer.fill(y: 1, role: .columnHeader)
         // A right-aligned column that does not end on screen is left out whole (at 60 columns the
         // clock and the offset), never drawn as a cut heading over missing values.
-        for column in columns where !column.right || column.x <= buffer.width {
+        for column in columns where !column.right || column.x + shift <= buffer.width {
+            let x = column.x == 1 ? 1 : column.x == 18 ? roomX : column.x + shift
             if column.right {
-                buffer.writeRight(column.heading, end: column.x, y: 1, role: .columnHeader)
+                buffer.writeRight(column.heading, end: x, y: 1, role: .columnHeader)
             } else {
-                buffer.write(column.heading, x: column.x, y: 1, role: .columnHeader)
+                buffer.write(column.heading, x: x, y: 1, role: .columnHeader)
             }
         }
         if model.scanners.isEmpty {
-            buffer.write("  No scanners heard yet (the scanner list is a venue's: monitor mqtt://BROKER).", x: 0, y: 2, role: .muted)
+            buffer.writeWrapped("No scanners heard yet (the scanner list is a venue's: monitor mqtt://BROKER).", x: 2, y: 2, lines: max(1, buffer.height - 3), role: .muted)
             return
         }
         let capacity = max(0, buffer.height - 3)
@@ -36,17 +44,20 @@ enum ScannerListView {
             let hearing = scanner.alive && scanner.radioLost == nil
             let state = scanner.alive ? (hearing ? "online" : "no radio") : scanner.declaredOnline == false ? "offline" : "silent"
             let role: StyleRole = hearing ? .plain : .warning
-            buffer.write(scanner.name, x: 1, y: y, role: role, limit: 16)
-            buffer.write(scanner.room, x: 18, y: y, role: .plain, limit: 16)
-            buffer.write(state, x: 35, y: y, role: hearing ? .immediate : .warning)
-            buffer.writeRight(scanner.secondsSinceHeard.map(CellFormat.age) ?? "-", end: 48, y: y, role: .plain)
-            buffer.writeRight(scanner.messagesPerSecond.map { CellFormat.fixed($0, decimals: 1) } ?? "-", end: 55, y: y, role: .plain)
-            if clockEnd <= buffer.width {
-                buffer.writeRight(scanner.clockOffset.map(CellFormat.offset) ?? "-", end: clockEnd, y: y, role: .plain)
+            buffer.write(HealthView.cutInTheMiddle(scanner.name, width: roomX - 2, charset: buffer.charset), x: 1, y: y, role: role)
+            buffer.write(HealthView.cutInTheMiddle(scanner.room, width: names - roomX, charset: buffer.charset), x: roomX, y: y, role: .plain)
+            buffer.write(state, x: 35 + shift, y: y, role: hearing ? .immediate : .warning)
+            let last = scanner.secondsSinceHeard.map(CellFormat.age) ?? "-"
+            buffer.writeRight(last, end: 48 + shift, y: y, role: .plain)
+            if 55 + shift <= buffer.width {
+                buffer.writeRight(scanner.messagesPerSecond.map { CellFormat.fixed($0, decimals: 1) } ?? "-", end: 55 + shift, y: y, role: .plain)
             }
-            if offsetEnd <= buffer.width {
+            if clockEnd + shift <= buffer.width {
+                buffer.writeRight(scanner.clockOffset.map(CellFormat.offset) ?? "-", end: clockEnd + shift, y: y, role: .plain)
+            }
+            if offsetEnd + shift <= buffer.width {
                 let source = scanner.offsetSource == "none" ? "" : " (\(scanner.offsetSource))"
-                buffer.writeRight(CellFormat.fixed(scanner.offset, decimals: 1) + source, end: offsetEnd, y: y, role: .plain)
+                buffer.writeRight(CellFormat.fixed(scanner.offset, decimals: 1) + source, end: offsetEnd + shift, y: y, role: .plain)
             }
         }
     }

@@ -5,7 +5,8 @@ import Monitor
 /// or the filter prompt while `/` is being typed. When the line is too narrow, a capture path's
 /// directories give way first (it keeps "…/" and its file name), then the help hint, then adverts/s
 /// (the hint comes back if that makes room for it), then the replay position, then the front of the
-/// file name: the state, malformed count and recording indicator are what a technician must not miss.
+/// file name (its kind, `sim:` or `tcp:`, stays): the state, malformed count and recording indicator
+/// are what a technician must not miss.
 ///
 /// The line is laid out in `width - 1` columns: ncurses cannot draw the bottom-right cell without
 /// scrolling, so `CursesTerminal` leaves it out, and text put there would be lost on a real screen.
@@ -71,7 +72,7 @@ enum StatusLine {
             segments.removeAll { $0.dropRank == rank }
         }
         let showsHint = fits(hint: true)
-        let name = leftTruncated(source.name, width: usable - 1 - width(segments) - (showsHint ? hint.count : 0), charset: buffer.charset)
+        let name = cut(source.name, width: usable - 1 - width(segments) - (showsHint ? hint.count : 0), charset: buffer.charset)
         var x = buffer.write(" " + name, x: 0, y: y, role: .status, limit: usable)
         for segment in segments { x += buffer.write(segment.text, x: x, y: y, role: segment.role, limit: usable - x) }
         if showsHint { buffer.writeRight(hint, end: usable, y: y, role: .status) }
@@ -98,27 +99,58 @@ enum StatusLine {
     }
 
     /// How far a source name may give way before the hint, the rate or the position do: a file
-    /// path to "…" and its file name ("…/walk.btsnoop"), any other name (a URL, a device) whole.
+    /// path to "…" and its file name ("…/walk.btsnoop", "sim:…/museum.yaml"), any other name (a URL,
+    /// a device, a host) whole.
     static func fileNameFloor(_ name: String, charset: Charset) -> String {
-        guard !name.contains("://"), let slash = name.lastIndex(of: "/"), name.index(after: slash) < name.endIndex else { return name }
-        return String(charset.ellipsis) + name[slash...]
+        let kind = kind(of: name)
+        let path = name.dropFirst(kind.count)
+        guard !kind.hasSuffix("//"), let slash = path.lastIndex(of: "/"), path.index(after: slash) < path.endIndex else { return name }
+        return kind + String(charset.ellipsis) + path[slash...]
     }
 
-    /// `name` cut from the front to fit `width` columns behind an ellipsis ("…/captures/walk.btsnoop";
-    /// `~` in an ASCII locale, like every other cut),
-    /// keeping at least 8 columns of it; the end of a path is the part that tells captures apart.
-    static func leftTruncated(_ name: String, width: Int, charset: Charset) -> String {
+    /// The front of a source name that says what kind of source it is, kept whole by every cut: at
+    /// 40 columns `sim:demo/museum.yaml` read `…:demo/museum.yaml`. Empty for a capture file (its
+    /// name is its path); a whole `hciN[:channel]` is never cut.
+    static func kind(of name: String) -> Substring {
+        if name.wholeMatch(of: /hci[0-9]+(:[a-z]+)?/) != nil { return Substring(name) }
+        for prefix in ["sim:", "serial:", "unix:", "tcp:", "mqtt://", "mqtts://"] where name.hasPrefix(prefix) {
+            return name.prefix(prefix.count)
+        }
+        return ""
+    }
+
+    /// `name` in `width` columns, its kind whole and at least 8 columns of the rest: a path or a
+    /// host and port cut from the front behind an ellipsis ("sim:…ms/museum.yaml"; `~` in an ASCII
+    /// locale, like every other cut), the end being the part that tells captures apart; a broker's
+    /// URL from its end, the host being what tells brokers apart.
+    static func cut(_ name: String, width: Int, charset: Charset) -> String {
         guard TerminalText.width(name, charset: charset) > width else { return name }
-        let room = max(8, width) - 1
+        let kind = kind(of: name)
+        let rest = String(name.dropFirst(kind.count))
+        guard !rest.isEmpty else { return name }
+        // At least 8 columns in all, as before the kind was kept: the recording indicator and the
+        // counts after the name must not be pushed off the line.
+        let room = max(8, width) - TerminalText.width(String(kind), charset: charset)
+        guard room >= 2 else { return kind + String(charset.ellipsis) }
+        if kind.hasSuffix("//") { return kind + TitleBar.cut(rest, to: room, charset: charset) }
+        return kind + leftTruncated(rest, width: room, charset: charset)
+    }
+
+    /// `text` cut from the front to fit `width` columns behind an ellipsis, at a `/` if one is left.
+    private static func leftTruncated(_ text: String, width: Int, charset: Charset) -> String {
+        guard TerminalText.width(text, charset: charset) > width else { return text }
         var kept: [Character] = []
         var used = 0
-        for character in name.reversed() {
+        for character in text.reversed() {
             let w = TerminalText.columns(of: character, charset: charset)
-            if used + w > room { break }
+            if used + w > width - 1 { break }
             kept.append(character)
             used += w
         }
-        return String(charset.ellipsis) + String(kept.reversed())
+        // At a directory where one is in reach: "…/walk.btsnoop", not "…s/walk.btsnoop".
+        var tail = String(kept.reversed())
+        if let slash = tail.firstIndex(of: "/"), slash > tail.startIndex { tail = String(tail[slash...]) }
+        return String(charset.ellipsis) + tail
     }
 
     static func speedText(_ speed: Double) -> String {

@@ -25,9 +25,9 @@ public enum SurveyScreen {
         let separator = charset.separator
         buffer.fill(y: 0, role: .header)
         let count = state.session.samples.count
-        let title = " beacontop survey" + (state.session.plan.title.map { separator + $0 } ?? "")
-        buffer.write(title, x: 0, y: 0, role: .header)
-        buffer.writeRight("\(count) sample\(count == 1 ? "" : "s") ", end: size.columns, y: 0, role: .header)
+        let samples = "\(count) sample\(count == 1 ? "" : "s") "
+        buffer.write(title(state.session.plan.title, room: size.columns - TitleBar.gap - TerminalText.width(samples, charset: charset), charset: charset), x: 0, y: 0, role: .header)
+        buffer.writeRight(samples, end: size.columns, y: 0, role: .header)
 
         let model = model(state, rule: rule)
         SurveyPlanView.draw(model, into: &buffer, area: planArea(size))
@@ -68,6 +68,17 @@ public enum SurveyScreen {
         }
         buffer.write(keys(width: size.columns, charset: charset, separator: separator), x: 0, y: size.lines - 1, role: .muted)
         return buffer
+    }
+
+    /// The title in `room` columns: the venue's title cut as the monitor's title bar cuts it, or
+    /// left out. It ran into the count at 40 and 60 columns (`The Little0 samples`).
+    static func title(_ venue: String?, room: Int, charset: Charset) -> String {
+        let program = " beacontop survey"
+        guard let venue else { return program }
+        let whole = program + charset.separator + venue
+        if TerminalText.width(whole, charset: charset) <= room { return whole }
+        let left = room - TerminalText.width(program + charset.separator, charset: charset)
+        return left >= TitleBar.minimumTitleColumns ? program + charset.separator + TitleBar.cut(venue, to: left, charset: charset) : program
     }
 
     /// The key line, shorter forms on narrow screens so `q` always shows. It is the last line, whose

@@ -4,7 +4,7 @@ import Monitor
 enum TableView {
     static func draw(_ model: MonitorViewModel, into buffer: inout ScreenBuffer) {
         let showsPanel = model.nearest?.showsPanel ?? false
-        let geometry = TableGeometry(lines: buffer.height, showsPanel: showsPanel)
+        let geometry = TableGeometry(lines: buffer.height, nearest: model.nearest)
         let layout = TableLayout(width: buffer.width, venue: model.rows.contains { $0.venue != nil })
         let headerLine = geometry.firstRowLine - 1
         buffer.fill(y: headerLine, role: .columnHeader)
@@ -15,7 +15,8 @@ enum TableView {
             let message = model.totalRowCount == 0
                 ? "No beacons heard yet (\(model.source.name))"
                 : "No beacon matches the filter \"\(model.filterText)\""
-            buffer.write(message, x: 2, y: geometry.firstRowLine, role: .muted)
+            // Wrapped: at 50 columns the source's path was cut at the edge.
+            buffer.writeWrapped(message, x: 2, y: geometry.firstRowLine, lines: max(1, geometry.rowCapacity), role: .muted)
         }
         let first = geometry.firstVisibleIndex(selectedIndex: model.selectedIndex, rowCount: model.rows.count)
         let last = min(model.rows.count, first + geometry.rowCapacity)
@@ -108,8 +109,11 @@ enum TableView {
     static func drawPanel(_ nearest: NearestExhibit, top: Int, buffer: inout ScreenBuffer) {
         let rule = buffer.charset.rule
         buffer.fill(rule, y: top, role: .nearest)
-        let heading = " \(nearest.name)\(buffer.charset.separator)\(nearest.proximity.rawValue) "
-        buffer.write(heading, x: 2, y: top, role: .nearest, limit: buffer.width - 4)
+        // The name gives way, not the proximity: at 40 columns a long name left '· n'.
+        let proximity = "\(buffer.charset.separator)\(nearest.proximity.rawValue) "
+        let room = buffer.width - 4 - 1 - TerminalText.width(proximity, charset: buffer.charset)
+        let name = TerminalText.width(nearest.name, charset: buffer.charset) <= room ? nearest.name : TitleBar.cut(nearest.name, to: room, charset: buffer.charset)
+        buffer.write(" " + name + proximity, x: 2, y: top, role: .nearest, limit: buffer.width - 4)
         let lines = Wrap.words(TerminalText.sanitized(nearest.description, charset: buffer.charset),
                                width: buffer.width - 2, lines: TableGeometry.panelLines - 1, ellipsis: buffer.charset.ellipsis,
                                charset: buffer.charset)

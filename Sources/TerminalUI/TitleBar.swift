@@ -42,7 +42,7 @@ enum TitleBar {
         // on a 100-column screen beside a 60-character catalog title.
         if let title = model.title {
             let right = rights.prefix(2).joined(separator: separator) + " "
-            let room = width - measure(" beacontop" + separator + screen) - 1 - measure(right)
+            let room = width - measure(" beacontop" + separator + screen) - gap - measure(right)
             if room >= minimumTitleColumns {
                 attempts.insert((" beacontop" + separator + cut(title, to: room, charset: buffer.charset) + screen, 2), at: 2)
             }
@@ -50,7 +50,7 @@ enum TitleBar {
         attempts.append((lefts.last!, 1))
         for (left, keep) in attempts {
             let right = rights.prefix(keep).joined(separator: separator) + " "
-            if measure(left) + 1 + measure(right) <= width {
+            if measure(left) + gap + measure(right) <= width {
                 buffer.write(left, x: 0, y: 0, role: .header)
                 buffer.writeRight(right, end: width, y: 0, role: .header)
                 return
@@ -58,6 +58,11 @@ enum TitleBar {
         }
         buffer.write(lefts.last!, x: 0, y: 0, role: .header)
     }
+
+    /// The fewest spaces between the left and the right of the line. One made a cut title read on
+    /// into the count (`The Litt… · events 10 beacons`); three left a 50-column screen too little
+    /// for the 8 columns of a cut title, so it went (`The Litt…` in ScreenScenarioTests).
+    static let gap = 2
 
     /// The fewest columns of a cut title worth showing, its ellipsis included.
     static let minimumTitleColumns = 8

@@ -3,30 +3,59 @@ import Monitor
 /// Enter on a venue's row (`monitor mqtt://BROKER`): every live scanner's reading of the beacon side
 /// by side, strongest level first, the one placing it in its room marked `>`. The level is what
 /// presence compares: RSSI plus the scanner's offset minus the beacon's power at 1 m.
+///
+/// The value columns sat at fixed places up to column 67: below that a value was drawn in part
+/// (`-3` of `-3.5` at 50 columns) or not at all. Now they leave whole from the right (age, then
+/// distance, ...) while the scanner and room keep 10 columns each, and those two share what is left.
 enum VenueDetailView {
-    static let columns: [(heading: String, end: Int)] = [("RSSI", 42), ("LEVEL dB", 52), ("DIST m", 60), ("AGE", 67)]
+    /// Each value column's width, its heading and value right-aligned at its end.
+    static let columns: [(heading: String, width: Int)] = [("RSSI", 7), ("LEVEL dB", 10), ("DIST m", 8), ("AGE", 7)]
+    /// Columns 1-35 from 68 columns: 19 for the scanner (18 and a space), 16 for the room.
+    static let widestScanner = 19
+    static let widestRoom = 16
+    static let narrowestName = 10
 
     static func draw(_ row: BeaconRowModel, _ venue: VenuePlacement, into buffer: inout ScreenBuffer) {
         let separator = buffer.charset.separator
-        buffer.fill(y: 1, role: .columnHeader)
+        let width = buffer.width
         let place = venue.room.map { "in \($0)" } ?? "in no room yet"
-        buffer.write(" \(row.displayName)" + separator + row.identity.description + separator + place, x: 0, y: 1, role: .columnHeader)
-        buffer.write(" SCANNER", x: 0, y: 2, role: .columnHeader)
-        buffer.write("ROOM", x: 20, y: 2, role: .columnHeader)
-        for column in columns { buffer.writeRight(column.heading, end: column.end, y: 2, role: .columnHeader) }
-        let capacity = max(0, buffer.height - 4)
+        var y = 1
+        // Name, room and id on as many lines as they take (two at most), as the detail pane's heading;
+        // the room before the id, which a narrow screen gives a line of its own.
+        for line in DetailView.flow([row.displayName, place, row.identity.description], separator: separator, width: width - 1, charset: buffer.charset).prefix(2) {
+            buffer.fill(y: y, role: .columnHeader)
+            buffer.write(" " + HealthView.cutInTheMiddle(line, width: width - 1, charset: buffer.charset), x: 0, y: y, role: .columnHeader)
+            y += 1
+        }
+        var kept = 0
+        var valuesWidth = 0
+        while kept < columns.count, 1 + 2 * narrowestName + valuesWidth + columns[kept].width <= width {
+            valuesWidth += columns[kept].width
+            kept += 1
+        }
+        let names = min(widestScanner + widestRoom, width - 1 - valuesWidth)
+        let scannerWidth = names == widestScanner + widestRoom ? widestScanner : (names + 1) / 2
+        let roomX = 1 + scannerWidth
+        let roomWidth = names - scannerWidth
+        var ends: [Int] = []
+        for column in columns.prefix(kept) { ends.append((ends.last ?? names) + column.width) }
+
+        buffer.write(" SCANNER", x: 0, y: y, role: .columnHeader)
+        buffer.write("ROOM", x: roomX, y: y, role: .columnHeader)
+        for (column, end) in zip(columns, ends) { buffer.writeRight(column.heading, end: end, y: y, role: .columnHeader) }
+        y += 1
+        let capacity = max(0, buffer.height - 1 - y)
         for (offset, cell) in venue.scanners.prefix(capacity).enumerated() {
-            let y = 3 + offset
+            let line = y + offset
             let placing = cell.scanner == venue.scanner && cell.room == venue.room
             let role: StyleRole = placing ? .nearest : .plain
-            if placing { buffer.write(">", x: 0, y: y, role: role) }
-            buffer.write(cell.scanner, x: 1, y: y, role: role, limit: 18)
-            buffer.write(cell.room, x: 20, y: y, role: role, limit: 16)
-            buffer.writeRight(CellFormat.fixed(cell.rssi, decimals: 0), end: 42, y: y, role: role)
-            buffer.writeRight(CellFormat.fixed(cell.level, decimals: 1), end: 52, y: y, role: role)
-            buffer.writeRight(cell.distance.map(CellFormat.metres) ?? "?", end: 60, y: y, role: role)
-            buffer.writeRight(CellFormat.age(cell.age), end: 67, y: y, role: role)
+            if placing { buffer.write(">", x: 0, y: line, role: role) }
+            buffer.write(HealthView.cutInTheMiddle(cell.scanner, width: roomX - 2, charset: buffer.charset), x: 1, y: line, role: role)
+            buffer.write(HealthView.cutInTheMiddle(cell.room, width: roomWidth, charset: buffer.charset), x: roomX, y: line, role: role)
+            let values = [CellFormat.fixed(cell.rssi, decimals: 0), CellFormat.fixed(cell.level, decimals: 1),
+                          cell.distance.map(CellFormat.metres) ?? "?", CellFormat.age(cell.age)]
+            for (value, end) in zip(values, ends) { buffer.writeRight(value, end: end, y: line, role: role) }
         }
-        if venue.scanners.isEmpty { buffer.write("  No live scanner hears it.", x: 0, y: 3, role: .muted) }
+        if venue.scanners.isEmpty { buffer.write("  No live scanner hears it.", x: 0, y: y, role: .muted) }
     }
 }

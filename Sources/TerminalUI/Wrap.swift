@@ -16,7 +16,14 @@ enum Wrap {
                     current = word
                     continue
                 }
-                let (head, rest) = split(word, columns: width, charset: charset)
+                var (head, rest) = split(word, columns: width, charset: charset)
+                // A long id or path breaks after a '-', ':' or '/' in the second half of the line
+                // (`8F3A2C61-5B7E-4D19-A0C4-` then `2E6B9F1D7A35:1:10`), not at the edge of the screen.
+                if let mark = head.lastIndex(where: { $0 == "-" || $0 == ":" || $0 == "/" }), mark != head.index(before: head.endIndex),
+                   2 * head.distance(from: head.startIndex, to: mark) >= head.count {
+                    rest = String(head[head.index(after: mark)...]) + rest
+                    head = String(head[...mark])
+                }
                 current = head
                 pending.append(rest)
             } else if columns(current) + 1 + columns(word) <= width {
@@ -54,5 +61,16 @@ enum Wrap {
             if used >= columns { break }
         }
         return (String(word[..<end]), String(word[end...]))
+    }
+}
+
+extension ScreenBuffer {
+    /// `text` wrapped from column `x` to the screen's edge into at most `lines` lines from line `y`
+    /// down (the last ending in an ellipsis when text was left out). Returns the lines drawn.
+    @discardableResult
+    mutating func writeWrapped(_ text: String, x: Int, y: Int, lines: Int, role: StyleRole) -> Int {
+        let wrapped = Wrap.words(text, width: width - x - 1, lines: lines, ellipsis: charset.ellipsis, charset: charset)
+        for (offset, line) in wrapped.enumerated() { write(line, x: x, y: y + offset, role: role) }
+        return wrapped.count
     }
 }

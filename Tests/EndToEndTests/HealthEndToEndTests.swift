@@ -139,8 +139,9 @@ struct HealthEndToEndTests {
         let log = try session.waitFor(timeout: 10, "the event log") { $0.contains("KIND") && $0.contains("(one transmitter, merged)") }
         #expect(log.contains("warning  duplicate: 5A:00:00:00:00:01"))
         // Wrapped under WHAT, whole (it was cut at the screen's edge after 'sends 494E5445').
+        // WHAT is column 16 (it was 32, which left a 40-column screen 8 columns).
         #expect(log.contains("info     address-rotated: 5A:00:00:00:00:03 -> 5A:00:00:00:00:04 sends\n"
-            + String(repeating: " ", count: 32) + "494E5445-4C4C-495F-524F-434B535F4857:20596:25984 (one transmitter, merged)"))
+            + String(repeating: " ", count: 16) + "494E5445-4C4C-495F-524F-434B535F4857:20596:25984 (one transmitter, merged)"))
 
         // The detail pane of the Eddystone beacon: its health line and findings.
         try session.send("Escape")

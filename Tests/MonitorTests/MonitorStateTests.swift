@@ -105,7 +105,7 @@ import Testing
         // 12 lines: title, header, 9 rows, status.
         _ = state.handle(.pageDown)
         #expect(state.selectedRow?.displayName == "exhibit 9")
-        let geometry = TableGeometry(lines: 12, showsPanel: false)
+        let geometry = TableGeometry(lines: 12, nearest: nil)
         #expect(geometry.firstVisibleIndex(selectedIndex: 9, rowCount: 50) == 1)
         _ = state.handle(.click(row: 2, column: 0))
         #expect(state.selectedRow?.displayName == "exhibit 1")

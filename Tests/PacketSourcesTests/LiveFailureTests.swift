@@ -125,9 +125,9 @@ struct LiveFailureTests {
         try session.waitFor("EXIT=0")
     }
 
-    /// The event log's messages as one line of words (they wrap under the message column).
+    /// The event log's messages as one line of words (they wrap under the message column, 16).
     static func words(_ log: String) -> String {
-        log.split(separator: "\n").map { $0.dropFirst(32) }.joined(separator: " ").split(separator: " ").joined(separator: " ")
+        log.split(separator: "\n").map { $0.dropFirst(16) }.joined(separator: " ").split(separator: " ").joined(separator: " ")
     }
 
     @Test("scan and advertise stopped while their controller is lost say that nothing could be turned off, and why")

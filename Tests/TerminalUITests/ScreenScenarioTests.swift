@@ -153,7 +153,7 @@ import Testing
         #expect(state.update(Museum.snapshot(rows: [rosetta, helmet])) == .redraw)
         let after = render(state.viewModel(), size: size)
         #expect(after.text == """
-             beacontop · The Litt… 2 beacons · sort: distance
+             beacontop · The Lit…  2 beacons · sort: distance
              NAME       RSSI HISTORY    DIST m PROXIMITY   AGE
              Rosetta S…  -61 ▄▅           1.10 near       0.2s
              Sutton Ho…  -88              12.0 unknown     21s
@@ -291,7 +291,7 @@ extension ScreenScenarioTests {
         let lines = [120, 110, 80, 70].map { render(model, size: ScreenSize(columns: $0, lines: 10)).line(9) }
         #expect(lines.map { $0.trimmingTrailingSpaces() } == [
             " /check/work/shared/data/captures/govee-h5100.btsnoop replaying at 50x · 01:25 · 7 adv/s · ● REC first.btsnoop   ? help",
-            " …rk/shared/data/captures/govee-h5100.btsnoop replaying at 50x · 01:25 · 7 adv/s · ● REC first.btsnoop ? help",
+            " …/shared/data/captures/govee-h5100.btsnoop replaying at 50x · 01:25 · 7 adv/s · ● REC first.btsnoop   ? help",
             " …/govee-h5100.btsnoop replaying at 50x · 01:25 · 7 adv/s · ● REC first.btsnoop",
             " …/govee-h5100.btsnoop replaying at 50x · 01:25 · ● REC first.btsnoop",
         ])
@@ -299,7 +299,7 @@ extension ScreenScenarioTests {
         let plain = SourceStatus(name: path, state: .replaying(speed: 1), advertsPerSecond: 7, malformedCount: 0,
                                  replayPosition: 85, replayDuration: 220)
         let plainLine = render(MonitorState(snapshot: Museum.snapshot(rows: [], source: plain)).viewModel(), size: ScreenSize(columns: 80, lines: 10)).line(9)
-        #expect(plainLine.trimmingTrailingSpaces() == " …a/captures/govee-h5100.btsnoop replaying at 1x · 01:25/03:40 · 7 adv/s ? help", "\(plainLine)")
+        #expect(plainLine.trimmingTrailingSpaces() == " …/captures/govee-h5100.btsnoop replaying at 1x · 01:25/03:40 · 7 adv/s  ? help", "\(plainLine)")
         for line in lines { #expect(line.last == " ", "the bottom-right cell holds text: \(line)") }
         // In an ASCII locale the cut is marked `~`, as every other cut is.
         let ascii = render(model, size: ScreenSize(columns: 80, lines: 10), charset: .ascii).line(9)

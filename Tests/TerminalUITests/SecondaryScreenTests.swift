@@ -116,18 +116,18 @@ import Testing
         let screen = render(state.viewModel(), size: ScreenSize(columns: 60, lines: 10))
         #expect(screen.text == """
              beacontop · events               1 beacon · sort: distance
-             Events (13)      TIME KIND     WHAT
-                             03:00 enter    exhibit 6
-                             03:30 exit     exhibit 7
-                             04:00 enter    exhibit 8
-                             04:30 exit     exhibit 9
-                             05:00 enter    exhibit 10
-                             05:30 exit     exhibit 11
-                             06:40 warning  hci0 lost: device removed
+              TIME KIND     WHAT                            Events (13)
+             03:00 enter    exhibit 6
+             03:30 exit     exhibit 7
+             04:00 enter    exhibit 8
+             04:30 exit     exhibit 9
+             05:00 enter    exhibit 10
+             05:30 exit     exhibit 11
+             06:40 warning  hci0 lost: device removed
              hci0 scanning · 0 adv/s                             ? help
             """)
         #expect(ScreenScenarioTests.roles(screen).split(separator: "\n", omittingEmptySubsequences: false)[6...8] == [
-            "                 mmmmm iiiii", "                 mmmmm ffff", "                 mmmmm WWWWWWW",
+            " mmmmm iiiii", " mmmmm ffff", " mmmmm WWWWWWW",
         ])
         _ = state.handle(.character("e"))
         #expect(state.screen == .table)
@@ -143,13 +143,13 @@ import Testing
         // It was cut at the screen's edge: '... scanning not restarted: LE'. The newest events that
         // fit whole, the oldest left out.
         #expect(Array((2...8).map { screen.line($0).trimmingTrailingSpaces() }) == [
-            "                 00:20 info     nearest: exhibit 2",
-            "                 00:30 info     nearest: exhibit 3",
-            "                 00:40 info     nearest: exhibit 4",
-            "                 00:50 info     nearest: exhibit 5",
-            "                 01:10 warning  tcp:127.0.0.1:9000: scanning not restarted: LE",
-            "                                Set Extended Scan Enable failed: Command",
-            "                                Disallowed (0x0C)",
+            " 00:10 info     nearest: exhibit 1",
+            " 00:20 info     nearest: exhibit 2",
+            " 00:30 info     nearest: exhibit 3",
+            " 00:40 info     nearest: exhibit 4",
+            " 00:50 info     nearest: exhibit 5",
+            " 01:10 warning  tcp:127.0.0.1:9000: scanning not restarted: LE Set Extended Scan",
+            "                Enable failed: Command Disallowed (0x0C)",
         ])
     }
 
@@ -198,10 +198,10 @@ import Testing
               [██████████░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░] 25/100 samples
 
               Measured power at 1 m: -58.6 dBm   spread: ±5.2 dB
-              The spread is large: keep the beacon still, in line of sig
+              The spread is large: keep the beacon still, in line of
+              sight.
 
               Collecting... Esc cancels.
-
 
              hci0 scanning · 0 adv/s                             ? help
             """)

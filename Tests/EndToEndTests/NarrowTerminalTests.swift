@@ -1,0 +1,32 @@
+import Foundation
+import TestFixtures
+import Testing
+
+/// The demo in a 40x12 tmux window, as a serial console or a phone's SSH app shows it, then resized:
+/// what the pure rendering tests (Tests/TerminalUITests/NarrowScreenTests) assert, on a real terminal.
+@Suite(.serialized)
+struct NarrowTerminalTests {
+    @Test("at 40x12 the status line keeps 'sim:' and the event log's messages start at column 16; a resize to 80x24 leaves nothing behind")
+    func theDemoAtFortyColumns() throws {
+        try TestPrerequisites.requireTmux()
+        let session = try MonitorTerminalTests.start("demo --speed 4", in: NSTemporaryDirectory(), columns: 40, lines: 12)
+        defer { session.kill() }
+        // It read '…:demo/museum.yaml'; the path is cut, not the kind.
+        try session.waitFor(timeout: 20, "the source's kind on the status line") { $0.contains(" sim:…/museum.yaml scanning") }
+        try session.send("e")
+        // An event's message at column 16 (it was 32): a line such as ' 00:05 info     nearest: ...'.
+        let log = try session.waitFor(timeout: 20, "an event with its message at column 16") { screen in
+            screen.split(separator: "\n").contains { $0.wholeMatch(of: /^ \d\d:\d\d (enter|info) {3,5}\S.*/) != nil }
+        }
+        #expect(log.contains("  TIME KIND     WHAT"), "\(log)")
+        try session.resize(columns: 80, lines: 24)
+        // From another directory the demo names its catalog by its whole path, which 80 columns hold.
+        let wide = try session.waitFor(timeout: 20, "the 80-column log") { $0.contains(" sim:/") && $0.contains("/demo/museum.yaml scanning") }
+        let heading = try #require(wide.split(separator: "\n").first { $0.contains("TIME KIND") }, "\(wide)")
+        // One count, at the right edge: nothing of the 40-column heading left in the middle.
+        #expect(heading.ranges(of: "Events (").count == 1 && heading.trimmingCharacters(in: .whitespaces).hasSuffix(")"), "\(heading)")
+        #expect(heading.count == 79, "the count ends one column from the edge: \(heading)")
+        try session.send("q")
+        try MonitorTerminalTests.expectRestored(session)
+    }
+}
