@@ -53,7 +53,8 @@ struct VenueRecordingMonitorTests {
             session.kill()
             try? FileManager.default.removeItem(atPath: path)
         }
-        let placed = try session.waitFor(timeout: 30, "the beacon in the kitchen") { $0.contains("kitchen (kitchen)") }
+        // Waits for the status line too, drawn below the row: a capture can land mid-frame.
+        let placed = try session.waitFor(timeout: 30, "the beacon in the kitchen") { $0.contains("kitchen (kitchen)") && $0.contains("replaying at 2x") }
         #expect(placed.contains("replaying at 2x") && placed.contains("msg/s") && !placed.contains("adv/s"), "\(placed)")
 
         try session.send("Space")
@@ -132,7 +133,7 @@ struct VenueRecordingMonitorTests {
         let back = try settledRow(at: here + 120)
         #expect(ahead != nil && back == ahead)
         try session.send("e")
-        let log = try session.waitFor(timeout: 10, "the seek back in the event log") { $0.contains("seek back") }
+        let log = try session.waitFor(timeout: 10, "the seek back in the event log") { $0.contains("seek back") && $0.contains("checkpoint at 120 s") }
         #expect(log.contains("seek back: the venue view rebuilt from its") && log.contains("checkpoint at 120 s"), "\(log)")
         try session.send("q")
         _ = try session.waitFor(timeout: 20, "the exit") { $0.contains("EXIT=0") }
