@@ -4,8 +4,8 @@ import Ranging
 /// bytes choosing two calibrations, then the file's bytes. Each calibration is a beacon and a
 /// measured power: byte 0 (and 2) picks `exhibits[b % count]` of the file when its top bit is clear
 /// (the wizard passes the beacon's identity, so the id goes in as the catalog normalised it, or
-/// lower-cased when bit 6 is set), a beacon not in the file from `newBeacons` when it is set, and
-/// 0xFF at byte 2 means one calibration only; byte 1 (and 3) is the power, `-(b % 129)` dBm, so 0
+/// lower-cased when bit 6 is set), a beacon not in the file from `newBeacons` when the top bit is
+/// set, and 0xFF at byte 2 means one calibration only; byte 1 (and 3) is the power, `-(b % 129)` dBm, so 0
 /// and -128, which no catalog takes, come up too.
 ///
 /// What must hold, in memory exactly as `CatalogCalibrationFile.save` writes (`CatalogCalibrationEditor.edited`):
