@@ -8,7 +8,7 @@ import PackageDescription
 // A path dependency is named by its folder, which is whatever the clone is called: read it here.
 let mainPackage = Context.packageDirectory.split(separator: "/").dropLast().last.map { String($0).lowercased() } ?? "beacontop"
 
-let harnesses = ["fuzz-h4", "fuzz-btsnoop", "fuzz-pcap", "fuzz-pcapng", "fuzz-catalog", "fuzz-script", "fuzz-source-spec", "fuzz-venue", "fuzz-venue-recording", "fuzz-survey"]
+let harnesses = ["fuzz-h4", "fuzz-btsnoop", "fuzz-pcap", "fuzz-pcapng", "fuzz-catalog", "fuzz-catalog-editor", "fuzz-script", "fuzz-source-spec", "fuzz-venue", "fuzz-venue-recording", "fuzz-survey"]
 
 let package = Package(
     name: "beacontop-fuzz",

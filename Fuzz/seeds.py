@@ -64,7 +64,7 @@ def pcap_records(pcapng):
 def main(out):
     captures = files(os.path.join(SHARED, "captures"), ".btsnoop", ".pcap", ".pcapng")
     captures += files(os.path.join(ROOT, "demo"), ".btsnoop") + files(HOSTILE, ".btsnoop", ".pcap", ".pcapng")
-    seeds = {name: {} for name in ["fuzz-h4", "fuzz-btsnoop", "fuzz-pcap", "fuzz-pcapng", "fuzz-catalog", "fuzz-script", "fuzz-source-spec", "fuzz-venue",
+    seeds = {name: {} for name in ["fuzz-h4", "fuzz-btsnoop", "fuzz-pcap", "fuzz-pcapng", "fuzz-catalog", "fuzz-catalog-editor", "fuzz-script", "fuzz-source-spec", "fuzz-venue",
                                         "fuzz-venue-recording", "fuzz-survey"]}
     for path in captures:
         data, base = read(path), os.path.basename(path)
@@ -84,6 +84,23 @@ def main(out):
             seeds["fuzz-pcap"][base] = b"\xff" + data[:MAX_LEN]
     for path in files(os.path.join(ROOT, "demo"), ".yaml") + files(HOSTILE, ".yaml"):
         seeds["fuzz-catalog"][os.path.basename(path)] = read(path)[:MAX_LEN]
+    # The wizard's save (fuzz-catalog-editor): four bytes choosing two calibrations (exhibits[1] at
+    # -61 dBm then a beacon not in the file at -59; exhibits[64 % count] alone, its id lower-cased, at -70),
+    # then a catalog: the demo and hostile ones, the museum with CRLF line ends, tabs after keys and
+    # a byte order mark, and the shapes YAML allows that a line editor may not follow.
+    catalogs = {os.path.basename(p): read(p) for p in files(os.path.join(ROOT, "demo"), ".yaml") + files(HOSTILE, ".yaml")}
+    museum = catalogs.get("museum.yaml", b"exhibits:\n  - id: a\n")
+    catalogs["museum-crlf.yaml"] = museum.replace(b"\n", b"\r\n")
+    catalogs["museum-bom.yaml"] = b"\xef\xbb\xbf" + museum
+    catalogs["museum-tabs.yaml"] = museum.replace(b": ", b":\t")
+    catalogs["flow.yaml"] = b'exhibits: [{id: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:1:1", name: A, measuredPower: -60}, {id: b, name: B}]\n'
+    catalogs["anchors.yaml"] = b"exhibits:\n  - &door\n    id: a\n    measuredPower: &p -60\n  - id: b\n    name: B\n    measuredPower: *p\n"
+    catalogs["block-scalar.yaml"] = b"exhibits:\n  - id: a\n    description: |\n      measuredPower: -1\n      - id: b\n    name: A\n  - name: B\n    id: b # the second\n"
+    catalogs["documents.yaml"] = b"---\ntitle: one\nexhibits:\n  - id: a\n...\n"
+    catalogs["nested.yaml"] = b"exhibits:\n- id: 'a'\n  position:\n    - 1\n    - 2\n- {id: b}\n-   id: c\n    measuredPower: -70 # old\nregions: []\n"
+    for name, data in catalogs.items():
+        for label, head in [("", b"\x01\x3d\x80\x3b"), ("-one", b"\x40\x46\xff\x00")]:
+            seeds["fuzz-catalog-editor"][name + label] = head + data[:MAX_LEN - 4]
     for path in files(HOSTILE, ".ndjson") + files(os.path.join(ROOT, "demo"), ".ndjson"):
         seeds["fuzz-script"][os.path.basename(path)] = read(path)[:MAX_LEN]
     specs = ["hci0", "hci1:user", "hci0:monitor", "hci0:raw", "serial:/dev/ttyACM0@1000000,rtscts", "tcp:127.0.0.1:9000",

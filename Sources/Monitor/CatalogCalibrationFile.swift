@@ -3,20 +3,16 @@ import Ranging
 import Survey
 
 /// Saves the calibration wizard's result: edits the catalog file in place with
-/// `CatalogCalibrationEditor` (comments and order kept), or creates it, then checks that the
-/// result still parses as a catalog before replacing the file (written to a temporary file and
-/// renamed, so a failure never leaves half a catalog).
+/// `CatalogCalibrationEditor.edited` (comments and order kept; the result checked to read back as
+/// the same catalog with the one change, or refused), or creates it, then replaces the file
+/// (written to a temporary file and renamed, so a failure never leaves half a catalog).
 public enum CatalogCalibrationFile {
     public static func save(power: Int, id: String, name: String, path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        let text: String
+        var original: [UInt8]?
         if FileManager.default.fileExists(atPath: path) {
-            let original = try String(contentsOf: url, encoding: .utf8)
-            text = CatalogCalibrationEditor.setMeasuredPower(power, forID: id, name: name, in: original)
-        } else {
-            text = CatalogCalibrationEditor.newCatalog(power: power, id: id, name: name)
+            original = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         }
-        _ = try ExhibitCatalog(yaml: text)
+        let text = try CatalogCalibrationEditor.edited(power: power, id: id, name: name, original: original)
         try WholeFileWriter.write(text, to: path)
     }
 
