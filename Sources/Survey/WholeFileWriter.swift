@@ -19,11 +19,18 @@ public struct FileWriteError: Error, Sendable, Equatable, CustomStringConvertibl
 /// Replaces a file whole or not at all (a catalog the calibration wizard edits, a survey report's
 /// map): the text goes to a temporary file beside it, is flushed, then renamed over it, so a
 /// failure part way leaves the old file as it was and no temporary file behind.
+///
+/// An existing file keeps what the rename would otherwise lose: a symbolic link stays a link (the
+/// file it names is replaced, beside itself), and the file keeps its permission bits (a catalog
+/// shared 0664 with a group, or kept 0600), where a new file is 0644 less the umask.
 public enum WholeFileWriter {
     public static func write(_ text: String, to path: String) throws(FileWriteError) {
-        let temporary = path + ".beacontop-\(getpid()).tmp"
+        let target = resolved(path)
+        let temporary = target + ".beacontop-\(getpid()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileWriteError(path: path, reason: String(cString: strerror(errno))) }
+        var existing = stat()
+        if stat(target, &existing) == 0 { _ = fchmod(descriptor, existing.st_mode & 0o7777) }
         func failure(closing: Bool) -> FileWriteError {
             let reason = String(cString: strerror(errno))
             if closing { close(descriptor) }
@@ -42,6 +49,14 @@ public enum WholeFileWriter {
         }
         guard fsync(descriptor) == 0 else { throw failure(closing: true) }
         guard close(descriptor) == 0 else { throw failure(closing: false) }
-        guard rename(temporary, path) == 0 else { throw failure(closing: false) }
+        guard rename(temporary, target) == 0 else { throw failure(closing: false) }
+    }
+
+    /// The file a path names, through any symbolic links; the path itself when it names nothing yet
+    /// (a new file, or a link to a file not there, which the rename then replaces).
+    static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
     }
 }
