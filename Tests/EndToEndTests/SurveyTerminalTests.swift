@@ -44,45 +44,6 @@ struct SurveyTerminalTests {
         return nil
     }
 
-    /// The info line's cursor ("cursor x 1.5 m, y 1.0 m").
-    static func cursorText(_ screen: String) -> String? {
-        screen.range(of: #"cursor x -?[0-9.]+ m, y -?[0-9.]+ m"#, options: .regularExpression).map { String(screen[$0]) }
-    }
-
-    /// Starts sample `index` where the cursor is, and returns the screen that shows it started.
-    ///
-    /// Enter is refused until the loop has taken a packet, and nothing on the screen says whether
-    /// it has: the loop takes the source's batches at its 100 ms ticks, after the keys read in the
-    /// same tick, and draws the plan at its first tick with or without them (a notice such as
-    /// "recording to" then replaces the refusal's words). On a loaded machine the replay's thread
-    /// can deliver after that first tick, so an Enter sent when the plan first shows was refused,
-    /// and a wait for "sample 1 saved" ran out (SIGTERM case, load 4.6). So Up follows each Enter:
-    /// keys are handled in order, and a refused Enter leaves the cursor free, so Up moves it (moved
-    /// back, Enter again); an accepted one fixes the spot, and Up is refused.
-    @discardableResult
-    static func startSample(_ index: Int, in session: TmuxSession) throws -> String {
-        let started = { (screen: String) in
-            screen.contains("sampling") || screen.contains("sample \(index) saved") || screen.contains("not saved: sample \(index),")
-        }
-        var screen = try session.capture()
-        for _ in 0..<20 {
-            let here = try #require(cursorText(screen), "no cursor on the screen:\n\(screen)")
-            try session.send("Enter", "Up")
-            screen = try session.waitFor(timeout: 15, "sample \(index) started, or the cursor moved after a refused Enter") {
-                // A capture torn mid-redraw can lack the cursor: that is no move.
-                started($0) || cursorText($0).map { $0 != here } == true
-            }
-            if started(screen) { return screen }
-            try session.send("Down")
-            screen = try session.waitFor(timeout: 15, "the cursor back at \(here)") { cursorText($0) == here }
-        }
-        throw SampleNotStarted(description: "sample \(index) never started after 20 refused Enters:\n\(screen)")
-    }
-
-    struct SampleNotStarted: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// The survey file's lines as JSON objects: every line one, none blank (an NDJSON reader taking
     /// a line at a time fails on a blank line), ending with a newline.
     static func surveyLines(_ directory: URL) throws -> [[String: Any]] {
@@ -115,7 +76,7 @@ struct SurveyTerminalTests {
         let there = try #require(Self.cursor(moved))
         #expect(there.x > start.x && there.y == start.y, "\(start) -> \(there)")
 
-        try Self.startSample(1, in: session)
+        try SurveySampleStart.start(1, in: session)
         try session.waitFor(timeout: 15, "the first sample") { $0.contains("sample 1 saved") }
         for _ in 0..<2 { try session.send("Up") }
         try session.send("Enter")
@@ -149,7 +110,7 @@ struct SurveyTerminalTests {
         try resumed.waitFor(timeout: 15, "the resumed survey") { $0.contains("2 samples") && $0.contains("cursor x 2.5 m, y 2.0 m") }
         try resumed.send("Left", "Left")
         try resumed.waitFor(timeout: 10, "the cursor moved") { $0.contains("cursor x 1.5 m, y 2.0 m") }
-        try Self.startSample(3, in: resumed)
+        try SurveySampleStart.start(3, in: resumed)
         try resumed.waitFor(timeout: 15, "the third sample") { $0.contains("sample 3 saved") && $0.contains("3 samples") }
         try resumed.send("q")
         try MonitorTerminalTests.expectRestored(resumed)
@@ -195,7 +156,7 @@ struct SurveyTerminalTests {
         let session = try MonitorTerminalTests.start("survey health.btsnoop --catalog plan.yaml --out s --sample 4 --speed 2", in: directory.path)
         defer { session.kill() }
         try session.waitFor(timeout: 15, "the plan") { $0.contains("beacontop survey") && $0.contains("cursor x 1.0 m") }
-        try Self.startSample(1, in: session)
+        try SurveySampleStart.start(1, in: session)
         try session.waitFor(timeout: 15, "the first sample") { $0.contains("sample 1 saved") }
         try session.send("Right", "Enter")
         try session.waitFor(timeout: 10, "a sample under way, counting the beacons heard") { $0.contains("sampling") && $0.contains("beacons heard") }
@@ -229,10 +190,10 @@ struct SurveyTerminalTests {
         var screen = ""
         for sample in 1...12 {
             if sample == 1 {
-                // The first Enter can come before the first packet (see startSample).
+                // The first Enter can come before the first packet (see SurveySampleStart).
                 try session.send("Right")
                 try session.waitFor(timeout: 10, "the cursor moved") { $0.contains("cursor x 1.5 m") }
-                try Self.startSample(1, in: session)
+                try SurveySampleStart.start(1, in: session)
             } else {
                 try session.send("Right", "Enter")
             }
