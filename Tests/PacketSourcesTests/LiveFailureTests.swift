@@ -67,8 +67,17 @@ struct LiveFailureTests {
         }
         let lines = try String(contentsOf: out.appendingPathComponent("survey.ndjson"), encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 1, "the header only: \(lines.count - 1) samples saved\n\(screen)")
-        try session.send("Enter")
-        try session.waitFor(timeout: 5, "a sample refused while lost") { $0.contains("the source is lost") }
+        // A sample is refused while the source is lost. The refusal shows until the next reconnect
+        // attempt's line replaces it (0.5, 1, 2 s... after the loss, which this Enter now follows
+        // closely), so Enter is pressed again if that line came first; a sample that started would
+        // show "sampling" and never the refusal.
+        var refused = false
+        for _ in 0..<5 where !refused {
+            try session.send("Enter")
+            refused = (try? session.waitFor(timeout: 5, "a sample refused while lost") { $0.contains("the source is lost") }) != nil
+        }
+        let last = try session.capture()
+        #expect(refused, "no refusal while lost: \(last)")
         try session.send("q")
         try session.waitFor("EXIT=0")
     }
