@@ -180,13 +180,13 @@ struct MonitorTerminalTests {
         let session = try Self.start("monitor \(capture) --speed 50 --loop --record first.btsnoop", in: directory.path)
         defer { session.kill() }
         try session.waitFor("REC first.btsnoop")
-        usleep(1_000_000)  // let some of the capture through (50x: about 50 s of it)
+        try Self.waitForBeaconFrames(in: directory.appendingPathComponent("first.btsnoop").path)
         try session.send("r")
         try session.waitFor(timeout: 10, "the REC indicator gone") { !$0.contains("REC first") }
         try session.send("r")
         let recording = try session.waitFor("REC beacontop-")
-        #expect(recording.contains(".btsnoop"))
-        usleep(1_000_000)
+        let name = try #require(recording.range(of: #"beacontop-[0-9]{8}-[0-9]{6}\.btsnoop"#, options: .regularExpression).map { String(recording[$0]) })
+        try Self.waitForBeaconFrames(in: directory.appendingPathComponent(name).path)
         try session.send("r")
         try session.waitFor(timeout: 10, "the REC indicator gone") { !$0.contains("REC beacontop-") }
         try session.send("q")
@@ -207,6 +207,21 @@ struct MonitorTerminalTests {
             scan.waitUntilExit()
             #expect(text.contains("\"kind\":\"ibeacon\""), "\(file) holds no beacon frames")
         }
+    }
+
+    /// Waits until the recording at `path` holds a beacon frame (`scan --frames` of it prints one).
+    /// A fixed second "to let some of the capture through" before each toggle raced the replay's
+    /// thread: on a loaded machine it can get no turn in a second, and the recording held no frame.
+    static func waitForBeaconFrames(in path: String, timeout: Double = 20) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        var found = false
+        while !found && Date() < deadline {
+            // A record cut short at the end (the writer is mid-write) fails the scan, not this wait.
+            let scan = try? ExternalCommand.run(beacontopExecutable, ["scan", path, "--json", "--frames"])
+            found = scan?.stdout.contains("\"kind\":\"ibeacon\"") == true
+            if !found { usleep(100_000) }
+        }
+        try #require(found, "no beacon frame recorded in \(path) within \(timeout) s")
     }
 
     @Test func theCalibrationWizardSavesIntoTheCatalogKeepingItsComments() throws {

@@ -76,7 +76,7 @@ struct SurveyTerminalTests {
         let there = try #require(Self.cursor(moved))
         #expect(there.x > start.x && there.y == start.y, "\(start) -> \(there)")
 
-        try session.send("Enter")
+        try SurveySampleStart.start(1, in: session)
         try session.waitFor(timeout: 15, "the first sample") { $0.contains("sample 1 saved") }
         for _ in 0..<2 { try session.send("Up") }
         try session.send("Enter")
@@ -108,7 +108,9 @@ struct SurveyTerminalTests {
         let resumed = try MonitorTerminalTests.start("survey health.btsnoop --out s --resume --sample 2 --speed 2", in: directory.path, columns: 100, lines: 30)
         defer { resumed.kill() }
         try resumed.waitFor(timeout: 15, "the resumed survey") { $0.contains("2 samples") && $0.contains("cursor x 2.5 m, y 2.0 m") }
-        try resumed.send("Left", "Left", "Enter")
+        try resumed.send("Left", "Left")
+        try resumed.waitFor(timeout: 10, "the cursor moved") { $0.contains("cursor x 1.5 m, y 2.0 m") }
+        try SurveySampleStart.start(3, in: resumed)
         try resumed.waitFor(timeout: 15, "the third sample") { $0.contains("sample 3 saved") && $0.contains("3 samples") }
         try resumed.send("q")
         try MonitorTerminalTests.expectRestored(resumed)
@@ -153,8 +155,8 @@ struct SurveyTerminalTests {
         try Self.plan.write(to: directory.appendingPathComponent("plan.yaml"), atomically: true, encoding: .utf8)
         let session = try MonitorTerminalTests.start("survey health.btsnoop --catalog plan.yaml --out s --sample 4 --speed 2", in: directory.path)
         defer { session.kill() }
-        try session.waitFor(timeout: 15, "the plan") { $0.contains("beacontop survey") }
-        try session.send("Enter")
+        try session.waitFor(timeout: 15, "the plan") { $0.contains("beacontop survey") && $0.contains("cursor x 1.0 m") }
+        try SurveySampleStart.start(1, in: session)
         try session.waitFor(timeout: 15, "the first sample") { $0.contains("sample 1 saved") }
         try session.send("Right", "Enter")
         try session.waitFor(timeout: 10, "a sample under way, counting the beacons heard") { $0.contains("sampling") && $0.contains("beacons heard") }
@@ -187,7 +189,14 @@ struct SurveyTerminalTests {
         // even on a loaded machine (after the replay's end no sample starts).
         var screen = ""
         for sample in 1...12 {
-            try session.send("Right", "Enter")
+            if sample == 1 {
+                // The first Enter can come before the first packet (see SurveySampleStart).
+                try session.send("Right")
+                try session.waitFor(timeout: 10, "the cursor moved") { $0.contains("cursor x 1.5 m") }
+                try SurveySampleStart.start(1, in: session)
+            } else {
+                try session.send("Right", "Enter")
+            }
             screen = try session.waitFor(timeout: 15, "sample \(sample) saved or refused") {
                 $0.contains("sample \(sample) saved:") || $0.contains("not saved: sample \(sample),")
                     || $0.contains("nothing more to sample")

@@ -126,7 +126,9 @@ struct BumbleEndToEndTests {
         let port = world!.ports[0]
         defer { world?.stop() }
         let scan = try BeacontopBinary.Running(["scan", "tcp:127.0.0.1:\(port)", "--json", "--frames", "--duration", "12"])
-        Thread.sleep(forTimeInterval: 2.5)
+        // The loss comes once frames were heard: a fixed 2.5 s raced the scan's start on a loaded
+        // machine (and left less of the 12 s for the frames after the restart).
+        #expect(scan.waitUntil { !$0.stdoutText.isEmpty }, "no frame before the loss: \(scan.stderrText)")
         world?.stop()
         let restart = Date().timeIntervalSince1970
         world = try BumbleWorld(controllers: 1, ports: [port])
@@ -151,7 +153,8 @@ struct BumbleEndToEndTests {
             "advertise", "tcp:127.0.0.1:\(ports[1])", "--ibeacon", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:5:6", "--duration", "20",
         ])
         defer { kill(advertiser.process.processIdentifier, SIGINT) }
-        Thread.sleep(forTimeInterval: 2)
+        // Lost once advertising, not after a fixed 2 s that raced its start on a loaded machine.
+        #expect(advertiser.waitUntil { $0.stderrText.contains("beacontop: advertising") }, "\(advertiser.stderrText)")
         world?.stop()
         world = try BumbleWorld(controllers: 2, advertisers: false, ports: ports)
         let deadline = Date().addingTimeInterval(15)

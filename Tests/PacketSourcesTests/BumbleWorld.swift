@@ -135,6 +135,19 @@ enum BeacontopBinary {
         }
 
         var stderrText: String { (try? String(contentsOf: err, encoding: .utf8)) ?? "" }
+        /// What it printed so far (a live scan flushes each batch).
+        var stdoutText: String { (try? String(contentsOf: out, encoding: .utf8)) ?? "" }
+
+        /// Polls until `condition` holds or the process ended; false after `limit` seconds. This is
+        /// synchronisation with another process, sized for a loaded machine, not a speed check.
+        func waitUntil(limit: Double = 20, _ condition: (Running) -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(limit)
+            while !condition(self) {
+                guard process.isRunning && Date() < deadline else { return false }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return true
+        }
 
         /// Waits for exit, killing the process after `limit` seconds so a hang fails the test.
         func wait(limit: Double) -> Result {
