@@ -20,6 +20,10 @@ public struct SurveyState: Sendable {
     public let ranging: RangingConfiguration
     /// The sample being taken, nil between samples.
     public private(set) var collector: SampleCollector?
+    /// Where a sample asked for before the source delivered (Enter before the first beacon was
+    /// heard, or while the source is lost) will be taken: it starts with the next sighting, as the
+    /// info line promises, rather than the Enter being dropped. Nil when none is waiting.
+    public private(set) var waitingSpot: FloorPosition?
     /// The last thing worth saying on the info line (a sample saved, cancelled, a write error).
     public private(set) var message: String?
     /// The newest capture time seen.
@@ -56,24 +60,24 @@ public struct SurveyState: Sendable {
         case .left: move(dx: -Self.step, dy: 0)
         case .right: move(dx: Self.step, dy: 0)
         case .enter, .character(" "):
-            guard collector == nil else { return .none }
+            guard collector == nil, waitingSpot == nil else { return .none }
             guard !sourceEnded else {
                 message = "the source has ended: nothing more to sample (q quits)"
                 return .redraw
             }
-            guard !sourceLost else {
-                message = "the source is lost: a sample starts once it is back"
-                return .redraw
-            }
-            guard let time else {
-                message = "no packet heard yet: a sample starts once the source delivers"
+            guard !sourceLost, let time else {
+                waitingSpot = cursor
+                message = sourceLost
+                    ? "the source is lost: the sample starts once it is back (Esc cancels)"
+                    : "no beacon heard yet: the sample starts with the first (Esc cancels)"
                 return .redraw
             }
             collector = SampleCollector(spot: cursor, start: time, catalog: catalog, ranging: ranging)
             message = nil
         case .escape:
-            guard collector != nil else { return .none }
+            guard collector != nil || waitingSpot != nil else { return .none }
             collector = nil
+            waitingSpot = nil
             message = "sample cancelled"
         case .resize: return .redraw
         default: return .none
@@ -85,7 +89,7 @@ public struct SurveyState: Sendable {
     /// taken where it started.
     public mutating func place(at spot: FloorPosition) -> Outcome {
         guard spot.x.isFinite, spot.y.isFinite else { return .none }
-        guard collector == nil else {
+        guard collector == nil, waitingSpot == nil else {
             message = Self.spotFixed
             return .redraw
         }
@@ -94,7 +98,7 @@ public struct SurveyState: Sendable {
     }
 
     private mutating func move(dx: Double, dy: Double) {
-        guard collector == nil else {
+        guard collector == nil, waitingSpot == nil else {
             message = Self.spotFixed
             return
         }
@@ -105,6 +109,11 @@ public struct SurveyState: Sendable {
     public mutating func observe(_ sighting: BeaconSighting) {
         guard sighting.timestamp.isFinite else { return }
         time = max(time ?? sighting.timestamp, sighting.timestamp)
+        if let spot = waitingSpot, !sourceLost, !sourceEnded, let time {
+            collector = SampleCollector(spot: spot, start: time, catalog: catalog, ranging: ranging)
+            waitingSpot = nil
+            message = nil
+        }
         guard collector != nil, sighting.isRangeable, let rssi = sighting.rssi else { return }
         collector!.add(Sighting(time: sighting.timestamp, frame: sighting.frame, address: sighting.address, rssi: Int(rssi)))
     }
@@ -149,6 +158,11 @@ public struct SurveyState: Sendable {
     public mutating func end(_ text: String) {
         sourceEnded = true
         if let collector, let time, time >= collector.start + sampleSeconds { return }
+        if waitingSpot != nil {
+            waitingSpot = nil
+            message = "no sample: \(text); nothing more to sample (q quits)"
+            return
+        }
         guard collector != nil else { return note(text) }
         collector = nil
         message = "sample cancelled: \(text); nothing more to sample (q quits)"

@@ -51,6 +51,15 @@ public enum SurveyScreen {
             // A key refused while sampling says why.
             if let message = state.message { info += separator + message }
             role = .recording
+        } else if state.waitingSpot != nil {
+            // Said whatever the source's news is meanwhile (a recording's start, a loss): the Enter
+            // was taken, not dropped.
+            if let message = state.message, message.hasSuffix("(Esc cancels)") {
+                info += separator + message
+            } else {
+                info += separator + "sample waits for a beacon (Esc cancels)" + (state.message.map { separator + $0 } ?? "")
+            }
+            role = .recording
         } else if let message = state.message {
             info += separator + message
             role = message.hasPrefix("not saved") ? .warning : .plain

@@ -23,7 +23,9 @@ import Testing
         #expect(state.cursor == FloorPosition(x: 2, y: 3), "starts on the first placed beacon")
         #expect(state.handle(.enter) == .redraw)
         #expect(state.collector == nil, "no packet yet: no capture time to start at")
-        #expect(state.message?.hasPrefix("no packet heard yet") == true)
+        #expect(state.waitingSpot == FloorPosition(x: 2, y: 3))
+        #expect(state.handle(.escape) == .redraw)
+        #expect(state.waitingSpot == nil && state.message == "sample cancelled", "Esc cancels a waiting sample too")
 
         state.observe(Self.sighting(minor: 1, rssi: -70, at: 100))
         _ = state.handle(.right)
@@ -52,6 +54,50 @@ import Testing
         #expect(state.message == "sample 1 saved: 2 beacons heard")
     }
 
+    /// An Enter before the first beacon is heard (a live adapter's first second, a replay's first
+    /// batch not yet taken) is kept: the sample starts with the first sighting, at the spot where
+    /// Enter was pressed. It was refused with a message a source notice then replaced, so the
+    /// technician saw nothing happen.
+    @Test func anEnterBeforeTheFirstBeaconStartsTheSampleWithIt() throws {
+        var state = SurveyState(session: SurveySession(plan: Self.plan, created: 0), catalog: nil, sampleSeconds: 2)
+        _ = state.handle(.enter)
+        #expect(state.message == "no beacon heard yet: the sample starts with the first (Esc cancels)")
+        _ = state.handle(.right)
+        #expect(state.cursor == FloorPosition(x: 2, y: 3), "the spot is fixed once Enter is taken")
+        state.note("recording to s/capture-1.btsnoop")
+        #expect(state.advance(to: 50) == nil && state.collector == nil, "the clock alone starts nothing: no beacon yet")
+        state.observe(Self.sighting(minor: 1, rssi: -70, at: 100))
+        let collector = try #require(state.collector)
+        #expect(collector.spot == FloorPosition(x: 2, y: 3) && collector.start == 100 && state.waitingSpot == nil)
+        state.observe(Self.sighting(minor: 1, rssi: -71, at: 101))
+        let ended = state.advance(to: 102)
+        let sample = try #require(ended)
+        #expect(sample.start == 100 && sample.readings.count == 1)
+        #expect(sample.reading(id: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:0:1")?.packets == 2)
+    }
+
+    /// Enter while the source is lost waits for it to come back and starts with its first beacon;
+    /// a replay that ends first leaves no sample and says so.
+    @Test func anEnterWhileLostStartsOnceTheSourceIsBackAndNotAfterItsEnd() throws {
+        var state = SurveyState(session: SurveySession(plan: Self.plan, created: 0), catalog: nil, sampleSeconds: 2)
+        state.observe(Self.sighting(minor: 1, rssi: -70, at: 100))
+        state.lose("tcp:127.0.0.1:9000: lost")
+        _ = state.handle(.enter)
+        #expect(state.collector == nil && state.message == "the source is lost: the sample starts once it is back (Esc cancels)")
+        state.observe(Self.sighting(minor: 1, rssi: -70, at: 101))
+        #expect(state.collector == nil, "nothing starts while the source is lost")
+        state.connected("tcp:127.0.0.1:9000")
+        state.observe(Self.sighting(minor: 1, rssi: -70, at: 105))
+        #expect(try #require(state.collector).start == 105)
+
+        var ended = SurveyState(session: SurveySession(plan: Self.plan, created: 0), catalog: nil, sampleSeconds: 2)
+        _ = ended.handle(.enter)
+        ended.end("end of replay")
+        #expect(ended.waitingSpot == nil && ended.message == "no sample: end of replay; nothing more to sample (q quits)")
+        ended.observe(Self.sighting(minor: 1, rssi: -70, at: 100))
+        #expect(ended.collector == nil)
+    }
+
     @Test func aSourceLostMidSampleCancelsItAndNoSampleStartsUntilItIsBack() {
         var state = SurveyState(session: SurveySession(plan: Self.plan, created: 0), catalog: nil, sampleSeconds: 2)
         state.observe(Self.sighting(minor: 1, rssi: -70, at: 100))
@@ -65,9 +111,12 @@ import Testing
 
         #expect(state.handle(.enter) == .redraw)
         #expect(state.collector == nil, "no sample while the source is lost")
-        #expect(state.message == "the source is lost: a sample starts once it is back")
+        #expect(state.message == "the source is lost: the sample starts once it is back (Esc cancels)")
+        #expect(state.handle(.escape) == .redraw && state.waitingSpot == nil)
         state.connected("tcp:127.0.0.1:9000")
         #expect(state.message == "tcp:127.0.0.1:9000 is back: the sample the loss cut off was not saved; take it again (Enter)")
+        state.observe(Self.sighting(minor: 1, rssi: -70, at: 104))
+        #expect(state.collector == nil, "the cancelled wait starts nothing")
         _ = state.handle(.enter)
         #expect(state.collector != nil)
     }

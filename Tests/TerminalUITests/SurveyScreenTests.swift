@@ -50,6 +50,19 @@ import Testing
         #expect(state.session.samples.isEmpty, "the unsaved sample is taken back")
     }
 
+    /// An Enter taken before the first beacon says the sample waits, even once a source notice
+    /// (a recording's start) has replaced the words the Enter set: it was refused before, and the
+    /// notice left the technician nothing to see.
+    @Test func aSampleWaitingForTheFirstBeaconSaysSoUnderASourceNotice() {
+        var state = Self.state()
+        _ = state.handle(.enter)
+        #expect(Self.bottom(state, columns: 120)[1]
+            == " cursor x 2.0 m, y 1.0 m · no beacon heard yet: the sample starts with the first (Esc cancels)")
+        state.note("recording to hall-b/capture-2.btsnoop")
+        #expect(Self.bottom(state, columns: 120)[1]
+            == " cursor x 2.0 m, y 1.0 m · sample waits for a beacon (Esc cancels) · recording to hall-b/capture-2.btsnoop")
+    }
+
     @Test func anArrowWhileSamplingSaysWhyTheCursorStays() {
         var state = Self.state()
         _ = state.advance(to: 100)
