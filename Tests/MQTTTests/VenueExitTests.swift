@@ -28,7 +28,12 @@ struct VenueExitTests {
 
     /// The kitchen node hears the beacon four times a second until the backend has its enter, and
     /// two seconds more; returns the wall time of the last message published.
-    static func visitKitchen(_ nodes: MQTTClient, backend: EventCollector) async throws -> Double {
+    ///
+    /// Its pauses block this thread (`usleep`) rather than suspend: a suspended task resumes only
+    /// when the cooperative pool has a thread free, and in a full run both can be held for seconds
+    /// by synchronous tmux and process tests, so a gap beyond the reading's 4 s lifetime ended the
+    /// visit and began another (seen twice beside the tmux and Bumble suites: 2-3 enters).
+    static func visitKitchen(_ nodes: MQTTClient, backend: EventCollector) throws -> Double {
         var entered: Double?
         let deadline = Date().addingTimeInterval(60)
         while true {
@@ -38,7 +43,7 @@ struct VenueExitTests {
             if entered == nil, !backend.messages(on: enterTopic).isEmpty { entered = now }
             if let entered, now - entered >= 2 { return now }
             guard Date() < deadline else { throw EventCollector.Timeout(description: "no enter in the kitchen within 60 s") }
-            try await Task.sleep(nanoseconds: 250_000_000)
+            usleep(250_000)
         }
     }
 
@@ -82,11 +87,12 @@ struct VenueExitTests {
         nodes.start()
         #expect(nodes.waitForFirstConnection(timeout: 10) == nil)
 
-        let lastPublished = try await Self.visitKitchen(nodes, backend: backend)
+        let lastPublished = try Self.visitKitchen(nodes, backend: backend)
         _ = try session.waitFor(timeout: 10, "the beacon in the kitchen") { $0.contains("kitchen (kitchen)") }
         #expect(backend.messages(on: Self.exitTopic).isEmpty, "the visit ended before the monitor did")
-        // Stopped 1.5 s after the last reading (within its 4 s lifetime: the beacon is still present).
-        try await Task.sleep(nanoseconds: 1_500_000_000)
+        // Stopped 1.5 s after the last reading (within its 4 s lifetime: the beacon is still present),
+        // blocking rather than suspending for the reason `visitKitchen` gives.
+        usleep(1_500_000)
         let stoppedAt = Date().timeIntervalSince1970
         if how == "q" {
             try session.send("q")
@@ -114,10 +120,11 @@ struct VenueExitTests {
         nodes.start()
         #expect(nodes.waitForFirstConnection(timeout: 10) == nil)
         try await view.waitForOutput()
-        let lastPublished = try await Self.visitKitchen(nodes, backend: backend)
+        let lastPublished = try Self.visitKitchen(nodes, backend: backend)
 
-        // A second later (the beacon is still present: its reading lives 4 s) the broker goes.
-        try await Task.sleep(nanoseconds: 1_000_000_000)
+        // A second later (the beacon is still present: its reading lives 4 s) the broker goes
+        // (blocking, as in `visitKitchen`).
+        usleep(1_000_000)
         broker.stop()
         try await view.waitForStderr("lost")
         let stoppedAt = Date().timeIntervalSince1970
@@ -143,7 +150,7 @@ struct VenueExitTests {
         nodes.start()
         #expect(nodes.waitForFirstConnection(timeout: 10) == nil)
         try await view.waitForOutput()
-        _ = try await Self.visitKitchen(nodes, backend: backend)
+        _ = try Self.visitKitchen(nodes, backend: backend)
         nodes.stop()
         backendClient.stop()
 
