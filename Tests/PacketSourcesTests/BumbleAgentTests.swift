@@ -132,6 +132,12 @@ struct BumbleAgentTests {
         // (silenced at once, a loaded agent that noticed the cut late buffered none, and there was
         // nothing stale to drop: seen once with other suites running).
         try Self.waitFor("the agent's loss of its broker") { agent.stderrText.contains(": lost (") }
+        // Then two of the agent's own once-a-second ticks with the beacon still sending, so at least
+        // one reading from packets heard after the loss is buffered: silenced as soon as the loss
+        // showed, a tick that had just been published left nothing to buffer (seen once beside the
+        // tmux tours: no "stale readings dropped"). The agent prints nothing to wait on while it
+        // publishes, so this lets its clock run, as the MQTT suites' reading lifetimes do.
+        Thread.sleep(forTimeInterval: 2)
         try world.silenceAdvertisers()
         let silentAt = Date()
         // The visit arrives whole (the will said room-a offline, so the view closed it at once).
