@@ -38,12 +38,12 @@ public struct KeyMap: Sendable {
     /// The bindings listed by the help screen and the keys table in docs/screen.md, in this order.
     public static let standard = KeyMap(bindings: [
         KeyBinding([.character("q")], .quit, "quit (the terminal is restored)"),
-        KeyBinding([.up, .character("k")], .selectPrevious, "select the previous beacon"),
-        KeyBinding([.down, .character("j")], .selectNext, "select the next beacon"),
-        KeyBinding([.pageUp], .pageUp, "select a page up"),
-        KeyBinding([.pageDown], .pageDown, "select a page down"),
-        KeyBinding([.home], .selectFirst, "select the first beacon"),
-        KeyBinding([.end], .selectLast, "select the last beacon"),
+        KeyBinding([.up, .character("k")], .selectPrevious, "select the previous beacon (scroll up a line)"),
+        KeyBinding([.down, .character("j")], .selectNext, "select the next beacon (scroll down a line)"),
+        KeyBinding([.pageUp], .pageUp, "select a page up (scroll a page up)"),
+        KeyBinding([.pageDown], .pageDown, "select a page down (scroll a page down)"),
+        KeyBinding([.home], .selectFirst, "select the first beacon (scroll to the top)"),
+        KeyBinding([.end], .selectLast, "select the last beacon (scroll to the end)"),
         KeyBinding([.enter], .toggleDetail, "detail: RSSI and distance charts, raw frame, filters"),
         KeyBinding([.character("s")], .cycleSort, "sort by distance, RSSI, name, id"),
         KeyBinding([.character("/")], .beginFilter, "filter by text or region UUID[:major[:minor]]"),

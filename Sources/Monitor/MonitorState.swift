@@ -14,7 +14,18 @@ public enum MonitorScreen: String, Sendable {
 /// `perform(_:)` or `update(_:)`, which are pure and return what the loop must do.
 public struct MonitorState: Sendable {
     public private(set) var snapshot: MonitorSnapshot
-    public private(set) var screen: MonitorScreen = .table
+    public private(set) var screen: MonitorScreen = .table {
+        // A screen opens at its top; the limit is the new screen's, known once it is drawn.
+        didSet { if screen != oldValue { scroll = 0; scrollLimit = 0 } }
+    }
+    /// Lines the help screen or the detail pane is scrolled down by (`↓`/`j`, `PgDn`, `End`, ...).
+    public private(set) var scroll = 0
+    /// How far the screen drawn last can scroll (its lines past the bottom): the loop sets it from
+    /// each frame (`ScreenBuffer.scrollLimit`). The detail pane scrolls only while it is above zero,
+    /// so on a screen it fits the arrows still step through the beacons' details.
+    public var scrollLimit = 0 {
+        didSet { scroll = min(scroll, max(0, scrollLimit)) }
+    }
     public private(set) var sort: SortOrder = .distance
     public private(set) var filterText = ""
     /// True between `/` and Enter/Esc: printable keys then edit the filter text instead of acting.
@@ -91,6 +102,9 @@ public struct MonitorState: Sendable {
 
     /// Carries out one action (htop's Action functions).
     public mutating func perform(_ action: MonitorAction) -> (Reaction, MonitorCommand?) {
+        if Self.scrollActions.contains(action), screen == .help || (screen == .detail && scrollLimit > 0) {
+            return (scroll(for: action), nil)
+        }
         switch action {
         case .quit:
             return (.quit, nil)
@@ -182,6 +196,28 @@ public struct MonitorState: Sendable {
         return target == current ? [] : .redraw
     }
 
+    /// The selection keys, which scroll the help screen and a detail pane longer than the terminal.
+    static let scrollActions: Set<MonitorAction> = [.selectPrevious, .selectNext, .pageUp, .pageDown, .selectFirst, .selectLast]
+
+    /// The help screen or a detail pane longer than the terminal moves as `less` does: a line, a
+    /// page (the lines between the title and the status line, less the marker line), the top, the end.
+    private mutating func scroll(for action: MonitorAction) -> Reaction {
+        let page = max(1, screenSize.lines - 4)
+        let target: Int
+        switch action {
+        case .selectPrevious: target = scroll - 1
+        case .selectNext: target = scroll + 1
+        case .pageUp: target = scroll - page
+        case .pageDown: target = scroll + page
+        case .selectFirst: target = 0
+        default: target = scrollLimit
+        }
+        let clamped = min(max(0, target), max(0, scrollLimit))
+        guard clamped != scroll else { return [] }
+        scroll = clamped
+        return .redraw
+    }
+
     private mutating func leaveCalibration() -> (Reaction, MonitorCommand?) {
         screen = .table
         return ([.redraw, .command], .cancelCalibration)
@@ -202,7 +238,7 @@ public struct MonitorState: Sendable {
             selectedIndex: selectedIndex(in: rows), nearest: snapshot.nearest, source: snapshot.source,
             screen: screen, sort: sort, filterText: filterText, isEditingFilter: isEditingFilter,
             activeFilter: snapshot.activeFilter, events: snapshot.events, calibration: snapshot.calibration,
-            keyBindings: keyMap.bindings, health: snapshot.health, scanners: snapshot.scanners
+            keyBindings: keyMap.bindings, health: snapshot.health, scanners: snapshot.scanners, scroll: scroll
         )
     }
 }

@@ -24,6 +24,8 @@ public struct MonitorViewModel: Sendable, Equatable {
     public var health: BeaconConditions
     /// A venue's scanners, for the `n` list.
     public var scanners: [ScannerState]
+    /// Lines the help screen or the detail pane is scrolled down by (the renderer keeps it in range).
+    public var scroll: Int
 
     public init(
         title: String? = nil, rows: [BeaconRowModel], totalRowCount: Int? = nil, selectedIndex: Int? = nil,
@@ -31,8 +33,9 @@ public struct MonitorViewModel: Sendable, Equatable {
         sort: SortOrder = .distance, filterText: String = "", isEditingFilter: Bool = false,
         activeFilter: String? = nil, events: [MonitorEvent] = [], calibration: CalibrationProgress? = nil,
         keyBindings: [KeyBinding] = KeyMap.standard.bindings, health: BeaconConditions = BeaconConditions(),
-        scanners: [ScannerState] = []
+        scanners: [ScannerState] = [], scroll: Int = 0
     ) {
+        self.scroll = scroll
         self.health = health
         self.scanners = scanners
         self.title = title

@@ -10,9 +10,19 @@ enum DetailView {
             return
         }
         if let venue = row.venue { return VenueDetailView.draw(row, venue, into: &buffer) }
+        // Drawn whole, then shown through the screen: with health findings a 40x12 pane pushed the
+        // raw frame and the filters under the status line, with no sign they were there.
+        var canvas = ScreenBuffer(width: buffer.width, height: buffer.height + 32, charset: buffer.charset)
+        let lines = drawContent(row, model, screenHeight: buffer.height, into: &canvas)
+        ScrollWindow.show(canvas, contentLines: lines, scroll: model.scroll, top: 1, bottom: buffer.height - 1, into: &buffer)
+    }
+
+    /// The pane from its canvas's first line: the charts take what the screen (`screenHeight` lines,
+    /// title and status line included) leaves. Returns the lines drawn.
+    private static func drawContent(_ row: BeaconRowModel, _ model: MonitorViewModel, screenHeight: Int, into buffer: inout ScreenBuffer) -> Int {
         let separator = buffer.charset.separator
         let width = buffer.width
-        var y = 1
+        var y = 0
         // The full id, which a technician copies into the catalog: an uncatalogued beacon's short
         // name (`494E5445…:20597:62207`) left the UUID nowhere on screen.
         // Under 80 columns the name and the id share no line: the id goes under the name, whole
@@ -48,7 +58,7 @@ enum DetailView {
         let hexLines = min(2, (row.lastRawFrame.count + hexPerLine - 1) / hexPerLine)
         let filterLines = flowFilters(row.filterEstimates, active: model.activeFilter, width: width, charset: buffer.charset)
         let footer = 1 + max(1, hexLines) + filterLines.count
-        let chartSpace = buffer.height - 1 - y - footer
+        let chartSpace = screenHeight - 2 - y - footer
         let rssi = row.rssiHistory.map(Double.init)
         // On a screen too short for both charts (40x12 once every value is shown) the distance
         // chart goes, then the RSSI chart: the values above say more than a one-line chart.
@@ -86,6 +96,7 @@ enum DetailView {
             var x = 0
             for piece in line { x += buffer.write(piece.text, x: x, y: y + offset, role: piece.role) }
         }
+        return y + filterLines.count
     }
 
     /// "Filters:" and every filter's estimate, the one in use highlighted, flowed whole into lines

@@ -106,7 +106,10 @@ public struct MonitorLoop {
             }
             if dirty && now() >= lastDraw + frameInterval {
                 let size = terminal.size
-                terminal.draw(render(state.viewModel(), size: size, charset: terminal.charset))
+                let frame = render(state.viewModel(), size: size, charset: terminal.charset)
+                terminal.draw(frame)
+                // How far this screen scrolls is known once it is laid out (wrapped to this width).
+                state.scrollLimit = frame.scrollLimit
                 lastDraw = now()
                 dirty = false
             }

@@ -19,6 +19,10 @@ public struct ScreenBuffer: Equatable, Sendable {
     public let height: Int
     public let charset: Charset
     public private(set) var cells: [Cell]
+    /// How many lines the screen drawn runs past the terminal (a help screen or a detail pane too
+    /// long for it), so the most a scroll key can move it; 0 when everything shows. The loop hands
+    /// it to `MonitorState.scrollLimit`.
+    public internal(set) var scrollLimit = 0
 
     public init(width: Int, height: Int, charset: Charset = .unicode) {
         self.width = max(0, width)
@@ -100,6 +104,12 @@ public struct ScreenBuffer: Equatable, Sendable {
     mutating func put(_ glyph: Character, x: Int, y: Int, role: StyleRole) {
         guard x >= 0, x < width, y >= 0, y < height else { return }
         cells[y * width + x] = Cell(glyph, role: role)
+    }
+
+    /// Copies line `source` of `other` (as wide as this buffer) to line `y`.
+    mutating func copyLine(_ source: Int, of other: ScreenBuffer, to y: Int) {
+        guard other.width == width, source >= 0, source < other.height, y >= 0, y < height else { return }
+        cells.replaceSubrange(y * width..<(y + 1) * width, with: other.cells[source * width..<(source + 1) * width])
     }
 
     /// Writes `text` right-aligned so it ends just before column `end`.

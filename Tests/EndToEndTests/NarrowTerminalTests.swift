@@ -29,4 +29,23 @@ struct NarrowTerminalTests {
         try session.send("q")
         try MonitorTerminalTests.expectRestored(session)
     }
+
+    @Test("at 40x12 the help scrolls: End shows its last key (left out before), k brings the marker back, Esc closes it")
+    func theHelpScrollsAtFortyByTwelve() throws {
+        try TestPrerequisites.requireTmux()
+        let session = try MonitorTerminalTests.start("demo --speed 4", in: NSTemporaryDirectory(), columns: 40, lines: 12)
+        defer { session.kill() }
+        try session.waitFor(timeout: 20, "the monitor") { $0.contains(" sim:…/museum.yaml scanning") }
+        try session.send("?")
+        try session.waitFor(timeout: 20, "the help's top and its marker") { $0.contains("Keys (Esc or ? returns)") && $0.contains(" more lines (j/k, PgDn)") }
+        try session.send("End")
+        // The last key, which did not fit at this size ('12 more: enlarge'); nothing left below.
+        try session.waitFor(timeout: 20, "the help's last key") { $0.contains(" Esc Bksp   back to the table") && !$0.contains("more line") }
+        try session.send("k")
+        try session.waitFor(timeout: 20, "one line up: two lines below") { $0.contains(" ↓ 2 more lines (j/k, PgDn)") }
+        try session.send("Escape")
+        try session.waitFor(timeout: 20, "the table") { $0.contains(" NAME") && !$0.contains("Keys (Esc") }
+        try session.send("q")
+        try MonitorTerminalTests.expectRestored(session)
+    }
 }

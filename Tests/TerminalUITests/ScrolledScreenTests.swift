@@ -1,0 +1,138 @@
+import Monitor
+import Survey
+import Testing
+@testable import TerminalUI
+
+/// The help screen and the detail pane on a terminal too small for them: they scroll as `less`
+/// does, and while lines are left below the last line says so. Before, a 40x12 help left 12 keys
+/// out ("12 more: enlarge") and a detail pane with findings pushed the raw frame and the filters
+/// under the status line with no sign they were there.
+@Suite struct ScrolledScreenTests {
+    /// Renders, then hands the frame's scroll limit to the state, as the loop does after a draw.
+    static func frame(_ state: inout MonitorState, charset: Charset = .unicode) -> [String] {
+        let screen = render(state.viewModel(), size: ScreenSize(columns: state.screenSize.columns, lines: state.screenSize.lines), charset: charset)
+        state.scrollLimit = screen.scrollLimit
+        return NarrowScreenTests.lines(screen)
+    }
+
+    /// Every line the screen holds, read by pressing `j` from the top to the end: each page's first
+    /// line, then the whole last page. Also returns the pages.
+    static func scrollThrough(_ state: inout MonitorState, charset: Charset = .unicode) -> (content: [String], pages: [[String]]) {
+        let bottom = state.screenSize.lines - 2
+        var pages = [frame(&state, charset: charset)]
+        var content: [String] = []
+        while state.handle(.character("j")).0 == .redraw {
+            content.append(pages[pages.count - 1][state.screen == .help ? 2 : 1])
+            pages.append(frame(&state, charset: charset))
+        }
+        content += pages[pages.count - 1][(state.screen == .help ? 2 : 1)...bottom]
+        return (content, pages)
+    }
+
+    static func helpState(columns: Int, lines: Int) throws -> MonitorState {
+        let rows = [Museum.row(Museum.rosetta, "Rosetta Stone (cast)", rssi: -60, accuracy: 1, proximity: .near),
+                    Museum.row(Museum.chessmen, "Lewis Chessmen", rssi: -70, accuracy: 3, proximity: .far)]
+        var state = MonitorState(snapshot: Museum.snapshot(rows: rows), screenSize: (columns, lines))
+        _ = state.handle(.character("?"))
+        return state
+    }
+
+    @Test("the help at 40x12 scrolls with j/k, PgUp/PgDn, Home/End: 12 keys could not be seen ('12 more: enlarge')")
+    func theHelpScrollsOnASmallTerminal() throws {
+        var state = try Self.helpState(columns: 40, lines: 12)
+        let top = Self.frame(&state)
+        #expect(top[1] == " Keys (Esc or ? returns)")
+        #expect(top[2...3] == [" q          quit (the terminal is", "            restored)"], "\(top)")
+        #expect(top[10] == " ↓ 33 more lines (j/k, PgDn)", "\(top)")
+        // k at the top does nothing; j does not move the selection behind the help.
+        #expect(state.handle(.character("k")).0 == [])
+        let (content, pages) = Self.scrollThrough(&state)
+        #expect(state.selectedRow?.identity == Museum.rosetta)
+        // Read line by line, the screen holds every key and every summary whole, in one column:
+        // the same lines a terminal tall enough for them shows at once.
+        var tall = try Self.helpState(columns: 40, lines: 60)
+        let whole = Self.frame(&tall)
+        #expect(tall.scrollLimit == 0)
+        let listed = Array(whole[2...].prefix { !$0.isEmpty })
+        #expect(content == listed)
+        #expect(listed.count == pages.count - 1 + 9)
+        for binding in KeyMap.standard.bindings {
+            let keys = binding.keys.map(\.label).joined(separator: " ").padding(toLength: 11, withPad: " ", startingAt: 0)
+            let start = try #require(listed.firstIndex { $0.hasPrefix(" " + keys) }, "\(binding.summary): \(listed)")
+            // A summary wraps under itself: its lines joined are the summary.
+            let lines = [String(listed[start].dropFirst(12))] + listed[(start + 1)...].prefix { $0.hasPrefix("            ") }.map { String($0.dropFirst(12)) }
+            #expect(lines.joined(separator: " ") == binding.summary)
+        }
+        // At the end nothing is cut: no marker, the last key on the last line.
+        #expect(pages.last?[10] == " Esc Bksp   back to the table")
+        #expect(pages.dropLast().allSatisfy { $0[10].hasPrefix(" ↓ ") })
+        // Home, End, PgUp and PgDn as in less; a page is the 8 lines above the marker.
+        _ = state.handle(.home)
+        #expect(Self.frame(&state) == top)
+        _ = state.handle(.pageDown)
+        #expect(Self.frame(&state)[2] == listed[8])
+        _ = state.handle(.end)
+        #expect(Self.frame(&state) == pages.last)
+        _ = state.handle(.pageUp)
+        #expect(Self.frame(&state)[2] == listed[listed.count - 9 - 8])
+        // ?/Esc close it as before; opened again it starts at the top.
+        _ = state.handle(.escape)
+        #expect(state.screen == .table)
+        _ = state.handle(.character("?"))
+        #expect(Self.frame(&state) == top)
+    }
+
+    @Test("the help's marker in ASCII under LANG=C, and a help that fits has none")
+    func theHelpMarkerInASCIIAndNoneWhenItFits() throws {
+        var state = try Self.helpState(columns: 50, lines: 15)
+        let lines = Self.frame(&state, charset: .ascii)
+        #expect(lines[13].hasSuffix(" more lines below (j/k, PgDn)") && lines[13].allSatisfy(\.isASCII), "\(lines)")
+        // 80x24: two columns side by side, every summary whole, nothing to scroll.
+        var wide = try Self.helpState(columns: 80, lines: 24)
+        let screen = Self.frame(&wide)
+        #expect(wide.scrollLimit == 0)
+        #expect(!screen.joined().contains("more lines"))
+        #expect(screen[2...3] == [" q          quit (the terminal is        space      pause or resume",
+                                  "            restored)                    .          pause, then step one packet"], "\(screen)")
+    }
+
+    /// A beacon whose frame claims +12 dBm at 1 m (a finding) and a second beacon to step to.
+    static func detailState(columns: Int, lines: Int) throws -> MonitorState {
+        let transmitter = HealthViewTests.transmitters[3]
+        let identity = try #require(transmitter.identities.first)
+        var row = try SecondaryScreenTests.vectorRow()
+        row.identity = identity
+        row.exhibitName = "Harrison's H4 Chronometer (replica)"
+        let other = Museum.row(Museum.chessmen, "Lewis Chessmen", rssi: -70, accuracy: 3, proximity: .far)
+        var snapshot = SecondaryScreenTests.state(row).snapshot
+        snapshot.rows = [row, other]
+        snapshot.health = BeaconConditions(time: 60, transmitters: HealthViewTests.transmitters, byIdentity: [identity: BeaconCondition(health: transmitter)])
+        var state = MonitorState(snapshot: snapshot, screenSize: (columns, lines))
+        _ = state.handle(.enter)
+        return state
+    }
+
+    @Test("a detail pane with findings at 40x12 scrolls to its raw frame and filters; they were under the status line")
+    func theDetailPaneScrollsToItsRawFrameAndFilters() throws {
+        var state = try Self.detailState(columns: 40, lines: 12)
+        let top = Self.frame(&state)
+        #expect(top[1] == " Harrison's H4 Chronometer (replica)", "\(top)")
+        #expect(top[10].hasPrefix(" ↓ ") && top[10].hasSuffix(" more lines (j/k, PgDn)"), "\(top)")
+        #expect(!top.contains { $0.hasPrefix(" Last raw frame") })
+        let (content, pages) = Self.scrollThrough(&state)
+        #expect(state.selectedRow?.exhibitName == "Harrison's H4 Chronometer (replica)", "j scrolls the pane, not to the next beacon")
+        let end = try #require(pages.last)
+        #expect(end[9].hasPrefix(" Filters:") && end[10] == "           raw ?", "\(end)")
+        #expect(content.contains(" Last raw frame (30 bytes)"), "\(content)")
+        #expect(content.contains { $0.hasPrefix("! ") })
+        // Every line once, in order: the pane as a 40x40 terminal shows it, less the charts that
+        // only a taller screen has room for.
+        #expect(content.first == top[1] && content.count == pages.count - 1 + 10)
+        // Where the pane fits, the arrows step through the beacons' details as before.
+        var roomy = try Self.detailState(columns: 80, lines: 40)
+        _ = Self.frame(&roomy)
+        #expect(roomy.scrollLimit == 0)
+        _ = roomy.handle(.down)
+        #expect(roomy.selectedRow?.exhibitName == "Lewis Chessmen")
+    }
+}
