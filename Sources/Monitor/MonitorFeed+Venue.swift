@@ -85,7 +85,8 @@ extension MonitorFeed {
 
     private mutating func logVenueEvents() {
         for event in venue!.takeEvents() where event.kind != .visit {
-            log(event.kind == .enter ? .enter : .exit, "\(event.beacon) \(event.kind == .enter ? "in" : "left") \(event.room)", at: event.decided ?? event.time)
+            let beacon = catalog?.logName(forBeacon: event.beacon) ?? event.beacon
+            log(event.kind == .enter ? .enter : .exit, "\(beacon) \(event.kind == .enter ? "in" : "left") \(event.room)", at: event.decided ?? event.time)
         }
     }
 

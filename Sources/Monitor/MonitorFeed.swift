@@ -294,7 +294,7 @@ public struct MonitorFeed: Sendable {
         lastTickTime = time
         updateRate(at: time)
         for event in ranging.events {
-            log(event.kind == .enter ? .enter : .exit, event.region.identifier)
+            log(event.kind == .enter ? .enter : .exit, catalog?.logName(for: event.region) ?? event.region.identifier)
         }
         if ranging.nearest != lastNearest {
             lastNearest = ranging.nearest

@@ -185,7 +185,7 @@ import Testing
             if step == 29 { try feed.selectFilter(named: "kalman") }
             if step == 59 { feed.replaceCatalog(ExhibitCatalog(exhibits: [Exhibit(id: id, name: "Globe", measuredPower: -52)])) }
         }
-        #expect(feed.events.filter { $0.kind == .enter }.map(\.message) == [id])
+        #expect(feed.events.filter { $0.kind == .enter }.map(\.message) == ["Globe"])
         #expect(!feed.events.contains { $0.kind == .exit })
         #expect(feed.snapshot(at: 19.5).rows.first?.measuredPower == -52)
     }
