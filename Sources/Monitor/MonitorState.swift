@@ -18,7 +18,8 @@ public struct MonitorState: Sendable {
         // A screen opens at its top; the limit is the new screen's, known once it is drawn.
         didSet { if screen != oldValue { scroll = 0; scrollLimit = 0 } }
     }
-    /// Lines the help screen or the detail pane is scrolled down by (`↓`/`j`, `PgDn`, `End`, ...).
+    /// Lines the help, health view, scanner list or detail pane is scrolled down by (`↓`/`j`, `PgDn`,
+    /// `End`, ...).
     public private(set) var scroll = 0
     /// How far the screen drawn last can scroll (its lines past the bottom): the loop sets it from
     /// each frame (`ScreenBuffer.scrollLimit`). The detail pane scrolls only while it is above zero,
@@ -102,7 +103,7 @@ public struct MonitorState: Sendable {
 
     /// Carries out one action (htop's Action functions).
     public mutating func perform(_ action: MonitorAction) -> (Reaction, MonitorCommand?) {
-        if Self.scrollActions.contains(action), screen == .help || (screen == .detail && scrollLimit > 0) {
+        if Self.scrollActions.contains(action), screen == .help || screen == .health || screen == .scanners || (screen == .detail && scrollLimit > 0) {
             return (scroll(for: action), nil)
         }
         switch action {
@@ -196,7 +197,8 @@ public struct MonitorState: Sendable {
         return target == current ? [] : .redraw
     }
 
-    /// The selection keys, which scroll the help screen and a detail pane longer than the terminal.
+    /// The selection keys, which scroll the help, the health view, the scanner list (none of which
+    /// shows the selection) and a detail pane longer than the terminal.
     static let scrollActions: Set<MonitorAction> = [.selectPrevious, .selectNext, .pageUp, .pageDown, .selectFirst, .selectLast]
 
     /// The help screen or a detail pane longer than the terminal moves as `less` does: a line, a

@@ -59,29 +59,36 @@ enum HealthView {
             buffer.writeWrapped("No beacon heard yet: health shows once a beacon frame arrives.", x: 2, y: y, lines: last - y + 1, role: .muted)
             return
         }
-        for transmitter in health.transmitters where y <= last {
-            let findings = transmitter.findings.map(\.description)
-                + (transmitter.identities.flatMap { health.byIdentity[$0]?.duplicates ?? [] }.map(\.description))
+        // Every transmitter on a canvas shown through the screen (ScrollWindow): at 40x12 the tenth
+        // of the demo's ten was left off the bottom with no sign it existed.
+        let rows = health.transmitters.map { transmitter in
+            (transmitter, findings: transmitter.findings.map(\.description)
+                + transmitter.identities.flatMap { health.byIdentity[$0]?.duplicates ?? [] }.map(\.description))
+        }
+        var canvas = ScreenBuffer(width: buffer.width, height: rows.reduce(0) { $0 + 1 + 2 * $1.findings.count }, charset: buffer.charset)
+        y = 0
+        for (transmitter, findings) in rows {
             let role: StyleRole = findings.isEmpty ? .plain : .finding
-            if !findings.isEmpty { buffer.put("!", x: 0, y: y, role: .finding) }
-            let name = cutInTheMiddle(transmitter.name, width: nameWidth - 1, charset: buffer.charset)
-            buffer.write(name, x: 1, y: y, role: role, limit: nameWidth - 1)
+            if !findings.isEmpty { canvas.put("!", x: 0, y: y, role: .finding) }
+            let name = cutInTheMiddle(transmitter.name, width: nameWidth - 1, charset: canvas.charset)
+            canvas.write(name, x: 1, y: y, role: role, limit: nameWidth - 1)
             x = nameWidth + 1
-            buffer.write(address(transmitter.address, width: addressWidth, charset: buffer.charset), x: x, y: y, role: .plain)
+            canvas.write(address(transmitter.address, width: addressWidth, charset: canvas.charset), x: x, y: y, role: .plain)
             x += addressWidth + 1
             let values = HealthText.columns(transmitter, at: health.time)
             for index in shown {
                 let (value, heading) = (values[index], headings[index])
-                buffer.writeRight(value, end: x + heading.width, y: y, role: value == "-" ? .muted : .plain)
+                canvas.writeRight(value, end: x + heading.width, y: y, role: value == "-" ? .muted : .plain)
                 x += heading.width + 1
             }
             y += 1
             // Each finding on up to two lines: a duplicate's (both addresses, levels and the id) ran
             // off an 80-column screen before the id.
-            for finding in findings where y <= last {
-                y += buffer.writeWrapped(finding, x: 3, y: y, lines: min(2, last - y + 1), role: .finding)
+            for finding in findings {
+                y += canvas.writeWrapped(finding, x: 3, y: y, lines: 2, role: .finding)
             }
         }
+        ScrollWindow.show(canvas, contentLines: y, scroll: model.scroll, top: 2, bottom: last + 1, into: &buffer)
     }
 
     /// The address, or its last three bytes after an ellipsis in a 9-cell column.

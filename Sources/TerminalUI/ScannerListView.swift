@@ -38,27 +38,29 @@ enum ScannerListView {
             buffer.writeWrapped("No scanners heard yet (the scanner list is a venue's: monitor mqtt://BROKER).", x: 2, y: 2, lines: max(1, buffer.height - 3), role: .muted)
             return
         }
-        let capacity = max(0, buffer.height - 3)
-        for (offset, scanner) in model.scanners.prefix(capacity).enumerated() {
-            let y = 2 + offset
+        // Every scanner on a canvas shown through the screen (ScrollWindow): a venue with more
+        // scanners than lines lost the rest off the bottom with no sign they existed.
+        var canvas = ScreenBuffer(width: buffer.width, height: model.scanners.count, charset: buffer.charset)
+        for (y, scanner) in model.scanners.enumerated() {
             let hearing = scanner.alive && scanner.radioLost == nil
             let state = scanner.alive ? (hearing ? "online" : "no radio") : scanner.declaredOnline == false ? "offline" : "silent"
             let role: StyleRole = hearing ? .plain : .warning
-            buffer.write(HealthView.cutInTheMiddle(scanner.name, width: roomX - 2, charset: buffer.charset), x: 1, y: y, role: role)
-            buffer.write(HealthView.cutInTheMiddle(scanner.room, width: names - roomX, charset: buffer.charset), x: roomX, y: y, role: .plain)
-            buffer.write(state, x: 35 + shift, y: y, role: hearing ? .immediate : .warning)
+            canvas.write(HealthView.cutInTheMiddle(scanner.name, width: roomX - 2, charset: canvas.charset), x: 1, y: y, role: role)
+            canvas.write(HealthView.cutInTheMiddle(scanner.room, width: names - roomX, charset: canvas.charset), x: roomX, y: y, role: .plain)
+            canvas.write(state, x: 35 + shift, y: y, role: hearing ? .immediate : .warning)
             let last = scanner.secondsSinceHeard.map(CellFormat.age) ?? "-"
-            buffer.writeRight(last, end: 48 + shift, y: y, role: .plain)
-            if 55 + shift <= buffer.width {
-                buffer.writeRight(scanner.messagesPerSecond.map { CellFormat.fixed($0, decimals: 1) } ?? "-", end: 55 + shift, y: y, role: .plain)
+            canvas.writeRight(last, end: 48 + shift, y: y, role: .plain)
+            if 55 + shift <= canvas.width {
+                canvas.writeRight(scanner.messagesPerSecond.map { CellFormat.fixed($0, decimals: 1) } ?? "-", end: 55 + shift, y: y, role: .plain)
             }
-            if clockEnd + shift <= buffer.width {
-                buffer.writeRight(scanner.clockOffset.map(CellFormat.offset) ?? "-", end: clockEnd + shift, y: y, role: .plain)
+            if clockEnd + shift <= canvas.width {
+                canvas.writeRight(scanner.clockOffset.map(CellFormat.offset) ?? "-", end: clockEnd + shift, y: y, role: .plain)
             }
-            if offsetEnd + shift <= buffer.width {
+            if offsetEnd + shift <= canvas.width {
                 let source = scanner.offsetSource == "none" ? "" : " (\(scanner.offsetSource))"
-                buffer.writeRight(CellFormat.fixed(scanner.offset, decimals: 1) + source, end: offsetEnd + shift, y: y, role: .plain)
+                canvas.writeRight(CellFormat.fixed(scanner.offset, decimals: 1) + source, end: offsetEnd + shift, y: y, role: .plain)
             }
         }
+        ScrollWindow.show(canvas, contentLines: model.scanners.count, scroll: model.scroll, top: 2, bottom: buffer.height - 1, into: &buffer)
     }
 }

@@ -136,3 +136,32 @@ import Testing
         #expect(roomy.selectedRow?.exhibitName == "Lewis Chessmen")
     }
 }
+
+extension ScrolledScreenTests {
+    @Test("the health view and the scanner list scroll to their last row; at 40x12 the rows past the ninth were left off unsaid")
+    func theHealthViewAndTheScannerListScroll() throws {
+        // Ten transmitters (the demo's count), the last with a finding on two lines.
+        let transmitters = (0..<9).map { HealthViewTests.transmitter(major: 1, minor: UInt16($0), address: "C0:00:00:00:00:0\($0)") }
+            + [HealthViewTests.transmitter(major: 1, minor: 99, address: "C0:00:00:00:00:99", findings: [.nonsenseMeasuredPower(frame: 12)])]
+        var health = MonitorState(snapshot: MonitorSnapshot(source: SourceStatus(name: "hci0"), health: BeaconConditions(time: 60, transmitters: transmitters)),
+                                  screenSize: (40, 12))
+        _ = health.handle(.character("H"))
+        let top = Self.frame(&health)
+        #expect(top[1].hasPrefix(" NAME"))
+        #expect(top[10] == " ↓ 4 more lines (j/k, PgDn)", "\(top)")
+        _ = health.handle(.end)
+        let end = Self.frame(&health)
+        #expect(end[1] == top[1], "the column heading stays")
+        #expect(end[8].hasPrefix("!") && end[8].contains(":1:99") && end[9].hasPrefix("   frame says +12 dBm") && end[10].hasPrefix("   "), "\(end)")
+        _ = health.handle(.character("k"))
+        #expect(Self.frame(&health)[10] == " ↓ 2 more lines (j/k, PgDn)")
+
+        let scanners = (1...12).map { ScannerState(name: "pi-\($0)", room: "room-\($0)", alive: true, declaredOnline: true, secondsSinceHeard: 0.5, messages: 9, offset: 0, offsetSource: "none") }
+        var list = MonitorState(snapshot: MonitorSnapshot(source: SourceStatus(name: "mqtt://broker"), scanners: scanners), screenSize: (40, 12))
+        _ = list.handle(.character("n"))
+        #expect(Self.frame(&list)[10] == " ↓ 4 more lines (j/k, PgDn)")
+        _ = list.handle(.pageDown)
+        let last = Self.frame(&list)
+        #expect(last[10].hasPrefix(" pi-12 ") && !last.joined().contains("more line"), "\(last)")
+    }
+}
