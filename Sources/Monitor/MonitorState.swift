@@ -16,10 +16,12 @@ public struct MonitorState: Sendable {
     public private(set) var snapshot: MonitorSnapshot
     public private(set) var screen: MonitorScreen = .table {
         // A screen opens at its top; the limit is the new screen's, known once it is drawn.
-        didSet { if screen != oldValue { scroll = 0; scrollLimit = 0 } }
+        didSet { if screen != oldValue { scroll = 0; scrollLimit = 0; followsLog = true } }
     }
-    /// Lines the help, health view, scanner list or detail pane is scrolled down by (`↓`/`j`, `PgDn`,
-    /// `End`, ...).
+    /// The event log shows its end, and stays there as events arrive, until it is scrolled up.
+    private var followsLog = true
+    /// Lines the help, health view, scanner list, event log or detail pane is scrolled down by
+    /// (`↓`/`j`, `PgDn`, `End`, ...).
     public private(set) var scroll = 0
     /// How far the screen drawn last can scroll (its lines past the bottom): the loop sets it from
     /// each frame (`ScreenBuffer.scrollLimit`). The detail pane scrolls only while it is above zero,
@@ -103,7 +105,7 @@ public struct MonitorState: Sendable {
 
     /// Carries out one action (htop's Action functions).
     public mutating func perform(_ action: MonitorAction) -> (Reaction, MonitorCommand?) {
-        if Self.scrollActions.contains(action), screen == .help || screen == .health || screen == .scanners || (screen == .detail && scrollLimit > 0) {
+        if Self.scrollActions.contains(action), [.help, .health, .scanners, .events].contains(screen) || (screen == .detail && scrollLimit > 0) {
             return (scroll(for: action), nil)
         }
         switch action {
@@ -197,25 +199,28 @@ public struct MonitorState: Sendable {
         return target == current ? [] : .redraw
     }
 
-    /// The selection keys, which scroll the help, the health view, the scanner list (none of which
-    /// shows the selection) and a detail pane longer than the terminal.
+    /// The selection keys, which scroll the help, the health view, the scanner list, the event log
+    /// (none of which shows the selection) and a detail pane longer than the terminal.
     static let scrollActions: Set<MonitorAction> = [.selectPrevious, .selectNext, .pageUp, .pageDown, .selectFirst, .selectLast]
 
-    /// The help screen or a detail pane longer than the terminal moves as `less` does: a line, a
-    /// page (the lines between the title and the status line, less the marker line), the top, the end.
+    /// A screen longer than the terminal moves as `less` does: a line, a page (the lines between the
+    /// title and the status line, less a heading and a marker line), the top, the end. The event log
+    /// counts from its end while it follows new events.
     private mutating func scroll(for action: MonitorAction) -> Reaction {
         let page = max(1, screenSize.lines - 4)
+        let current = screen == .events && followsLog ? max(0, scrollLimit) : scroll
         let target: Int
         switch action {
-        case .selectPrevious: target = scroll - 1
-        case .selectNext: target = scroll + 1
-        case .pageUp: target = scroll - page
-        case .pageDown: target = scroll + page
+        case .selectPrevious: target = current - 1
+        case .selectNext: target = current + 1
+        case .pageUp: target = current - page
+        case .pageDown: target = current + page
         case .selectFirst: target = 0
         default: target = scrollLimit
         }
         let clamped = min(max(0, target), max(0, scrollLimit))
-        guard clamped != scroll else { return [] }
+        if screen == .events { followsLog = clamped >= scrollLimit }
+        guard clamped != current else { return [] }
         scroll = clamped
         return .redraw
     }
@@ -240,7 +245,8 @@ public struct MonitorState: Sendable {
             selectedIndex: selectedIndex(in: rows), nearest: snapshot.nearest, source: snapshot.source,
             screen: screen, sort: sort, filterText: filterText, isEditingFilter: isEditingFilter,
             activeFilter: snapshot.activeFilter, events: snapshot.events, calibration: snapshot.calibration,
-            keyBindings: keyMap.bindings, health: snapshot.health, scanners: snapshot.scanners, scroll: scroll
+            keyBindings: keyMap.bindings, health: snapshot.health, scanners: snapshot.scanners,
+            scroll: screen == .events && followsLog ? Int.max : scroll
         )
     }
 }

@@ -1,6 +1,6 @@
 import Monitor
 
-/// `e`: the enter/exit event log, newest at the bottom, as many as fit.
+/// `e`: the enter/exit event log, newest at the bottom, scrolled back with the selection keys.
 ///
 /// The columns are as wide as what they hold (the time as wide as the longest time listed, `01:23`
 /// or `1:02:03`; the kind as wide as `warning`), so the message starts at column 16 on every screen:
@@ -14,27 +14,45 @@ enum EventLogView {
         buffer.write("KIND", x: layout.kindX, y: 1, role: .columnHeader)
         buffer.write("WHAT", x: layout.messageX, y: 1, role: .columnHeader)
         buffer.writeRight("Events (\(model.events.count)) ", end: width, y: 1, role: .columnHeader)
-        let capacity = max(0, buffer.height - 3)
         if model.events.isEmpty {
             buffer.write("  No region events yet.", x: 0, y: 2, role: .muted)
             return
         }
         // Each message wrapped under WHAT, up to `linesPerEvent`: a reconnect's reason or a refused
-        // command's explanation ran off a 100-column screen in the middle of the reason.
-        var rows: [(event: MonitorEvent?, text: String)] = []
-        for event in model.events.reversed() {
-            let lines = Wrap.words(event.message, width: max(1, width - layout.messageX), lines: linesPerEvent, ellipsis: buffer.charset.ellipsis, charset: buffer.charset)
-            let fitting = rows.isEmpty ? Array(lines.prefix(capacity)) : lines
-            guard rows.count + fitting.count <= capacity else { break }
-            rows.insert(contentsOf: fitting.enumerated().map { ($0.offset == 0 ? event : nil, $0.element) }, at: 0)
+        // command's explanation ran off a 100-column screen in the middle of the reason. Every event
+        // kept (up to MonitorFeed.eventLimit) is there to scroll back to: only the newest that fit
+        // could be read before. It opens at its end, where the newest are.
+        let lineWidth = max(1, width - layout.messageX)
+        let charset = buffer.charset
+        func wrapped(_ event: MonitorEvent) -> [String] {
+            Wrap.words(event.message, width: lineWidth, lines: linesPerEvent, ellipsis: charset.ellipsis, charset: charset)
         }
-        for (offset, row) in rows.enumerated() {
-            let y = 2 + offset
-            if let event = row.event {
+        // Each event's first line in the whole log. A message of no more UTF-8 bytes than the line
+        // has columns takes one line (no character takes more columns than bytes), so only longer
+        // ones are wrapped to be counted: wrapping all 500 took 27 ms a frame in a debug build.
+        var starts: [Int] = []
+        starts.reserveCapacity(model.events.count)
+        var total = 0
+        for event in model.events {
+            starts.append(total)
+            total += event.message.utf8.count <= lineWidth ? 1 : max(1, wrapped(event).count)
+        }
+        var shown: (index: Int, lines: [String]) = (-1, [])
+        ScrollWindow.show(contentLines: total, scroll: model.scroll, top: 2, bottom: buffer.height - 1, markAbove: true, into: &buffer) { line, y, buffer in
+            // The event holding this line: the last whose first line is at or before it.
+            var low = 0, high = starts.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if starts[middle] <= line { low = middle } else { high = middle - 1 }
+            }
+            let event = model.events[low]
+            if shown.index != low { shown = (low, wrapped(event)) }
+            let offset = line - starts[low]
+            if offset == 0 {
                 buffer.writeRight(CellFormat.clock(event.time), end: layout.timeEnd, y: y, role: .muted)
                 buffer.write(event.kind.rawValue, x: layout.kindX, y: y, role: role(event.kind))
             }
-            buffer.write(row.text, x: layout.messageX, y: y, role: .plain)
+            if offset < shown.lines.count { buffer.write(shown.lines[offset], x: layout.messageX, y: y, role: .plain) }
         }
     }
 

@@ -1,21 +1,35 @@
-/// A screen longer than the terminal (the help at 40x12, a detail pane with health findings) is
-/// drawn whole on a canvas of its own and shown through the lines between the title and the status
-/// line, as `less` shows a file: `↑`/`k`, `↓`/`j`, `PgUp`, `PgDn`, `Home` and `End` move it
-/// (`MonitorState.scroll`). While lines are left below, the window's last line says how many and
-/// which keys bring them: before, what did not fit was cut with no sign it existed.
+/// A screen longer than the terminal (the help at 40x12, a detail pane with health findings, the
+/// health view, the scanner list, the event log) is shown through the lines between its heading and
+/// the status line, as `less` shows a file: `↑`/`k`, `↓`/`j`, `PgUp`, `PgDn`, `Home` and `End` move
+/// it (`MonitorState.scroll`). While lines are left below, the window's last line says how many and
+/// which keys bring them; the event log, which opens at its end, says on its first line how many
+/// lines are above. Before, what did not fit was cut with no sign it existed.
 enum ScrollWindow {
     /// Shows lines `0..<contentLines` of `canvas` (as wide as `buffer`) on lines `top..<bottom` of
     /// `buffer`, from line `scroll` (kept in range) on, and sets `buffer.scrollLimit`.
     static func show(_ canvas: ScreenBuffer, contentLines: Int, scroll: Int, top: Int, bottom: Int, into buffer: inout ScreenBuffer) {
+        show(contentLines: contentLines, scroll: scroll, top: top, bottom: bottom, into: &buffer) { line, y, buffer in
+            buffer.copyLine(line, of: canvas, to: y)
+        }
+    }
+
+    /// Calls `draw(line, y, &buffer)` for each content line the window shows, from line `scroll`
+    /// (kept in range) on, then writes the markers over the first (`markAbove`) and last lines of the
+    /// window where lines are left above and below. Sets `buffer.scrollLimit`.
+    static func show(contentLines: Int, scroll: Int, top: Int, bottom: Int, markAbove: Bool = false, into buffer: inout ScreenBuffer,
+                     draw: (_ line: Int, _ y: Int, _ buffer: inout ScreenBuffer) -> Void) {
         let visible = max(1, bottom - top)
         let limit = max(0, contentLines - visible)
         buffer.scrollLimit = limit
         let first = min(max(0, scroll), limit)
-        let cut = first < limit
-        let shown = min(cut ? visible - 1 : visible, contentLines - first)
-        for offset in 0..<max(0, shown) { buffer.copyLine(first + offset, of: canvas, to: top + offset) }
-        if cut {
-            buffer.write(marker(contentLines - first - shown, charset: buffer.charset), x: 1, y: bottom - 1, role: .muted)
+        for offset in 0..<min(visible, contentLines - first) { draw(first + offset, top + offset, &buffer) }
+        if first < limit {
+            buffer.fill(y: bottom - 1, role: .plain)
+            buffer.write(marker(contentLines - first - visible + 1, charset: buffer.charset), x: 1, y: bottom - 1, role: .muted)
+        }
+        if markAbove && first > 0 && visible > 2 {
+            buffer.fill(y: top, role: .plain)
+            buffer.write(markerAbove(first + 1, charset: buffer.charset), x: 1, y: top, role: .muted)
         }
     }
 
@@ -23,5 +37,11 @@ enum ScrollWindow {
     static func marker(_ lines: Int, charset: Charset) -> String {
         let count = lines == 1 ? "1 more line" : "\(lines) more lines"
         return charset.isUnicode ? "↓ \(count) (j/k, PgDn)" : "\(count) below (j/k, PgDn)"
+    }
+
+    /// `↑ 12 earlier lines (k/j, PgUp)`; under ASCII `12 earlier lines above (k/j, PgUp)`.
+    static func markerAbove(_ lines: Int, charset: Charset) -> String {
+        let count = lines == 1 ? "1 earlier line" : "\(lines) earlier lines"
+        return charset.isUnicode ? "↑ \(count) (k/j, PgUp)" : "\(count) above (k/j, PgUp)"
     }
 }

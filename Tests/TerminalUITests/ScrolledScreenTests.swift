@@ -165,3 +165,37 @@ extension ScrolledScreenTests {
         #expect(last[10].hasPrefix(" pi-12 ") && !last.joined().contains("more line"), "\(last)")
     }
 }
+
+extension ScrolledScreenTests {
+    @Test("the event log scrolls back to its earlier events and stays put while new ones arrive; only the newest that fit could be read")
+    func theEventLogScrollsBack() throws {
+        let events = (0..<12).map { MonitorEvent(time: Double($0) * 30, kind: $0 % 2 == 0 ? .enter : .exit, message: "exhibit \($0)") }
+        var state = SecondaryScreenTests.state(try SecondaryScreenTests.vectorRow(), events: events)
+        state.screenSize = (60, 10)
+        _ = state.handle(.character("e"))
+        let end = Self.frame(&state)
+        #expect(end[2] == " ↑ 6 earlier lines (k/j, PgUp)" && end[8] == " 05:30 exit     exhibit 11", "\(end)")
+        _ = state.handle(.character("k"))
+        let up = Self.frame(&state)
+        #expect(up[2] == " ↑ 5 earlier lines (k/j, PgUp)" && up[8] == " ↓ 2 more lines (j/k, PgDn)", "\(up)")
+        _ = state.handle(.home)
+        let top = Self.frame(&state)
+        #expect(top[2] == " 00:00 enter    exhibit 0" && top[8] == " ↓ 6 more lines (j/k, PgDn)", "\(top)")
+        // A new event while scrolled back: the view stays where it is, one more line below.
+        var snapshot = state.snapshot
+        snapshot.events.append(MonitorEvent(time: 400, kind: .warning, message: "hci0 lost: device removed"))
+        _ = state.update(snapshot)
+        #expect(Self.frame(&state)[2...8] == top[2...7] + [" ↓ 7 more lines (j/k, PgDn)"])
+        // End goes back to the newest, and the log follows new events from there.
+        _ = state.handle(.end)
+        #expect(Self.frame(&state)[8] == " 06:40 warning  hci0 lost: device removed")
+        snapshot.events.append(MonitorEvent(time: 410, kind: .info, message: "hci0 back"))
+        _ = state.update(snapshot)
+        let following = Self.frame(&state)
+        #expect(following[7...8] == [" 06:40 warning  hci0 lost: device removed", " 06:50 info     hci0 back"], "\(following)")
+        // ASCII markers under LANG=C.
+        _ = state.handle(.pageUp)
+        let ascii = Self.frame(&state, charset: .ascii)
+        #expect(ascii[2].hasSuffix(" earlier lines above (k/j, PgUp)") && ascii[8].hasSuffix(" more lines below (j/k, PgDn)"), "\(ascii)")
+    }
+}

@@ -117,7 +117,7 @@ import Testing
         #expect(screen.text == """
              beacontop · events               1 beacon · sort: distance
               TIME KIND     WHAT                            Events (13)
-             03:00 enter    exhibit 6
+             ↑ 7 earlier lines (k/j, PgUp)
              03:30 exit     exhibit 7
              04:00 enter    exhibit 8
              04:30 exit     exhibit 9
@@ -140,10 +140,10 @@ import Testing
         var state = Self.state(try Self.vectorRow(), events: events)
         _ = state.handle(.character("e"))
         let screen = render(state.viewModel(), size: ScreenSize(columns: 80, lines: 10))
-        // It was cut at the screen's edge: '... scanning not restarted: LE'. The newest events that
-        // fit whole, the oldest left out.
+        // It was cut at the screen's edge: '... scanning not restarted: LE'. The newest events,
+        // the earlier ones above (ScrolledScreenTests scrolls back to them).
         #expect(Array((2...8).map { screen.line($0).trimmingTrailingSpaces() }) == [
-            " 00:10 info     nearest: exhibit 1",
+            " ↑ 2 earlier lines (k/j, PgUp)",
             " 00:20 info     nearest: exhibit 2",
             " 00:30 info     nearest: exhibit 3",
             " 00:40 info     nearest: exhibit 4",
