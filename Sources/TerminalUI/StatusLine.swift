@@ -119,7 +119,7 @@ enum StatusLine {
         return ""
     }
 
-    /// `name` in `width` columns, its kind whole and at least 8 columns of the rest: a path or a
+    /// `name` in `width` columns, its kind whole and at least 2 columns of the rest: a path or a
     /// host and port cut from the front behind an ellipsis ("sim:…ms/museum.yaml"; `~` in an ASCII
     /// locale, like every other cut), the end being the part that tells captures apart; a broker's
     /// URL from its end, the host being what tells brokers apart.
@@ -128,9 +128,10 @@ enum StatusLine {
         let kind = kind(of: name)
         let rest = String(name.dropFirst(kind.count))
         guard !rest.isEmpty else { return name }
-        // At least 8 columns in all, as before the kind was kept: the recording indicator and the
-        // counts after the name must not be pushed off the line.
-        let room = max(8, width) - TerminalText.width(String(kind), charset: charset)
+        // What is left after the counts and the recording indicator, which must not be pushed off
+        // the line: a floor of 8 columns here cut a venue recording's '12 malformed' to
+        // '12 malforme' at 40 columns (name, state and count one column too many).
+        let room = max(2, width) - TerminalText.width(String(kind), charset: charset)
         guard room >= 2 else { return kind + String(charset.ellipsis) }
         if kind.hasSuffix("//") { return kind + TitleBar.cut(rest, to: room, charset: charset) }
         return kind + leftTruncated(rest, width: room, charset: charset)

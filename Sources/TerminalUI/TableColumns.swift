@@ -71,6 +71,10 @@ struct TableLayout: Equatable {
     static let markerWidth = 1
     static let nameMaximum = 32
     static let historyMaximum = 30
+    /// The narrowest a venue's room column gets (40 columns: `booth-101` as `bo…101`).
+    static let roomMinimum = 6
+    /// Below this the room column holds the room alone, headed `ROOM`.
+    static let roomWithScanner = 14
 
     let columns: [Placed]
 
@@ -82,9 +86,15 @@ struct TableLayout: Equatable {
         for candidate in TableColumn.dropOrder where needed(kept) > width {
             kept.removeAll { $0 == candidate }
         }
-        var spare = max(0, width - needed(kept))
         var widths: [TableColumn: Int] = [:]
         for column in kept { widths[column] = column.width }
+        // A venue's columns that always stay (name, room, RSSI, distance, proximity) need 54: below
+        // that the room column narrows, to the room alone (TableView), rather than the distance and
+        // the proximity running off the edge ('RSSI DI' at 40 columns, 'unkno' at 50).
+        if kept.contains(.room), needed(kept) > width {
+            widths[.room] = max(Self.roomMinimum, TableColumn.room.width - (needed(kept) - width))
+        }
+        var spare = max(0, width - (Self.markerWidth + kept.reduce(0) { $0 + widths[$1]! } + kept.count - 1))
         let nameGrowth = min(spare, Self.nameMaximum - TableColumn.name.width)
         widths[.name, default: 0] += nameGrowth
         spare -= nameGrowth

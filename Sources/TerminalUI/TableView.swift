@@ -9,7 +9,8 @@ enum TableView {
         let headerLine = geometry.firstRowLine - 1
         buffer.fill(y: headerLine, role: .columnHeader)
         for placed in layout.columns {
-            cell(placed.column.heading, placed, y: headerLine, role: .columnHeader, buffer: &buffer)
+            let narrowRoom = placed.column == .room && placed.width < TableLayout.roomWithScanner
+            cell(narrowRoom ? "ROOM" : placed.column.heading, placed, y: headerLine, role: .columnHeader, buffer: &buffer)
         }
         if model.rows.isEmpty {
             let message = model.totalRowCount == 0
@@ -75,7 +76,12 @@ enum TableView {
             case .age:
                 text = CellFormat.age(row.secondsSinceSeen)
             case .room:
-                text = row.venue.map { venue in "\(venue.room ?? "?") (\(venue.scanner ?? "-"))" } ?? ""
+                // A narrow column (a venue at 40-53 columns) holds the room alone, cut in the middle.
+                text = row.venue.map { venue in
+                    placed.width < TableLayout.roomWithScanner
+                        ? HealthView.cutInTheMiddle(venue.room ?? "?", width: placed.width, charset: charset)
+                        : "\(venue.room ?? "?") (\(venue.scanner ?? "-"))"
+                } ?? ""
             case .runnerUp:
                 text = row.venue?.runnerUp.map { "\($0.room) \($0.distance.map(CellFormat.metres) ?? "?")" } ?? ""
             }

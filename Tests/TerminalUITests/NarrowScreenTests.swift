@@ -285,3 +285,34 @@ extension NarrowScreenTests {
         #expect(finding == "! frame says +12 dBm at 1 m: not a received…", "\(screen)")
     }
 }
+
+extension NarrowScreenTests {
+    @Test("a venue's table at 40 and 50 columns: the room column narrows so distance and proximity stay whole ('RSSI DI', 'unkno')")
+    func aVenueTableKeepsDistanceAndProximity() {
+        let other = VenuePlacement.ScannerCell(scanner: "pi-aisle", room: "aisle", rssi: -79, level: -18.25, distance: 9.5, age: 2.1)
+        var row = Museum.row(Museum.rosetta, "Rosetta Stone (cast)", rssi: -61, accuracy: 1.4, proximity: .unknown)
+        row.venue = VenuePlacement(room: "booth-101", scanner: "pi-booth-101", runnerUp: other, scanners: [other])
+        let state = MonitorState(snapshot: Museum.snapshot(rows: [row]))
+        func lines(_ columns: Int) -> [String] {
+            Array(Self.lines(render(state.viewModel(), size: ScreenSize(columns: columns, lines: 12)))[1...2])
+        }
+        #expect(lines(40) == [
+            " NAME       ROOM   RSSI DIST m PROXIMITY",
+            " Rosetta S… bo…101  -61   1.40 unknown",
+        ], "\(lines(40))")
+        #expect(lines(50) == [
+            " NAME       ROOM (SCANNER)   RSSI DIST m PROXIMITY",
+            " Rosetta S… booth-101 (pi-b…  -61   1.40 unknown",
+        ], "\(lines(50))")
+        // From 54 columns the room column is as it was.
+        #expect(lines(54)[0] == " NAME       ROOM (SCANNER)       RSSI DIST m PROXIMITY")
+    }
+
+    @Test("the status line keeps a count whole by cutting the name below 8 columns: a venue recording's '12 malformed' read '12 malforme' at 40")
+    func theStatusLineCutsTheNameBeforeACount() {
+        var source = SourceStatus(name: "Tests/VenueRecordings/mixed.venue.ndjson", state: .replaying(speed: 1), advertsPerSecond: 9)
+        source.malformedCount = 12
+        let model = MonitorState(snapshot: Museum.snapshot(rows: [], source: source)).viewModel()
+        #expect(render(model, size: ScreenSize(columns: 40, lines: 12)).line(11).trimmingTrailingSpaces() == " …ndjson replaying at 1x · 12 malformed")
+    }
+}
