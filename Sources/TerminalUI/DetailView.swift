@@ -9,7 +9,7 @@ enum DetailView {
             buffer.writeWrapped("No beacon selected. Esc returns to the table.", x: 1, y: 2, lines: 3, role: .muted)
             return
         }
-        if let venue = row.venue { return VenueDetailView.draw(row, venue, into: &buffer) }
+        if let venue = row.venue { return VenueDetailView.draw(row, venue, scroll: model.scroll, into: &buffer) }
         // Drawn whole, then shown through the screen: with health findings a 40x12 pane pushed the
         // raw frame and the filters under the status line, with no sign they were there.
         var canvas = ScreenBuffer(width: buffer.width, height: buffer.height + 32, charset: buffer.charset)

@@ -15,7 +15,8 @@ enum VenueDetailView {
     static let widestRoom = 16
     static let narrowestName = 10
 
-    static func draw(_ row: BeaconRowModel, _ venue: VenuePlacement, into buffer: inout ScreenBuffer) {
+    /// `scroll`: lines the readings are scrolled down by, where there are more than lines.
+    static func draw(_ row: BeaconRowModel, _ venue: VenuePlacement, scroll: Int = 0, into buffer: inout ScreenBuffer) {
         let separator = buffer.charset.separator
         let width = buffer.width
         let place = venue.room.map { "in \($0)" } ?? "in no room yet"
@@ -44,18 +45,20 @@ enum VenueDetailView {
         buffer.write("ROOM", x: roomX, y: y, role: .columnHeader)
         for (column, end) in zip(columns, ends) { buffer.writeRight(column.heading, end: end, y: y, role: .columnHeader) }
         y += 1
-        let capacity = max(0, buffer.height - 1 - y)
-        for (offset, cell) in venue.scanners.prefix(capacity).enumerated() {
-            let line = y + offset
+        // Every scanner's reading on a canvas shown under the heading (ScrollWindow): a beacon heard
+        // by more scanners than lines lost the rest off the bottom with no sign.
+        var canvas = ScreenBuffer(width: width, height: venue.scanners.count, charset: buffer.charset)
+        for (line, cell) in venue.scanners.enumerated() {
             let placing = cell.scanner == venue.scanner && cell.room == venue.room
             let role: StyleRole = placing ? .nearest : .plain
-            if placing { buffer.write(">", x: 0, y: line, role: role) }
-            buffer.write(HealthView.cutInTheMiddle(cell.scanner, width: roomX - 2, charset: buffer.charset), x: 1, y: line, role: role)
-            buffer.write(HealthView.cutInTheMiddle(cell.room, width: roomWidth, charset: buffer.charset), x: roomX, y: line, role: role)
+            if placing { canvas.write(">", x: 0, y: line, role: role) }
+            canvas.write(HealthView.cutInTheMiddle(cell.scanner, width: roomX - 2, charset: canvas.charset), x: 1, y: line, role: role)
+            canvas.write(HealthView.cutInTheMiddle(cell.room, width: roomWidth, charset: canvas.charset), x: roomX, y: line, role: role)
             let values = [CellFormat.fixed(cell.rssi, decimals: 0), CellFormat.fixed(cell.level, decimals: 1),
                           cell.distance.map(CellFormat.metres) ?? "?", CellFormat.age(cell.age)]
-            for (value, end) in zip(values, ends) { buffer.writeRight(value, end: end, y: line, role: role) }
+            for (value, end) in zip(values, ends) { canvas.writeRight(value, end: end, y: line, role: role) }
         }
+        ScrollWindow.show(canvas, contentLines: venue.scanners.count, scroll: scroll, top: y, bottom: buffer.height - 1, into: &buffer)
         if venue.scanners.isEmpty { buffer.write("  No live scanner hears it.", x: 0, y: y, role: .muted) }
     }
 }

@@ -199,3 +199,21 @@ extension ScrolledScreenTests {
         #expect(ascii[2].hasSuffix(" earlier lines above (k/j, PgUp)") && ascii[8].hasSuffix(" more lines below (j/k, PgDn)"), "\(ascii)")
     }
 }
+
+extension ScrolledScreenTests {
+    @Test("a venue beacon's detail heard by more scanners than lines scrolls its readings under the heading; the rest were left off")
+    func aVenueDetailScrollsItsReadings() {
+        let cells = (1...12).map { VenuePlacement.ScannerCell(scanner: "pi-\($0)", room: "room-\($0)", rssi: Double(-50 - $0), level: Double(-$0), distance: 1, age: 0.5) }
+        var row = Museum.row(Museum.rosetta, "Rosetta Stone (cast)", rssi: -51, accuracy: 1, proximity: .near)
+        row.venue = VenuePlacement(room: "room-1", scanner: "pi-1", runnerUp: nil, scanners: cells)
+        var state = MonitorState(snapshot: Museum.snapshot(rows: [row]), screenSize: (40, 12))
+        _ = state.handle(.enter)
+        let top = Self.frame(&state)
+        #expect(top[3].hasPrefix(" SCANNER") && top[4].hasPrefix(">pi-1 "), "\(top)")
+        #expect(top[10] == " ↓ 6 more lines (j/k, PgDn)", "\(top)")
+        _ = state.handle(.end)
+        let end = Self.frame(&state)
+        #expect(end[1...3] == top[1...3], "the heading stays")
+        #expect(end[10].hasPrefix(" pi-12 ") && !end.joined().contains("more line"), "\(end)")
+    }
+}
