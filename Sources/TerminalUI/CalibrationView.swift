@@ -19,14 +19,20 @@ enum CalibrationView {
         func wrap(_ text: String, role: StyleRole, lines: Int = 3) -> [Line] {
             Wrap.words(text, width: width - 2, lines: lines, ellipsis: buffer.charset.ellipsis, charset: buffer.charset).map { [("  " + $0, role)] }
         }
-        let heading = Wrap.words("Calibration: hold \(name) 1 m from the receiver", width: width - 1, lines: 2,
-                                 ellipsis: buffer.charset.ellipsis, charset: buffer.charset)
-        for (offset, line) in heading.enumerated() {
-            buffer.fill(y: 1 + offset, role: .columnHeader)
-            buffer.write(" " + line, x: 0, y: 1 + offset, role: .columnHeader)
+        func heading(lines: Int) -> [String] {
+            Wrap.words("Calibration: hold \(name) 1 m from the receiver", width: width - 1, lines: lines,
+                       ellipsis: buffer.charset.ellipsis, charset: buffer.charset)
+        }
+        func drawHeading(_ lines: [String]) {
+            for (offset, line) in lines.enumerated() {
+                buffer.fill(y: 1 + offset, role: .columnHeader)
+                buffer.write(" " + line, x: 0, y: 1 + offset, role: .columnHeader)
+            }
         }
         guard let progress = model.calibration else {
-            place([wrap("Waiting for samples...", role: .muted), wrap("Esc cancels", role: .muted)], top: 1 + heading.count, buffer: &buffer)
+            let lines = heading(lines: 2)
+            drawHeading(lines)
+            place([wrap("Waiting for samples...", role: .muted), wrap("Esc cancels", role: .muted)], top: 1 + lines.count, buffer: &buffer)
             return
         }
         let power = progress.measuredPower.map { CellFormat.fixed($0, decimals: 1) + " dBm" } ?? "-"
@@ -35,11 +41,9 @@ enum CalibrationView {
         let spreadIsLarge = (progress.spread ?? 0) > spreadWarning
         let measured = "  Measured power at 1 m: \(power)"
         // The spread beside the mean where both fit, under it otherwise.
-        var figures: [Line] = TerminalText.width(measured + "   " + spread, charset: buffer.charset) <= width
+        let figures: [Line] = TerminalText.width(measured + "   " + spread, charset: buffer.charset) <= width
             ? [[(measured, .plain), ("   " + spread, spreadIsLarge ? .warning : .plain)]]
             : [[(measured, .plain)], [("  " + spread, spreadIsLarge ? .warning : .plain)]]
-        // A steady spread keeps the warning's line, so the keys stay where they were.
-        figures += spreadIsLarge ? wrap("The spread is large: keep the beacon still, in line of sight.", role: .warning) : [[("", .plain)]]
         let hint: [Line]
         if let file = progress.savedTo {
             // The value saved, not only where: the mean above has a decimal the catalog does not.
@@ -51,7 +55,22 @@ enum CalibrationView {
         } else {
             hint = wrap("Collecting... Esc cancels.", role: .muted)
         }
-        place([[bar(progress, width: buffer.width, charset: buffer.charset)], figures, hint], top: 1 + heading.count, buffer: &buffer)
+        // A steady spread keeps the warning's line, so the keys stay where they were. On a screen
+        // too short for every line (40x10: the keys' second line, 'override; Esc cancels.', fell
+        // under the status line) the warning is cut to one line, then the heading, then the
+        // warning's line goes: the keys, the bar and the figures always show.
+        let warningText = "The spread is large: keep the beacon still, in line of sight."
+        var warningLines = spreadIsLarge ? wrap(warningText, role: .warning).count : 1
+        var headingLines = heading(lines: 2).count
+        let room = buffer.height - 2
+        func needed() -> Int { headingLines + 1 + figures.count + warningLines + hint.count }
+        if needed() > room { warningLines = max(1, warningLines - (needed() - room)) }
+        if needed() > room { headingLines = 1 }
+        if needed() > room { warningLines = 0 }
+        let warning: [Line] = warningLines == 0 ? [] : spreadIsLarge ? wrap(warningText, role: .warning, lines: warningLines) : [[("", .plain)]]
+        let headingShown = heading(lines: headingLines)
+        drawHeading(headingShown)
+        place([[bar(progress, width: buffer.width, charset: buffer.charset)], figures + warning, hint], top: 1 + headingShown.count, buffer: &buffer)
     }
 
     /// Draws `groups` of lines from line `top` down, a blank line before each group while the

@@ -316,3 +316,35 @@ extension NarrowScreenTests {
         #expect(render(model, size: ScreenSize(columns: 40, lines: 12)).line(11).trimmingTrailingSpaces() == " …ndjson replaying at 1x · 12 malformed")
     }
 }
+
+extension NarrowScreenTests {
+    @Test("the calibration wizard at 40x10 keeps its keys whole: 'override; Esc cancels.' fell under the status line")
+    func theCalibrationWizardKeepsItsKeysOnTheSmallestScreen() throws {
+        let row = try SecondaryScreenTests.vectorRow()
+        let done = CalibrationProgress(identity: row.identity, name: "Harrison's H4 Chronometer (replica)", samplesCollected: 100,
+                                       samplesNeeded: 100, measuredPower: -58.6, spread: 5.2)
+        var state = SecondaryScreenTests.state(row, calibration: done)
+        _ = state.handle(.character("c"))
+        let lines = Self.lines(render(state.viewModel(), size: ScreenSize(columns: 40, lines: 10)))
+        #expect(Array(lines[1...8]) == [
+            " Calibration: hold Harrison's H4",
+            " Chronometer (replica) 1 m from the…",
+            "  [████████████████████████] 100 samples",
+            "  Measured power at 1 m: -58.6 dBm",
+            "  spread: ±5.2 dB",
+            "  The spread is large: keep the beacon…",
+            "  Enter saves -59 dBm as the catalog",
+            "  override; Esc cancels.",
+        ], "\(lines)")
+        // A save that failed says why in three lines: the heading gives way to them.
+        var failed = done
+        failed.saveFailure = "not saved to hall.yaml: No space left on device"
+        _ = state.update(SecondaryScreenTests.state(row, calibration: failed).snapshot)
+        let failure = Self.lines(render(state.viewModel(), size: ScreenSize(columns: 40, lines: 10)))
+        #expect(failure[1] == " Calibration: hold Harrison's H4…" && failure[6].hasPrefix("  Calibration not saved"), "\(failure)")
+        #expect(failure[8].hasSuffix("Esc cancels."), "\(failure)")
+        // 40x12 as before: the heading's two lines and the whole warning.
+        let twelve = Self.lines(render(state.viewModel(), size: ScreenSize(columns: 40, lines: 12)))
+        #expect(twelve[2] == " Chronometer (replica) 1 m from the…" && twelve[7] == "  still, in line of sight.", "\(twelve)")
+    }
+}
