@@ -90,11 +90,19 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
         }
     }
 
+    /// A lost controller is tried again 0.5 s after the loss, then every second: a dongle plugged back
+    /// in, or a controller restarted, is scanning again within about a second. It waited up to 10 s
+    /// (0.5 s doubling): a controller back 8 s after the loss was opened at 15.5 s. An attempt is one
+    /// failed open (socket and bind, open(2), a refused connect), and the reading thread wakes every
+    /// 0.1 s anyway to see whether it was stopped. The monitor's event log keeps one line for
+    /// attempts failing for the same reason, and `scan` says each reason once.
+    public static let reconnects = ReconnectBackoff(initial: 0.5, maximum: 1)
+
     /// A refused restart is tried again after `restartBackoff`'s delays: 1, 2, 4, 8, 16 s, then every 30 s.
     public static let restartRetries = ReconnectBackoff(initial: 1, maximum: 30)
 
     public init(
-        spec: SourceSpec, opener: TransportOpener = TransportOpener(), backoff: ReconnectBackoff = ReconnectBackoff(),
+        spec: SourceSpec, opener: TransportOpener = TransportOpener(), backoff: ReconnectBackoff = LiveSource.reconnects,
         restartBackoff: ReconnectBackoff = LiveSource.restartRetries,
         commandTimeout: Double = 3, commandTimer: @escaping CommandTimer = LiveSource.sleepingTimer,
         now: @escaping @Sendable () -> Double = SourceInbox.wallClock

@@ -85,6 +85,23 @@ struct LiveSourceTests {
         source.stop()
     }
 
+    @Test("a controller away is tried again every second, so a re-plugged one is back within a second")
+    func reconnectAttemptsAreASecondApart() async throws {
+        let server = try H4SocketServer()
+        let source = LiveSource(spec: .unix(path: server.path))
+        let inbox = SourceInbox()
+        try source.start(into: inbox)
+        server.accept()
+        server.shutdown()
+        let events = await inbox.collect(from: source, seconds: 20) { events in events.contains { Self.attempt(of: $0) == 4 } }
+        source.stop()
+        let delays = events.compactMap { event -> Double? in
+            if case .notice(.reconnecting(_, _, let delay, _)) = event { delay } else { nil }
+        }
+        // Before: 0.5, 1, 2, 4, then 8 and 10 s, so a controller back 8 s after the loss was opened at 15.5 s.
+        #expect(delays.prefix(4) == [0.5, 1, 1, 1], "\(events.notices)")
+    }
+
     @Test("a command goes out as H4 and its Command Complete comes back to the caller")
     func commandRoundTrip() async throws {
         let server = try H4SocketServer()
