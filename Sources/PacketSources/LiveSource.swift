@@ -256,10 +256,11 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
         while !isStopped {
             let delay = backoff.delay(attempt: attempt)
             deliver([.notice(.reconnecting(source: spec.description, attempt: attempt, delay: delay, reason: reason))])
-            var waited = 0.0
-            while waited < delay && !isStopped {
-                Thread.sleep(forTimeInterval: min(0.1, delay - waited))
-                waited += 0.1
+            // Against the clock, not by counting naps: a nap that wakes late (a loaded machine) made
+            // every delay longer than it said.
+            let due = Self.uptime + delay
+            while !isStopped, case let left = due - Self.uptime, left > 0 {
+                Thread.sleep(forTimeInterval: min(0.1, left))
             }
             if isStopped { return false }
             let transport: OpenTransport
