@@ -55,6 +55,10 @@ public struct MonitorFeed: Sendable {
     /// The venue view at each checkpoint a venue recording's replay passed (`SourceNotice.checkpoint`).
     var venueCheckpoints: [Int: VenueCheckpoint] = [:]
 
+    /// The event log's last reconnect line (its message) and why that attempt was made (the
+    /// source and the previous failure), for the next attempt to replace it.
+    var reconnectLine: (why: String, message: String)?
+
     private var decoder = BeaconSightingDecoder()
     /// The sightings of the packet being fed, reused (one array per packet was an allocation per packet).
     private var pending: [(BeaconSighting, ArraySlice<UInt8>)] = []
@@ -142,9 +146,14 @@ public struct MonitorFeed: Sendable {
         case .lost(_, let reason):
             status.state = .lost(reason: reason)
             log(.warning, news.description)
-        case .reconnecting(_, let attempt, _, _):
+        case .reconnecting(let source, let attempt, _, let reason):
             status.state = .reconnecting(attempt: attempt)
+            // A controller away for a night is tried every second (`LiveSource.reconnects`): the
+            // attempts failing for one reason are one line, the newest, unless something came between.
+            let why = "\(source): \(reason)"
+            if let line = reconnectLine, line.why == why, events.last?.message == line.message { events.removeLast() }
             log(.warning, news.description)
+            reconnectLine = (why, news.description)
         case .framingError, .warning:
             log(.warning, news.description)
         case .restartFailed(_, let message, let retryIn):

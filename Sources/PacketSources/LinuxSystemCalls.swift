@@ -38,14 +38,19 @@ public struct LinuxSystemCalls: SystemCalls {
         var lastErrno = ECONNREFUSED
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let info = entry {
-            let fd = Glibc.socket(info.pointee.ai_family, info.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), info.pointee.ai_protocol)
+            let nonBlocking = Int32(SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue)
+            let fd = Glibc.socket(info.pointee.ai_family, info.pointee.ai_socktype | nonBlocking, info.pointee.ai_protocol)
             if fd >= 0 {
-                if Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 {
+                let started = Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 ? 0 : errno
+                let failure = started == EINPROGRESS ? Self.finishConnect(fd) : started
+                if failure == 0 {
+                    // Blocking again: the reads wait in poll, and a command's write may block.
+                    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
                     var one: Int32 = 1
                     _ = Glibc.setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
                     return fd
                 }
-                lastErrno = errno
+                lastErrno = failure
                 Glibc.close(fd)
             } else {
                 lastErrno = errno
@@ -53,6 +58,25 @@ public struct LinuxSystemCalls: SystemCalls {
             entry = info.pointee.ai_next
         }
         throw SystemCallError(call: "connect \(host):\(port)", errno: lastErrno)
+    }
+
+    /// How long a TCP connect may take. A host that is off or gone (a Wi-Fi H4 bridge unplugged)
+    /// drops the SYN, and a blocking connect waited for the kernel's retries, about two minutes, in
+    /// which SIGINT did nothing: `scan tcp:` at start-up, and an exit while reconnecting, waited for
+    /// it. 5 s leaves room for two SYN retransmissions (after 1 and 3 s).
+    static let connectTimeoutMilliseconds: Int32 = 5_000
+
+    /// Waits for a non-blocking connect to end; returns its errno (0: connected, ETIMEDOUT: no answer).
+    private static func finishConnect(_ fd: Int32) -> Int32 {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        var ready: Int32
+        repeat { ready = poll(&descriptor, 1, connectTimeoutMilliseconds) } while ready < 0 && errno == EINTR
+        if ready == 0 { return ETIMEDOUT }
+        if ready < 0 { return errno }
+        var error: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 else { return errno }
+        return error
     }
 
     public func connectUnix(path: String) throws(SystemCallError) -> Int32 {

@@ -26,6 +26,7 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
     /// Runs the restart action, away from the cooperative pool (see `ThreadTaskExecutor`).
     private let restartExecutor: ThreadTaskExecutor
     private let commandTimeout: Double
+    private let commandTimer: CommandTimer
     private let now: @Sendable () -> Double
     private let state: Mutex<State>
 
@@ -34,7 +35,9 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
             didSet { armCrashStop() }
         }
         var stopped = false
-        var waiters: [UInt16: CheckedContinuation<HCICommandResponse, any Error>] = [:]
+        var waiters: [UInt16: CommandWaiter] = [:]
+        /// The next waiter's `id`.
+        var nextWaiter: UInt64 = 0
         /// The H4 bytes a crash handler writes to the open transport (`setCrashStop`).
         var crashStop: [UInt8]? {
             didSet { armCrashStop() }
@@ -67,13 +70,11 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
         }
     }
 
-    /// A refused restart is tried again after `restartBackoff`'s delays: 1, 2, 4, 8, 16 s, then every 30 s.
-    public static let restartRetries = ReconnectBackoff(initial: 1, maximum: 30)
-
     public init(
-        spec: SourceSpec, opener: TransportOpener = TransportOpener(), backoff: ReconnectBackoff = ReconnectBackoff(),
+        spec: SourceSpec, opener: TransportOpener = TransportOpener(), backoff: ReconnectBackoff = LiveSource.reconnects,
         restartBackoff: ReconnectBackoff = LiveSource.restartRetries,
-        commandTimeout: Double = 3, now: @escaping @Sendable () -> Double = SourceInbox.wallClock
+        commandTimeout: Double = 3, commandTimer: @escaping CommandTimer = LiveSource.sleepingTimer,
+        now: @escaping @Sendable () -> Double = SourceInbox.wallClock
     ) {
         self.spec = spec
         self.opener = opener
@@ -81,6 +82,7 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
         state = Mutex(State(restartBackoff: restartBackoff))
         restartExecutor = ThreadTaskExecutor(name: "restart \(spec)")
         self.commandTimeout = commandTimeout
+        self.commandTimer = commandTimer
         self.now = now
     }
 
@@ -133,19 +135,20 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
             state.waiters = [:]
             return waiters
         }
-        for waiter in waiters.values { waiter.resume(throwing: TransportError.closed(spec: spec.description)) }
+        for waiter in waiters.values { waiter.continuation.resume(throwing: TransportError.closed(spec: spec.description)) }
     }
 
     public func execute(_ command: HCICommand) async throws -> HCICommandResponse {
         guard spec.acceptsCommands else { throw TransportError.commandsNotAccepted(spec: spec.description) }
         let timeout = commandTimeout
         return try await withCheckedThrowingContinuation { waiter in
-            let fd: Int32? = state.withLock { state in
+            let opened: (fd: Int32, id: UInt64)? = state.withLock { state in
                 guard !state.stopped, let transport = state.transport else { return nil }
-                state.waiters[command.opcode] = waiter
-                return transport.fd
+                state.nextWaiter += 1
+                state.waiters[command.opcode] = CommandWaiter(id: state.nextWaiter, continuation: waiter)
+                return (transport.fd, state.nextWaiter)
             }
-            guard let fd else {
+            guard let (fd, id) = opened else {
                 waiter.resume(throwing: TransportError.closed(spec: spec.description))
                 return
             }
@@ -163,9 +166,8 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
                 takeWaiter(command.opcode)?.resume(throwing: failure)
                 return
             }
-            Task { [self] in
-                try? await Task.sleep(for: .seconds(timeout))
-                takeWaiter(command.opcode)?.resume(throwing: TransportError.commandTimedOut(command: command.name, seconds: timeout))
+            commandTimer(timeout) { [self] in
+                takeWaiter(command.opcode, id: id)?.resume(throwing: TransportError.commandTimedOut(command: command.name, seconds: timeout))
             }
         }
     }
@@ -181,8 +183,13 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
         }
     }
 
-    private func takeWaiter(_ opcode: UInt16) -> CheckedContinuation<HCICommandResponse, any Error>? {
-        state.withLock { $0.waiters.removeValue(forKey: opcode) }
+    /// The command waiting for an answer to `opcode`; with `id`, only if it is still that command.
+    private func takeWaiter(_ opcode: UInt16, id: UInt64? = nil) -> CheckedContinuation<HCICommandResponse, any Error>? {
+        state.withLock { state in
+            guard let waiter = state.waiters[opcode], id == nil || waiter.id == id else { return nil }
+            state.waiters[opcode] = nil
+            return waiter.continuation
+        }
     }
 
     private var isStopped: Bool { state.withLock { $0.stopped } }
@@ -238,7 +245,7 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
             return (state.transport, state.waiters)
         }
         if let transport { opener.calls.close(transport.fd) }
-        for waiter in waiters.values { waiter.resume(throwing: TransportError.closed(spec: spec.description)) }
+        for waiter in waiters.values { waiter.continuation.resume(throwing: TransportError.closed(spec: spec.description)) }
         deliver([.notice(.lost(source: spec.description, reason: reason))])
     }
 
@@ -249,10 +256,11 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
         while !isStopped {
             let delay = backoff.delay(attempt: attempt)
             deliver([.notice(.reconnecting(source: spec.description, attempt: attempt, delay: delay, reason: reason))])
-            var waited = 0.0
-            while waited < delay && !isStopped {
-                Thread.sleep(forTimeInterval: min(0.1, delay - waited))
-                waited += 0.1
+            // Against the clock, not by counting naps: a nap that wakes late (a loaded machine) made
+            // every delay longer than it said.
+            let due = Self.uptime + delay
+            while !isStopped, case let left = due - Self.uptime, left > 0 {
+                Thread.sleep(forTimeInterval: min(0.1, left))
             }
             if isStopped { return false }
             let transport: OpenTransport

@@ -75,6 +75,36 @@ import Testing
         #expect(log.allSatisfy { $0.time >= 0 })
     }
 
+    @Test("reconnect attempts failing for one reason are one line in the event log, the newest")
+    func reconnectAttemptsShareALine() {
+        let source = "tcp:127.0.0.1:9000"
+        var feed = MonitorFeed(status: SourceStatus(name: source))
+        feed.note(.lost(source: source, reason: "the other end closed the connection"))
+        feed.note(.reconnecting(source: source, attempt: 1, delay: 0.5, reason: "the other end closed the connection"))
+        for attempt in 2...60 {
+            feed.note(.reconnecting(source: source, attempt: attempt, delay: 1, reason: "connection refused"))
+        }
+        // Before: 61 lines, a minute of attempts; a night pushed every region event out of the 500 kept.
+        #expect(feed.events.map(\.message) == [
+            "\(source): lost (the other end closed the connection)",
+            "\(source): the other end closed the connection; reconnecting in 0.5 s (attempt 1)",
+            "\(source): connection refused; reconnecting in 1.0 s (attempt 60)",
+        ])
+        #expect(feed.status.state == .reconnecting(attempt: 60))
+        // Another line between two attempts keeps the earlier attempt's line; so does another reason.
+        feed.log(.info, "recording to x.btsnoop")
+        feed.note(.reconnecting(source: source, attempt: 61, delay: 1, reason: "connection refused"))
+        feed.note(.reconnecting(source: source, attempt: 62, delay: 1, reason: "connection timed out"))
+        feed.note(.reconnecting(source: source, attempt: 63, delay: 1, reason: "connection refused"))
+        #expect(feed.events.suffix(5).map(\.message) == [
+            "\(source): connection refused; reconnecting in 1.0 s (attempt 60)",
+            "recording to x.btsnoop",
+            "\(source): connection refused; reconnecting in 1.0 s (attempt 61)",
+            "\(source): connection timed out; reconnecting in 1.0 s (attempt 62)",
+            "\(source): connection refused; reconnecting in 1.0 s (attempt 63)",
+        ])
+    }
+
     @Test func sourceNewsBecomesStateAndLogLines() {
         var feed = MonitorFeed(status: SourceStatus(name: "tcp:127.0.0.1:9000"))
         feed.note(.lost(source: "tcp:127.0.0.1:9000", reason: "connection reset"))

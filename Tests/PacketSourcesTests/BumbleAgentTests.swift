@@ -79,13 +79,13 @@ struct BumbleAgentTests {
         // packet, and each reading published then was taken by views as heard now (to lostAt + 4.5).
         let late = watcher.messages.filter { $0.topic.hasSuffix("/readings") && ($0.json["t"] as? Double ?? 0) > lostAt + 2 }
         #expect(late.isEmpty, "readings published after the radio was lost: \(late.map(\.json))")
-        // By 8 s after the loss the agent tried again at 0.5, 1.5, 3.5 and 7.5 s, refused each time.
+        // By 8 s after the loss the agent tried again at 0.5 s and every second since, refused each time.
         while Date().timeIntervalSince1970 < lostAt + 8 { Thread.sleep(forTimeInterval: 0.2) }
         kill(agent.process.processIdentifier, SIGTERM)
         let result = agent.wait(limit: 20)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stderr.contains("lost (the other end closed the connection)"), "stderr: \(result.stderr)")
-        // Said once, not once per attempt (a night without the dongle was 360 lines an hour).
+        // Said once, not once per attempt (a night without the dongle would be 3,600 lines an hour).
         let refusals = result.stderr.split(separator: "\n").filter { $0.contains("Connection refused") }
         #expect(refusals.count == 1, "stderr: \(result.stderr)")
         #expect(refusals.first?.hasSuffix("said again only if the reason changes") == true, "stderr: \(result.stderr)")

@@ -85,6 +85,23 @@ struct LiveSourceTests {
         source.stop()
     }
 
+    @Test("a controller away is tried again every second, so a re-plugged one is back within a second")
+    func reconnectAttemptsAreASecondApart() async throws {
+        let server = try H4SocketServer()
+        let source = LiveSource(spec: .unix(path: server.path))
+        let inbox = SourceInbox()
+        try source.start(into: inbox)
+        server.accept()
+        server.shutdown()
+        let events = await inbox.collect(from: source, seconds: 20) { events in events.contains { Self.attempt(of: $0) == 4 } }
+        source.stop()
+        let delays = events.compactMap { event -> Double? in
+            if case .notice(.reconnecting(_, _, let delay, _)) = event { delay } else { nil }
+        }
+        // Before: 0.5, 1, 2, 4, then 8 and 10 s, so a controller back 8 s after the loss was opened at 15.5 s.
+        #expect(delays.prefix(4) == [0.5, 1, 1, 1], "\(events.notices)")
+    }
+
     @Test("a command goes out as H4 and its Command Complete comes back to the caller")
     func commandRoundTrip() async throws {
         let server = try H4SocketServer()
@@ -124,6 +141,44 @@ struct LiveSourceTests {
             _ = try await source.execute(.leSetScanEnable(false, filterDuplicates: false))
         }
         source.stop()
+    }
+
+    @Test("an answered command's timeout, run out, leaves the next command with the same opcode waiting for its answer")
+    func answeredCommandsTimeoutSparesTheNext() async throws {
+        let server = try H4SocketServer()
+        // The timeouts are run by hand, so the order below is the test's, not the clock's.
+        let timeouts = Mutex<[@Sendable () -> Void]>([])
+        let source = LiveSource(spec: .unix(path: server.path), commandTimer: { _, action in timeouts.withLock { $0.append(action) } })
+        let inbox = SourceInbox()
+        try source.start(into: inbox)
+        defer { source.stop() }
+        server.accept()
+        // The controller answers the first Reset at once, and the second once told to.
+        let read = Mutex(0)
+        let answerSecond = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) let controllerEnd = server
+        let controller = Thread {
+            for index in 0..<2 {
+                let command = controllerEnd.read(4)
+                guard command.count == 4 else { return }
+                read.withLock { $0 += 1 }
+                if index == 1 { answerSecond.wait() }
+                controllerEnd.write([0x04, 0x0E, 0x04, 0x01] + command[1...2] + [0x00])
+            }
+        }
+        controller.start()
+        _ = try await source.execute(.reset)
+        let second = Task { try await source.execute(.reset) }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while read.withLock({ $0 }) < 2 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(read.withLock { $0 } == 2, "the second Reset never reached the controller")
+        // The first Reset's 3 s run out while the second waits (scan --duration 3: the enable's
+        // timer and the disable). Before: the second failed here as timed out.
+        let first = try #require(timeouts.withLock { $0.first })
+        first()
+        answerSecond.signal()
+        let response = try await second.value
+        #expect(response.status == .success)
     }
 
     @Test("garbage between packets is reported with its offset and the stream recovers")
