@@ -35,7 +35,7 @@ extension CatalogCalibrationEditor {
                 mappings.append(lineStarts[entry.lines.lowerBound] + offset)
             }
         }
-        let flowEntries = mappings.compactMap { text[$0] == "{" ? scanner.collection(at: $0).map { flowEntry($0, in: text) } : nil }
+        let flowEntries = mappings.compactMap { $0 < text.count && text[$0] == "{" ? scanner.collection(at: $0).map { flowEntry($0, in: text) } : nil }
         var edited = text
         if let entry = flowEntries.first(where: { $0.id.map(Exhibit.normalisedID) == wanted }) {
             let key = entry.quotedKeys ? "\"measuredPower\"" : "measuredPower"

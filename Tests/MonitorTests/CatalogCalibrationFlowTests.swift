@@ -89,6 +89,15 @@ import Testing
             == "exhibits: [{\"id\":\"a\", \"measuredPower\": -61}, {\"id\": \"b\", \"name\": \"B\", \"measuredPower\": -59}]\n")
     }
 
+    /// A bare `-` ending the file with no line break: the flow editor looked for a `{` one past the
+    /// text's end (a trap); the line editor then adds the entry under it, and the save refuses the
+    /// file, which does not load.
+    @Test func aBareDashEndingTheFileIsNoFlowEntry() throws {
+        let text = CatalogCalibrationEditor.setMeasuredPower(-61, forID: "b", name: "B", in: "exhibits:\n  - {id: a}\n  -")
+        #expect(text == "exhibits:\n  - {id: a}\n  -\n  - id: \"b\"\n    name: \"B\"\n    measuredPower: -61")
+        #expect(throws: CatalogError.self) { try Self.edited(-61, "b", in: "exhibits:\n  - {id: a}\n  -") }
+    }
+
     /// What stays refused, with the layouts the message names: an anchored value another entry
     /// aliases (editing it would change both, or leave the alias dangling) and a value continued on
     /// the next line. The alias's own entry is edited: only its value changes.
