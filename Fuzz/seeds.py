@@ -97,6 +97,13 @@ def main(out):
     catalogs["anchors.yaml"] = b"exhibits:\n  - &door\n    id: a\n    measuredPower: &p -60\n  - id: b\n    name: B\n    measuredPower: *p\n"
     catalogs["block-scalar.yaml"] = b"exhibits:\n  - id: a\n    description: |\n      measuredPower: -1\n      - id: b\n    name: A\n  - name: B\n    id: b # the second\n"
     catalogs["documents.yaml"] = b"---\ntitle: one\nexhibits:\n  - id: a\n...\n"
+    # Flow style as people write short catalogs (the editor edits these in place): one exhibit a
+    # line, a list over several lines with comments and a trailing comma, JSON's quoted keys, and an
+    # anchored value another entry aliases (refused when the edit would change both).
+    catalogs["flow-lines.yaml"] = b"# one exhibit a line\nexhibits:\n  - {id: a, name: \"Door, east {main}\", measuredPower: -60}   # checked\n  - {id: b, name: Bob's desk}\n  - {id: c,\n     name: 'It''s, here'}\n"
+    catalogs["flow-multiline.yaml"] = b"exhibits: [\n  {id: a, name: A, position: [1, 2]},   # entrance\n  {id: b, name: B},\n]\n"
+    catalogs["flow-json.yaml"] = b'"title": "json"\nexhibits: [{"id":"a", "name": "A"}, {"id": "b", "measuredPower": -70}]\n'
+    catalogs["flow-anchor.yaml"] = b"exhibits:\n  - {id: a, measuredPower: &p -60}\n  - {id: b, measuredPower: *p}\n"
     catalogs["nested.yaml"] = b"exhibits:\n- id: 'a'\n  position:\n    - 1\n    - 2\n- {id: b}\n-   id: c\n    measuredPower: -70 # old\nregions: []\n"
     for name, data in catalogs.items():
         for label, head in [("", b"\x01\x3d\x80\x3b"), ("-one", b"\x40\x46\xff\x00")]:

@@ -6,8 +6,8 @@ extension CatalogCalibrationEditor {
     /// `measuredPower` set for `id`. Throws, and nothing is written, when the file does not load as
     /// a catalog (its own `CatalogError`), when `power` is no measured power, or when the line edit
     /// would make the file read back as anything but the same catalog with that one change: a
-    /// layout the line editor does not follow (flow style, anchors, quoted or multi-line values;
-    /// fuzz-catalog-editor) is refused with what to set by hand rather than saved wrong.
+    /// layout the editor does not follow (anchors and aliases, multi-line values; fuzz-catalog-editor)
+    /// is refused with what to set by hand rather than saved wrong.
     public static func edited(power: Int, id: String, name: String, original: [UInt8]?) throws(CatalogError) -> String {
         guard (-127 ... -1).contains(power) else {
             throw CatalogError(line: nil, field: "measuredPower", reason: "\(power) dBm is not a received power at 1 m; expected -127 to -1")
@@ -27,7 +27,7 @@ extension CatalogCalibrationEditor {
         guard let after = try? ExhibitCatalog(yaml: text), intended(before, power: power, id: id, name: name).contains(after) else {
             throw CatalogError(
                 line: nil, field: field,
-                reason: "not saved: the wizard edits the file line by line and cannot follow its layout there (flow style, anchors, quoted keys or multi-line values); \(byHand)"
+                reason: "not saved: the wizard edits the file line by line and cannot follow its layout there (anchors and aliases, a value over several lines, or the whole catalog in flow style); \(byHand)"
             )
         }
         return text

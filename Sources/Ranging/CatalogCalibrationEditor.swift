@@ -22,6 +22,9 @@ public enum CatalogCalibrationEditor {
             .map { String(String.UnicodeScalarView($0)) }
         let ending = lines.first?.unicodeScalars.last == "\r" ? "\r" : ""
         let wanted = Exhibit.normalisedID(id)
+        if let flow = flowEdited(power: power, wanted: wanted, id: id, name: name, lines: lines, ending: ending) {
+            return (bom ? "\u{FEFF}" : "") + flow
+        }
         if let entry = entries(in: lines).first(where: { $0.id.map(Exhibit.normalisedID) == wanted }) {
             let prefix = String(repeating: " ", count: entry.keyIndent)
             if let line = entry.lines.first(where: { key(of: lines[$0], at: entry.keyIndent, dash: $0 == entry.lines.lowerBound ? entry.dashIndent : nil) == "measuredPower" }) {
@@ -109,7 +112,11 @@ public enum CatalogCalibrationEditor {
             return nil
         }
         guard let colon = content.firstIndex(of: ":") else { return nil }
-        let key = String(content[..<colon]).trimmingSpaces
+        return unquoted(key: String(content[..<colon]).trimmingSpaces)
+    }
+
+    /// A key without the quotes it may be written in (`"id"`, `'id'`).
+    static func unquoted(key: String) -> String {
         if key.count >= 2, let quote = key.first, quote == "\"" || quote == "'", key.last == quote {
             return String(key.dropFirst().dropLast())
         }
@@ -155,11 +162,15 @@ public enum CatalogCalibrationEditor {
         let existing = entries(in: lines)
         let dash = existing.last?.dashIndent ?? 2
         let key = existing.last?.keyIndent ?? dash + 2
-        let entry = [
+        var entry = [
             String(repeating: " ", count: dash) + "- id: \(quoted(id))" + ending,
             String(repeating: " ", count: key) + "name: \(quoted(name))" + ending,
             String(repeating: " ", count: key) + "measuredPower: \(power)" + ending,
         ]
+        // A list written one flow mapping a line (`- {id: a, name: A}`) gets one more such line.
+        if let last = existing.last, lines[last.lines.lowerBound].drop(while: { $0 == " " }).dropFirst().trimmingSpaces.hasPrefix("{") {
+            entry = [String(repeating: " ", count: dash) + "- {id: \(quoted(id)), name: \(quoted(name)), measuredPower: \(power)}" + ending]
+        }
         if let last = existing.last {
             // After the last entry's last non-blank line, so trailing comments and blank lines stay below.
             var end = last.lines.upperBound
