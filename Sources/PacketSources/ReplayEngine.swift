@@ -133,7 +133,9 @@ struct ReplayEngine {
             state.announced = true
             return .emit(.notice(.connected(source: name)))
         }
-        if let delta = control.takeSeek(), let action = seek(by: delta, wall: wall) { return action }
+        // A seek counts from the capture's first packet: pressed before it was read (→ as the
+        // replay opens, or under load), it waits for it instead of being taken and dropped.
+        if state.captureStart != nil, let delta = control.takeSeek(), let action = seek(by: delta, wall: wall) { return action }
         if let action = skipToSeekTarget(wall: wall) { return action }
         if state.pending == nil {
             if let action = readNext() { return action }

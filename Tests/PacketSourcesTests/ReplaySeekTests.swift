@@ -53,6 +53,20 @@ struct ReplaySeekTests {
         #expect(Self.deliver(&engine, atWall: 1009).map(\.marker) == [0])
     }
 
+    @Test("a press before the first packet was read is kept, not dropped: it lands 10 s on from the start")
+    func aSeekBeforeTheFirstPacketIsKept() {
+        let packets = (0..<40).map { eventPacket(at: 100 + Double($0), UInt8($0)) }
+        let control = ReplayControl()
+        var engine = Self.engine(packets, control: control)
+        // The monitor shows 00:00 as the replay opens; a → then, before the replay thread read a
+        // packet, was taken and dropped (MonitorTerminalTests' seek timed out once in CI).
+        control.seek(by: 10)
+        let first = Self.deliver(&engine, atWall: 1000)
+        #expect(first.map(\.marker).last == 10, "\(first.map(\.marker))")
+        #expect(control.position.seconds == 10)
+        #expect(Self.deliver(&engine, atWall: 1002).map(\.marker) == [11, 12])
+    }
+
     @Test("presses while paused add up, and the position shows where they landed")
     func pausedSeeksAddUp() {
         let packets = (0..<60).map { eventPacket(at: 100 + Double($0), UInt8($0)) }
