@@ -67,10 +67,18 @@ public struct LinuxSystemCalls: SystemCalls {
     static let connectTimeoutMilliseconds: Int32 = 5_000
 
     /// Waits for a non-blocking connect to end; returns its errno (0: connected, ETIMEDOUT: no answer).
+    /// A signal handler that returns (a resize's SIGWINCH) interrupts the poll: it waits again for
+    /// what is left of the 5 s, not for a fresh 5 s, so signals every few seconds cannot keep it
+    /// waiting for ever.
     private static func finishConnect(_ fd: Int32) -> Int32 {
         var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        let deadline = ContinuousClock.now + .milliseconds(Int(connectTimeoutMilliseconds))
         var ready: Int32
-        repeat { ready = poll(&descriptor, 1, connectTimeoutMilliseconds) } while ready < 0 && errno == EINTR
+        repeat {
+            let left = ContinuousClock.now.duration(to: deadline)
+            let milliseconds = max(0, left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000)
+            ready = poll(&descriptor, 1, Int32(min(milliseconds, Int64(connectTimeoutMilliseconds))))
+        } while ready < 0 && errno == EINTR
         if ready == 0 { return ETIMEDOUT }
         if ready < 0 { return errno }
         var error: Int32 = 0

@@ -11,27 +11,8 @@ import Glibc
 struct TCPConnectTests {
     @Test("a host that drops the connection request fails the connect after 5 s, not after the kernel's two minutes")
     func unansweredConnectTimesOut() async throws {
-        // A listener whose accept queue is full drops further SYNs, as a host that is off does.
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(listener, pointer, length) == 0 && getsockname(listener, pointer, &length) == 0
-            }
-        } && listen(listener, 0) == 0
-        try #require(listening)
-        var queued: [Int32] = []
-        defer { queued.forEach { close($0) } }
-        for _ in 0..<4 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue), 0)
-            _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) } }
-            queued.append(fd)
-        }
-        let port = UInt16(bigEndian: address.sin_port)
+        let unanswered = try UnansweredListener()
+        let port = unanswered.port
         // On a thread of its own: before, it blocked there for the kernel's SYN retries.
         let outcome = Mutex<Result<Int32, SystemCallError>?>(nil)
         Thread {
@@ -43,4 +24,67 @@ struct TCPConnectTests {
         let result = try #require(outcome.withLock { $0 }, "connect still waiting after 30 s")
         #expect(throws: SystemCallError(call: "connect 127.0.0.1:\(port)", errno: ETIMEDOUT)) { try result.get() }
     }
+
+    @Test("signals arriving every 300 ms while a connect waits do not restart its 5 s")
+    func interruptedConnectKeepsItsDeadline() async throws {
+        let unanswered = try UnansweredListener()
+        let port = unanswered.port
+        // A handler that returns, as SIGWINCH's does: poll fails with EINTR at each signal.
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in }
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGUSR2, &action, nil)
+        let outcome = Mutex<Result<Int32, SystemCallError>?>(nil)
+        let connecting = Mutex<pthread_t?>(nil)
+        Thread {
+            // The thread inherits the test runner's mask, which blocks async signals (libdispatch).
+            var unblocked = sigset_t()
+            sigemptyset(&unblocked)
+            sigaddset(&unblocked, SIGUSR2)
+            pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+            connecting.withLock { $0 = pthread_self() }
+            let result = Result { () throws(SystemCallError) in try LinuxSystemCalls().connectTCP(host: "127.0.0.1", port: port) }
+            outcome.withLock { $0 = result }
+        }.start()
+        // Before, each signal started a fresh 5 s, so the connect could not end while they came.
+        let signalling = ContinuousClock.now + .seconds(20)
+        var sent = 0
+        while outcome.withLock({ $0 }) == nil && ContinuousClock.now < signalling {
+            if let thread = connecting.withLock({ $0 }), outcome.withLock({ $0 }) == nil { pthread_kill(thread, SIGUSR2); sent += 1 }
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        let result = try #require(outcome.withLock { $0 }, "connect still waiting after 20 s of signals (\(sent) sent)")
+        #expect(sent >= 5, "only \(sent) signals reached the connect: the test proved nothing")
+        #expect(throws: SystemCallError(call: "connect 127.0.0.1:\(port)", errno: ETIMEDOUT)) { try result.get() }
+    }
+}
+
+/// A listener on 127.0.0.1 whose accept queue is full, so it drops further SYNs, as a host that is
+/// off does.
+private final class UnansweredListener {
+    let port: UInt16
+    private var descriptors: [Int32] = []
+
+    init() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        descriptors.append(listener)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(listener, pointer, length) == 0 && getsockname(listener, pointer, &length) == 0
+            }
+        } && listen(listener, 0) == 0
+        try #require(listening)
+        for _ in 0..<4 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue), 0)
+            _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) } }
+            descriptors.append(fd)
+        }
+        port = UInt16(bigEndian: address.sin_port)
+    }
+
+    deinit { descriptors.forEach { close($0) } }
 }
