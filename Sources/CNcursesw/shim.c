@@ -12,6 +12,23 @@
 static int active = 0;
 static SCREEN *screen = NULL;
 
+// The terminfo entry names one form of each cursor key: for xterm the application-mode one
+// (ESC O C), which keypad mode asks the terminal to send. A terminal that ignores that request, or a
+// TERM naming another terminal, sends the normal-mode form (ESC [ C), which ncurses then read as Esc
+// followed by '[' and 'C': an arrow closed the help or the detail pane. Both forms are taken for
+// the keys the monitor uses; a sequence the entry already binds is left to it.
+static void define_missing_keys(void) {
+    static const struct { const char *sequence; int code; } keys[] = {
+        {"\033[A", KEY_UP}, {"\033[B", KEY_DOWN}, {"\033[C", KEY_RIGHT}, {"\033[D", KEY_LEFT},
+        {"\033OA", KEY_UP}, {"\033OB", KEY_DOWN}, {"\033OC", KEY_RIGHT}, {"\033OD", KEY_LEFT},
+        {"\033[H", KEY_HOME}, {"\033OH", KEY_HOME}, {"\033[1~", KEY_HOME}, {"\033[7~", KEY_HOME},
+        {"\033[F", KEY_END}, {"\033OF", KEY_END}, {"\033[4~", KEY_END}, {"\033[8~", KEY_END},
+        {"\033[5~", KEY_PPAGE}, {"\033[6~", KEY_NPAGE},
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (key_defined(keys[i].sequence) == 0) define_key(keys[i].sequence, keys[i].code);
+}
+
 int cnc_start(void) {
     if (active) return 0;
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) return -1;
@@ -32,6 +49,7 @@ int cnc_start(void) {
     noecho();
     nonl();
     keypad(stdscr, TRUE);
+    define_missing_keys();
     nodelay(stdscr, TRUE);
     intrflush(stdscr, FALSE);
     curs_set(0);

@@ -48,4 +48,22 @@ struct NarrowTerminalTests {
         try session.send("q")
         try MonitorTerminalTests.expectRestored(session)
     }
+
+    @Test("a terminal that sends the normal-mode cursor keys (ESC [ B, ESC [ F) scrolls the help; they were read as Esc, which closed it")
+    func normalModeCursorKeysScrollTheHelp() throws {
+        try TestPrerequisites.requireTmux()
+        let session = try MonitorTerminalTests.start("demo --speed 4", in: NSTemporaryDirectory(), columns: 40, lines: 12)
+        defer { session.kill() }
+        try session.waitFor(timeout: 20, "the monitor") { $0.contains(" sim:…/museum.yaml scanning") }
+        try session.send("?")
+        try session.waitFor(timeout: 20, "the help's marker") { $0.contains(" ↓ 33 more lines (j/k, PgDn)") }
+        // tmux translates its own key names to the mode the program asked for; raw bytes are what a
+        // terminal that ignores keypad mode sends.
+        try session.sendBytes([0x1B, 0x5B, 0x42])
+        try session.waitFor(timeout: 20, "one line down") { $0.contains(" ↓ 32 more lines (j/k, PgDn)") }
+        try session.sendBytes([0x1B, 0x5B, 0x46])
+        try session.waitFor(timeout: 20, "the help's last key") { $0.contains(" Esc Bksp   back to the table") && !$0.contains("more line") }
+        try session.send("q")
+        try MonitorTerminalTests.expectRestored(session)
+    }
 }

@@ -45,6 +45,11 @@ public final class TmuxSession {
         try tmux(["send-keys", "-t", name] + keys)
     }
 
+    /// Sends raw bytes, as a terminal would, without tmux translating them (`send-keys -H`).
+    public func sendBytes(_ bytes: [UInt8]) throws {
+        try tmux(["send-keys", "-t", name, "-H"] + bytes.map { String($0, radix: 16) })
+    }
+
     /// The pane's visible text, one line per row; with `history`, the scrolled-off lines too; with
     /// `escapes`, the SGR sequences for colours and attributes as well.
     public func capture(history: Bool = false, escapes: Bool = false) throws -> String {
