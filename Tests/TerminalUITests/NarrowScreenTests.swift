@@ -348,3 +348,29 @@ extension NarrowScreenTests {
         #expect(twelve[2] == " Chronometer (replica) 1 m from the…" && twelve[7] == "  still, in line of sight.", "\(twelve)")
     }
 }
+
+extension NarrowScreenTests {
+    @Test("the calibration wizard's last step at 40 columns keeps 'Esc returns.' after a catalog's long path; it was cut off")
+    func theSavedCalibrationKeepsItsKeysAfterALongPath() throws {
+        let row = try SecondaryScreenTests.vectorRow()
+        var saved = CalibrationProgress(identity: row.identity, name: "Foucault Pendulum", samplesCollected: 77, samplesNeeded: 20,
+                                        measuredPower: -85.2, spread: 3.4)
+        saved.savedTo = "/work/wt/surveytour/demo/museum.yaml"
+        var state = SecondaryScreenTests.state(row, calibration: saved)
+        _ = state.handle(.character("c"))
+        let twelve = Self.lines(render(state.viewModel(), size: ScreenSize(columns: 40, lines: 12)))
+        #expect(Array(twelve[7...10]) == [
+            "  Saved -85 dBm as the catalog override",
+            "  in",
+            "  /work/wt/surveytour/demo/museum.yaml.",
+            "  Esc returns.",
+        ], "\(twelve)")
+        // A path too long for the lines left: the sentence ends in an ellipsis, the keys stay whole.
+        saved.savedTo = "/srv/museums/the-little-museum-of-clever-things/catalogs/east-wing/hall-b.yaml"
+        _ = state.update(SecondaryScreenTests.state(row, calibration: saved).snapshot)
+        for lines in [10, 12] {
+            let screen = Self.lines(render(state.viewModel(), size: ScreenSize(columns: 40, lines: lines)))
+            #expect(screen[lines - 2] == "  Esc returns." && screen.contains { $0.hasSuffix("…") }, "\(screen)")
+        }
+    }
+}
