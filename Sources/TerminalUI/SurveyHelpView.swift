@@ -73,6 +73,7 @@ enum SurveyHelpView {
         let forms = [
             " j/k, PgUp, PgDn: scroll" + separator + "h or Esc: back to the plan" + separator + "q: quit",
             " j/k scroll" + separator + "h back" + separator + "q quit",
+            " h back" + separator + "q quit",
         ]
         return forms.first { TerminalText.width($0, charset: charset) < width } ?? forms[forms.count - 1]
     }

@@ -108,8 +108,9 @@ public enum SurveyScreen {
     /// The title in `room` columns: the venue's title cut as the monitor's title bar cuts it, or
     /// left out. It ran into the count at 40 and 60 columns (`The Little0 samples`).
     static func title(_ venue: String?, room: Int, charset: Charset) -> String {
-        let program = " beacontop survey"
-        guard let venue else { return program }
+        // At the 20-column minimum even the program's name ran into the count (`beacontop0 samples`).
+        let program = [" beacontop survey", " survey"].first { TerminalText.width($0, charset: charset) <= room } ?? ""
+        guard let venue, program == " beacontop survey" else { return program }
         let whole = program + charset.separator + venue
         if TerminalText.width(whole, charset: charset) <= room { return whole }
         let left = room - TerminalText.width(program + charset.separator, charset: charset)
@@ -137,6 +138,7 @@ public enum SurveyScreen {
             " \(arrows) move" + separator + "Enter sample" + separator + "Esc cancel" + separator + "q quit",
             " Enter sample" + separator + "Esc cancel" + separator + "q quit",
             " Enter sample" + separator + "q quit",
+            " Enter" + separator + "q quit",
         ]
     }
 

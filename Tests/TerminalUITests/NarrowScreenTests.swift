@@ -125,6 +125,14 @@ import Testing
         #expect(title(60) == " beacontop survey · The Little Museum of Clever…  0 samples")
         #expect(title(80) == " beacontop survey · The Little Museum of Clever Things                0 samples")
         #expect(title(30) == " beacontop survey   0 samples")
+        // At the 20-column minimum the program's name ran into the count (`beacontop0 samples`), and
+        // the shortest key line lost q's word (`Enter sample · q q`).
+        #expect(title(20) == " survey   0 samples")
+        let small = SurveyScreen.render(state, size: ScreenSize(columns: 20, lines: 8), rule: CoverageRule())
+        #expect(small.line(7).trimmingTrailingSpaces() == " Enter · q quit")
+        var help = state
+        _ = help.handle(.character("h"))
+        #expect(SurveyScreen.render(help, size: ScreenSize(columns: 20, lines: 8), rule: CoverageRule()).line(7).trimmingTrailingSpaces() == " h back · q quit")
     }
 
     @Test("no beacons heard: the message wraps, the source's path whole")
