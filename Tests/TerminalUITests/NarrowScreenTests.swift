@@ -210,6 +210,17 @@ extension NarrowScreenTests {
             "  No beacon heard yet: health shows",
             "  once a beacon frame arrives.",
         ])
+        // A venue's health view said the same beside a table of its beacons, as if health would come.
+        var broker = SourceStatus(name: "mqtt://broker")
+        broker.countsMessages = true
+        let venue = MonitorViewModel(rows: [], source: broker, screen: .health)
+        #expect(Array(Self.lines(render(venue, size: ScreenSize(columns: 40, lines: 12)))[2...6]) == [
+            "  No health on a venue: its scanners",
+            "  send readings, not the beacon frames",
+            "  health is read from. Monitor a radio",
+            "  (hci0) or a capture for it.",
+            "",
+        ])
         // The detail pane of a beacon gone from the table (a venue's, its readings expired).
         let gone = MonitorViewModel(rows: [], source: SourceStatus(name: "mqtt://broker"), screen: .detail)
         #expect(Array(Self.lines(render(gone, size: ScreenSize(columns: 40, lines: 12)))[2...3]) == [
