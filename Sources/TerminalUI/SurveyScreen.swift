@@ -124,7 +124,7 @@ public enum SurveyScreen {
         return forms.first { TerminalText.width($0, charset: charset) < width } ?? forms[forms.count - 1]
     }
 
-    /// True where the key line leaves keys out (below 62 columns): the legend then points at the
+    /// True where the key line leaves keys out (60 columns and fewer): the legend then points at the
     /// help page, which has them all.
     static func keysCut(width: Int, charset: Charset) -> Bool {
         let whole = keyForms(charset: charset, separator: charset.separator)[0]
