@@ -35,6 +35,18 @@ public struct SurveyState: Sendable {
     public private(set) var sourceEnded = false
     /// A sample was under way when the source was lost (said again when it is back).
     private var sampleCutByLoss = false
+    /// True while `h` (or `?`) shows every mark and key in place of the plan: a narrow screen's
+    /// legend line holds only some of the marks, and at 40x12 only one.
+    public private(set) var showsHelp = false
+    /// Lines that page is scrolled down by, kept within `helpScrollLimit`.
+    public private(set) var helpScroll = 0
+    /// How far the page drawn last can scroll: the loop sets it from each frame
+    /// (`ScreenBuffer.scrollLimit`), as the monitor's.
+    public var helpScrollLimit = 0 {
+        didSet { helpScroll = min(helpScroll, max(0, helpScrollLimit)) }
+    }
+    /// Terminal lines, for a page of the help page.
+    public var screenLines = 24
 
     /// What a key asks of the loop.
     public enum Outcome: Equatable, Sendable {
@@ -51,9 +63,14 @@ public struct SurveyState: Sendable {
         cursor = session.samples.last?.spot ?? session.plan.beacons.lazy.compactMap(\.position).first ?? FloorPosition(x: 0, y: 0)
     }
 
-    /// Handles a key: arrows move, Enter or space samples, Esc cancels the sample, q quits.
+    /// Handles a key: arrows move, Enter or space samples, Esc cancels the sample, `h` or `?` shows
+    /// every mark and key, q quits.
     public mutating func handle(_ key: Key) -> Outcome {
+        if showsHelp { return handleHelp(key) }
         switch key {
+        case .character("h"), .character("?"):
+            showsHelp = true
+            helpScroll = 0
         case .character("q"): return .quit
         case .up: move(dx: 0, dy: Self.step)
         case .down: move(dx: 0, dy: -Self.step)
@@ -85,10 +102,35 @@ public struct SurveyState: Sendable {
         return .redraw
     }
 
+    /// The help page's keys: `h`, `?` and Esc close it, q quits, the arrows, `j`/`k`, `PgUp`,
+    /// `PgDn`, `Home` and `End` scroll it as `less` does. A sample under way goes on meanwhile.
+    private mutating func handleHelp(_ key: Key) -> Outcome {
+        let page = max(1, screenLines - 4)
+        let target: Int
+        switch key {
+        case .character("q"): return .quit
+        case .character("h"), .character("?"), .escape:
+            showsHelp = false
+            return .redraw
+        case .resize: return .redraw
+        case .up, .character("k"): target = helpScroll - 1
+        case .down, .character("j"): target = helpScroll + 1
+        case .pageUp: target = helpScroll - page
+        case .pageDown: target = helpScroll + page
+        case .home: target = 0
+        case .end: target = helpScrollLimit
+        default: return .none
+        }
+        let clamped = min(max(0, target), max(0, helpScrollLimit))
+        guard clamped != helpScroll else { return .none }
+        helpScroll = clamped
+        return .redraw
+    }
+
     /// Puts the cursor at a spot (a mouse click on the plan). Not while sampling: the sample is
     /// taken where it started.
     public mutating func place(at spot: FloorPosition) -> Outcome {
-        guard spot.x.isFinite, spot.y.isFinite else { return .none }
+        guard spot.x.isFinite, spot.y.isFinite, !showsHelp else { return .none }
         guard collector == nil, waitingSpot == nil else {
             message = Self.spotFixed
             return .redraw

@@ -19,6 +19,14 @@ enum CalibrationView {
         func wrap(_ text: String, role: StyleRole, lines: Int = 3) -> [Line] {
             Wrap.words(text, width: width - 2, lines: lines, ellipsis: buffer.charset.ellipsis, charset: buffer.charset).map { [("  " + $0, role)] }
         }
+        // A sentence and the keys after it, the keys on a line of their own where the whole does
+        // not fit in `lines`: a catalog's long path ('Saved -85 dBm as the catalog override in
+        // /work/hall/museum.yaml. Esc returns.') cut the keys off at 40 columns.
+        func sentence(_ text: String, keys: String, role: StyleRole, lines: Int) -> [Line] {
+            let whole = text + " " + keys
+            let unlimited = Wrap.words(whole, width: width - 2, lines: .max, ellipsis: buffer.charset.ellipsis, charset: buffer.charset)
+            return unlimited.count <= lines ? wrap(whole, role: role, lines: lines) : wrap(text, role: role, lines: lines - 1) + wrap(keys, role: role, lines: 1)
+        }
         func heading(lines: Int) -> [String] {
             Wrap.words("Calibration: hold \(name) 1 m from the receiver", width: width - 1, lines: lines,
                        ellipsis: buffer.charset.ellipsis, charset: buffer.charset)
@@ -47,9 +55,10 @@ enum CalibrationView {
         let hint: [Line]
         if let file = progress.savedTo {
             // The value saved, not only where: the mean above has a decimal the catalog does not.
-            hint = wrap("Saved \(Int((progress.measuredPower ?? 0).rounded())) dBm as the catalog override in \(file). Esc returns.", role: .nearest)
+            hint = sentence("Saved \(Int((progress.measuredPower ?? 0).rounded())) dBm as the catalog override in \(file).", keys: "Esc returns.",
+                            role: .nearest, lines: 4)
         } else if let failure = progress.saveFailure {
-            hint = wrap("Calibration \(failure). Enter tries again; Esc cancels.", role: .warning, lines: 4)
+            hint = sentence("Calibration \(failure).", keys: "Enter tries again; Esc cancels.", role: .warning, lines: 4)
         } else if progress.isComplete {
             hint = wrap("Enter saves \(Int((progress.measuredPower ?? 0).rounded())) dBm as the catalog override; Esc cancels.", role: .nearest)
         } else {

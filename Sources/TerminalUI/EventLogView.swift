@@ -37,14 +37,30 @@ enum EventLogView {
             starts.append(total)
             total += event.message.utf8.count <= lineWidth ? 1 : max(1, wrapped(event).count)
         }
-        var shown: (index: Int, lines: [String]) = (-1, [])
-        ScrollWindow.show(contentLines: total, scroll: model.scroll, top: 2, bottom: buffer.height - 1, markAbove: true, into: &buffer) { line, y, buffer in
-            // The event holding this line: the last whose first line is at or before it.
+        // The event holding a line: the last whose first line is at or before it.
+        func eventIndex(_ line: Int) -> Int {
             var low = 0, high = starts.count - 1
             while low < high {
                 let middle = (low + high + 1) / 2
                 if starts[middle] <= line { low = middle } else { high = middle - 1 }
             }
+            return low
+        }
+        let top = 2, bottom = buffer.height - 1
+        // Scrolled back, the line the reader was at stays the first one read (under the marker of
+        // earlier lines) however the log is wrapped now: a resize moved it by the lines its events
+        // gained or lost above it.
+        var scroll = model.scroll
+        if let anchor = model.logAnchor, let index = anchor.index(in: model.events) {
+            let end = index + 1 < starts.count ? starts[index + 1] : total
+            let line = starts[index] + min(max(0, anchor.line), end - starts[index] - 1)
+            // One line above it, where the marker of earlier lines goes (none at the top, none on a
+            // window too short for markers).
+            scroll = ScrollWindow.marksAbove(first: 1, top: top, bottom: bottom) ? max(0, line - 1) : line
+        }
+        var shown: (index: Int, lines: [String]) = (-1, [])
+        ScrollWindow.show(contentLines: total, scroll: scroll, top: top, bottom: bottom, markAbove: true, into: &buffer) { line, y, buffer in
+            let low = eventIndex(line)
             let event = model.events[low]
             if shown.index != low { shown = (low, wrapped(event)) }
             let offset = line - starts[low]
@@ -54,6 +70,10 @@ enum EventLogView {
             }
             if offset < shown.lines.count { buffer.write(shown.lines[offset], x: layout.messageX, y: y, role: .plain) }
         }
+        let first = buffer.scrollTop
+        let read = min(total - 1, first + (ScrollWindow.marksAbove(first: first, top: top, bottom: bottom) ? 1 : 0))
+        let index = eventIndex(read)
+        buffer.logAnchor = EventLogAnchor(event: model.events[index], index: index, line: read - starts[index])
     }
 
     /// Where the three columns go: a space, the times right-aligned, a space, the kinds, two spaces.

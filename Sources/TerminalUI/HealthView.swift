@@ -56,7 +56,12 @@ enum HealthView {
         var y = 2
         if health.transmitters.isEmpty {
             // Wrapped, as every message: at 40 columns it ended at 'health shows once'.
-            buffer.writeWrapped("No beacon heard yet: health shows once a beacon frame arrives.", x: 2, y: y, lines: last - y + 1, role: .muted)
+            // A venue's scanners relay readings, never frames: it said 'No beacon heard yet' beside
+            // a table of beacons, as if health would come.
+            let message = model.source.countsMessages
+                ? "No health on a venue: its scanners send readings, not the beacon frames health is read from. Monitor a radio (hci0) or a capture for it."
+                : "No beacon heard yet: health shows once a beacon frame arrives."
+            buffer.writeWrapped(message, x: 2, y: y, lines: last - y + 1, role: .muted)
             return
         }
         // Every transmitter on a canvas shown through the screen (ScrollWindow): at 40x12 the tenth

@@ -109,7 +109,7 @@ public struct MonitorLoop {
                 let frame = render(state.viewModel(), size: size, charset: terminal.charset)
                 terminal.draw(frame)
                 // How far this screen scrolls is known once it is laid out (wrapped to this width).
-                state.scrollLimit = frame.scrollLimit
+                state.drawn(frame)
                 lastDraw = now()
                 dirty = false
             }

@@ -1,3 +1,5 @@
+import Monitor
+
 /// A screen longer than the terminal (the help at 40x12, a detail pane with health findings, the
 /// health view, the scanner list, the event log) is shown through the lines between its heading and
 /// the status line, as `less` shows a file: `↑`/`k`, `↓`/`j`, `PgUp`, `PgDn`, `Home` and `End` move
@@ -15,22 +17,28 @@ enum ScrollWindow {
 
     /// Calls `draw(line, y, &buffer)` for each content line the window shows, from line `scroll`
     /// (kept in range) on, then writes the markers over the first (`markAbove`) and last lines of the
-    /// window where lines are left above and below. Sets `buffer.scrollLimit`.
+    /// window where lines are left above and below. Sets `buffer.scrollLimit` and `buffer.scrollTop`.
     static func show(contentLines: Int, scroll: Int, top: Int, bottom: Int, markAbove: Bool = false, into buffer: inout ScreenBuffer,
                      draw: (_ line: Int, _ y: Int, _ buffer: inout ScreenBuffer) -> Void) {
         let visible = max(1, bottom - top)
         let limit = max(0, contentLines - visible)
         buffer.scrollLimit = limit
         let first = min(max(0, scroll), limit)
+        buffer.scrollTop = first
         for offset in 0..<min(visible, contentLines - first) { draw(first + offset, top + offset, &buffer) }
         if first < limit {
             buffer.fill(y: bottom - 1, role: .plain)
             buffer.write(marker(contentLines - first - visible + 1, charset: buffer.charset), x: 1, y: bottom - 1, role: .muted)
         }
-        if markAbove && first > 0 && visible > 2 {
+        if markAbove && marksAbove(first: first, top: top, bottom: bottom) {
             buffer.fill(y: top, role: .plain)
             buffer.write(markerAbove(first + 1, charset: buffer.charset), x: 1, y: top, role: .muted)
         }
+    }
+
+    /// Whether the marker of lines above covers the window's first line, scrolled to `first`.
+    static func marksAbove(first: Int, top: Int, bottom: Int) -> Bool {
+        first > 0 && bottom - top > 2
     }
 
     /// `↓ 6 more lines (j/k, PgDn)`; under ASCII `6 more lines below (j/k, PgDn)`.
@@ -43,5 +51,13 @@ enum ScrollWindow {
     static func markerAbove(_ lines: Int, charset: Charset) -> String {
         let count = lines == 1 ? "1 earlier line" : "\(lines) earlier lines"
         return charset.isUnicode ? "↑ \(count) (k/j, PgUp)" : "\(count) above (k/j, PgUp)"
+    }
+}
+
+extension MonitorState {
+    /// Hands the frame drawn last over to the state, as the loop does after each draw: how far its
+    /// screen scrolls, its top line and the event log's anchor.
+    public mutating func drawn(_ frame: ScreenBuffer) {
+        drawn(scrollLimit: frame.scrollLimit, top: frame.scrollTop, logAnchor: frame.logAnchor)
     }
 }

@@ -59,9 +59,10 @@ public struct SurveyLoop {
                 if case .click(let row, let column) = key {
                     let size = terminal.size
                     let model = SurveyScreen.model(state, rule: rule)
-                    outcome = SurveyPlanView.position(atColumn: column, row: row, model, area: SurveyScreen.planArea(size))
+                    outcome = SurveyPlanView.position(atColumn: column, row: row, model, area: SurveyScreen.planArea(state, size: size, rule: rule, charset: terminal.charset))
                         .map { state.place(at: $0) } ?? .none
                 } else {
+                    state.screenLines = terminal.size.lines
                     outcome = state.handle(key)
                 }
                 if outcome == .quit { return .quit }
@@ -75,7 +76,10 @@ public struct SurveyLoop {
             }
             if state.collector != nil { dirty = true }
             if dirty {
-                terminal.draw(SurveyScreen.render(state, size: terminal.size, rule: rule, charset: terminal.charset))
+                let frame = SurveyScreen.render(state, size: terminal.size, rule: rule, charset: terminal.charset)
+                terminal.draw(frame)
+                // How far the help page scrolls is known once it is wrapped to this width.
+                state.helpScrollLimit = frame.scrollLimit
                 dirty = false
             }
         }

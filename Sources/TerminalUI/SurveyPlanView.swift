@@ -44,12 +44,35 @@ public enum SurveyPlanView {
         }
     }
 
-    /// What each mark means, for the survey screen's legend line.
-    public static func legend(charset: Charset) -> [(glyph: Character, role: StyleRole, meaning: String)] {
+    /// One mark on the plan: its glyph and role, a few words for the legend line under the plan,
+    /// and a sentence for the survey's help page (`h`).
+    public struct Mark: Sendable, Equatable {
+        public var glyph: Character
+        public var role: StyleRole
+        public var meaning: String
+        public var explanation: String
+    }
+
+    /// What each mark means, for the survey screen's legend and help page. The weakest shade's
+    /// band ends at the coverage threshold, given in dBm (it said "threshold", which a technician
+    /// had to look up).
+    public static func legend(charset: Charset, rule: CoverageRule = CoverageRule()) -> [Mark] {
         let shades = shadeGlyphs(charset)
+        let threshold = CellFormat.fixed(rule.threshold, decimals: 0)
+        let margin = CellFormat.fixed(rule.ambiguityMargin, decimals: 0)
         return [
-            (shades[0], .immediate, "-60 dBm or more"), (shades[1], .near, "-60 to -70"), (shades[2], .far, "-70 to threshold"),
-            ("?", .nearest, "ambiguous"), (noCoverageGlyph(charset), .warning, "no coverage"), ("A", .columnHeader, "beacon"),
+            Mark(glyph: shades[0], role: .immediate, meaning: "-60 dBm or more",
+                 explanation: "a sample whose strongest beacon is heard at -60 dBm or more"),
+            Mark(glyph: shades[1], role: .near, meaning: "-60 to -70",
+                 explanation: "a sample whose strongest beacon is heard at -60 to -70 dBm"),
+            Mark(glyph: shades[2], role: .far, meaning: "-70 to \(threshold)",
+                 explanation: "a sample whose strongest beacon is heard at -70 to \(threshold) dBm, the coverage threshold"),
+            Mark(glyph: "?", role: .nearest, meaning: "ambiguous",
+                 explanation: "a sample where the nearest exhibit is ambiguous: two are within \(margin) dB"),
+            Mark(glyph: noCoverageGlyph(charset), role: .warning, meaning: "no coverage",
+                 explanation: "a sample where no beacon reaches \(threshold) dBm: no coverage"),
+            Mark(glyph: "A", role: .columnHeader, meaning: "beacon",
+                 explanation: "a beacon, lettered in the catalog's order; a sample taken at it colours its letter"),
         ]
     }
 

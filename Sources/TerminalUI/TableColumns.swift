@@ -78,7 +78,13 @@ struct TableLayout: Equatable {
 
     let columns: [Placed]
 
-    init(width: Int, venue: Bool = false) {
+    /// The sparkline columns a long name may not take: a trend still reads in 20.
+    static let historyKept = 20
+
+    /// `longestName`: the widest name the rows show, so a name longer than `nameMaximum` can take
+    /// the columns left over at the right edge (at 120 columns `Harrison's H4 Chronometer
+    /// (replica)` was cut to `(repl…` with 6 unused), then the sparkline's beyond `historyKept`.
+    init(width: Int, venue: Bool = false, longestName: Int = 0) {
         var kept = TableColumn.all(venue: venue)
         func needed(_ columns: [TableColumn]) -> Int {
             Self.markerWidth + columns.reduce(0) { $0 + $1.width } + (columns.count - 1)
@@ -101,6 +107,14 @@ struct TableLayout: Equatable {
         if widths[.history] != nil {
             let growth = min(spare, Self.historyMaximum - TableColumn.history.width)
             widths[.history, default: 0] += growth
+            spare -= growth
+        }
+        // A name longer than its column takes the columns left over, then the sparkline's beyond 20.
+        if let name = widths[.name] {
+            let leftOver = min(max(0, longestName - name), spare)
+            let fromHistory = min(max(0, longestName - name - leftOver), max(0, widths[.history, default: 0] - Self.historyKept))
+            if fromHistory > 0 { widths[.history]! -= fromHistory }
+            widths[.name] = name + leftOver + fromHistory
         }
         var x = Self.markerWidth
         var placed: [Placed] = []

@@ -5,7 +5,8 @@ enum TableView {
     static func draw(_ model: MonitorViewModel, into buffer: inout ScreenBuffer) {
         let showsPanel = model.nearest?.showsPanel ?? false
         let geometry = TableGeometry(lines: buffer.height, nearest: model.nearest)
-        let layout = TableLayout(width: buffer.width, venue: model.rows.contains { $0.venue != nil })
+        let longestName = model.rows.reduce(0) { max($0, TerminalText.width($1.displayName, charset: buffer.charset)) }
+        let layout = TableLayout(width: buffer.width, venue: model.rows.contains { $0.venue != nil }, longestName: longestName)
         let headerLine = geometry.firstRowLine - 1
         buffer.fill(y: headerLine, role: .columnHeader)
         for placed in layout.columns {

@@ -19,7 +19,8 @@ struct SurveyCommand: AsyncParsableCommand {
         discussion: """
             Move the cursor with the arrow keys (or a mouse click) to where you stand and press Enter: \
             every beacon's readings for --sample seconds are saved to DIR/survey.ndjson at once, the raw \
-            packets to DIR/capture-N.btsnoop. --report DIR writes overview.svg, one beacon-X.svg per \
+            packets to DIR/capture-N.btsnoop. h (or ?) shows what every mark on the plan and every key \
+            means. --report DIR writes overview.svg, one beacon-X.svg per \
             beacon and samples.csv into DIR (docs/survey.md). Exit status: 0 after q or a signal, or \
             the report written; 1 the source, catalog or survey file cannot be opened or read, a \
             controller refused, or a file cannot be written; 64 a usage error: a value out of range, no \

@@ -69,6 +69,13 @@ struct SurveyTerminalTests {
         try session.send("Right")
         let stepped = try session.waitFor(timeout: 10, "the cursor moved") { $0.contains("cursor x 1.5 m, y 1.0 m") }
         let start = try #require(Self.cursor(stepped), "\(stepped)")
+        // h shows what every mark and key means in the plan's place; Esc goes back to the plan as it was.
+        try session.send("h")
+        let help = try session.waitFor(timeout: 10, "the marks and keys") { $0.contains("Marks and keys (h or Esc returns)") && $0.contains("quit: every sample") }
+        #expect(help.contains("no beacon reaches -80 dBm") && !help.contains("┌"), "\(help)")
+        try session.send("Escape")
+        let back = try session.waitFor(timeout: 10, "the plan again") { $0.contains("┌") && !$0.contains("Marks and keys") }
+        #expect(Self.cursor(back).map { [$0.x, $0.y] } == [start.x, start.y] && back.contains("cursor x 1.5 m, y 1.0 m"), "\(back)")
 
         // Further right: the cursor moves right on the screen, the info line says where.
         for _ in 0..<2 { try session.send("Right") }

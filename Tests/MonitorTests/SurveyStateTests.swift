@@ -54,6 +54,22 @@ import Testing
         #expect(state.message == "sample 1 saved: 2 beacons heard")
     }
 
+    /// `h` shows every mark and key; while it does, Esc closes it and leaves the sample under way,
+    /// the keys scroll it, and a click does not move the cursor under it.
+    @Test func theHelpPageLeavesTheSampleAndTheCursorAlone() {
+        var state = SurveyState(session: SurveySession(plan: Self.plan, created: 0), catalog: nil, sampleSeconds: 2)
+        state.observe(Self.sighting(minor: 1, rssi: -70, at: 100))
+        _ = state.handle(.enter)
+        #expect(state.handle(.character("h")) == .redraw && state.showsHelp)
+        state.helpScrollLimit = 5
+        #expect(state.handle(.pageDown) == .redraw && state.helpScroll == 5)
+        #expect(state.place(at: FloorPosition(x: 7, y: 1)) == .none && state.cursor == FloorPosition(x: 2, y: 3))
+        #expect(state.handle(.escape) == .redraw && !state.showsHelp)
+        #expect(state.collector != nil, "Esc closed the page; the sample goes on")
+        #expect(state.handle(.character("?")) == .redraw && state.showsHelp && state.helpScroll == 0, "opened again at its top")
+        #expect(state.handle(.character("q")) == .quit)
+    }
+
     /// An Enter before the first beacon is heard (a live adapter's first second, a replay's first
     /// batch not yet taken) is kept: the sample starts with the first sighting, at the spot where
     /// Enter was pressed. It was refused with a message a source notice then replaced, so the

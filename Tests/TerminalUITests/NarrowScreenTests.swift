@@ -125,6 +125,14 @@ import Testing
         #expect(title(60) == " beacontop survey · The Little Museum of Clever…  0 samples")
         #expect(title(80) == " beacontop survey · The Little Museum of Clever Things                0 samples")
         #expect(title(30) == " beacontop survey   0 samples")
+        // At the 20-column minimum the program's name ran into the count (`beacontop0 samples`), and
+        // the shortest key line lost q's word (`Enter sample · q q`).
+        #expect(title(20) == " survey   0 samples")
+        let small = SurveyScreen.render(state, size: ScreenSize(columns: 20, lines: 8), rule: CoverageRule())
+        #expect(small.line(7).trimmingTrailingSpaces() == " Enter · q quit")
+        var help = state
+        _ = help.handle(.character("h"))
+        #expect(SurveyScreen.render(help, size: ScreenSize(columns: 20, lines: 8), rule: CoverageRule()).line(7).trimmingTrailingSpaces() == " h back · q quit")
     }
 
     @Test("no beacons heard: the message wraps, the source's path whole")
@@ -201,6 +209,17 @@ extension NarrowScreenTests {
         #expect(Array(Self.lines(render(empty, size: ScreenSize(columns: 40, lines: 12)))[2...3]) == [
             "  No beacon heard yet: health shows",
             "  once a beacon frame arrives.",
+        ])
+        // A venue's health view said the same beside a table of its beacons, as if health would come.
+        var broker = SourceStatus(name: "mqtt://broker")
+        broker.countsMessages = true
+        let venue = MonitorViewModel(rows: [], source: broker, screen: .health)
+        #expect(Array(Self.lines(render(venue, size: ScreenSize(columns: 40, lines: 12)))[2...6]) == [
+            "  No health on a venue: its scanners",
+            "  send readings, not the beacon frames",
+            "  health is read from. Monitor a radio",
+            "  (hci0) or a capture for it.",
+            "",
         ])
         // The detail pane of a beacon gone from the table (a venue's, its readings expired).
         let gone = MonitorViewModel(rows: [], source: SourceStatus(name: "mqtt://broker"), screen: .detail)
@@ -346,5 +365,31 @@ extension NarrowScreenTests {
         // 40x12 as before: the heading's two lines and the whole warning.
         let twelve = Self.lines(render(state.viewModel(), size: ScreenSize(columns: 40, lines: 12)))
         #expect(twelve[2] == " Chronometer (replica) 1 m from the…" && twelve[7] == "  still, in line of sight.", "\(twelve)")
+    }
+}
+
+extension NarrowScreenTests {
+    @Test("the calibration wizard's last step at 40 columns keeps 'Esc returns.' after a catalog's long path; it was cut off")
+    func theSavedCalibrationKeepsItsKeysAfterALongPath() throws {
+        let row = try SecondaryScreenTests.vectorRow()
+        var saved = CalibrationProgress(identity: row.identity, name: "Foucault Pendulum", samplesCollected: 77, samplesNeeded: 20,
+                                        measuredPower: -85.2, spread: 3.4)
+        saved.savedTo = "/work/wt/surveytour/demo/museum.yaml"
+        var state = SecondaryScreenTests.state(row, calibration: saved)
+        _ = state.handle(.character("c"))
+        let twelve = Self.lines(render(state.viewModel(), size: ScreenSize(columns: 40, lines: 12)))
+        #expect(Array(twelve[7...10]) == [
+            "  Saved -85 dBm as the catalog override",
+            "  in",
+            "  /work/wt/surveytour/demo/museum.yaml.",
+            "  Esc returns.",
+        ], "\(twelve)")
+        // A path too long for the lines left: the sentence ends in an ellipsis, the keys stay whole.
+        saved.savedTo = "/srv/museums/the-little-museum-of-clever-things/catalogs/east-wing/hall-b.yaml"
+        _ = state.update(SecondaryScreenTests.state(row, calibration: saved).snapshot)
+        for lines in [10, 12] {
+            let screen = Self.lines(render(state.viewModel(), size: ScreenSize(columns: 40, lines: lines)))
+            #expect(screen[lines - 2] == "  Esc returns." && screen.contains { $0.hasSuffix("…") }, "\(screen)")
+        }
     }
 }

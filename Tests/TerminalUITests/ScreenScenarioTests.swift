@@ -306,3 +306,27 @@ extension ScreenScenarioTests {
         #expect(ascii.hasPrefix(" ~/govee-h5100.btsnoop replaying at 50x"), "\(ascii)")
     }
 }
+
+extension ScreenScenarioTests {
+    @Test("at 120 columns a name longer than 32 takes the columns left over, then the sparkline's beyond 20: the demo cut 'Harrison's H4 Chronometer (repl…'")
+    func aLongNameTakesColumnsFromAWideSparkline() throws {
+        let name = "Harrison's H4 Chronometer (replica)"
+        func widths(_ width: Int, longest: Int) -> [TableColumn: Int] {
+            Dictionary(uniqueKeysWithValues: TableLayout(width: width, longestName: longest).columns.map { ($0.column, $0.width) })
+        }
+        #expect(widths(120, longest: 0)[.name] == 32 && widths(120, longest: 0)[.history] == 30)
+        // 6 columns were left over at the right edge, unused.
+        #expect(widths(120, longest: name.count)[.name] == 35 && widths(120, longest: name.count)[.history] == 30)
+        // Then the sparkline's beyond 20: a longer name is cut there; at 100 columns (16 of sparkline) as before.
+        #expect(widths(120, longest: 60)[.name] == 48 && widths(120, longest: 60)[.history] == 20)
+        #expect(widths(100, longest: name.count) == widths(100, longest: 0))
+        #expect(widths(140, longest: 60)[.name] == 60 && widths(140, longest: 60)[.history] == 28)
+        for width in [100, 120, 140, 200] {
+            let last = try #require(TableLayout(width: width, longestName: 80).columns.last)
+            #expect(last.x + last.width <= width, "columns overflow at width \(width)")
+        }
+        let rows = [Museum.row(Museum.rosetta, name, rssi: -60, accuracy: 1, proximity: .near), Self.chessmen]
+        let screen = render(MonitorState(snapshot: Museum.snapshot(rows: rows)).viewModel(), size: ScreenSize(columns: 120, lines: 10))
+        #expect(screen.text.contains(" " + name + " "), "\(screen.text)")
+    }
+}

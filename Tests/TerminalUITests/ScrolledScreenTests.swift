@@ -8,10 +8,10 @@ import Testing
 /// out ("12 more: enlarge") and a detail pane with findings pushed the raw frame and the filters
 /// under the status line with no sign they were there.
 @Suite struct ScrolledScreenTests {
-    /// Renders, then hands the frame's scroll limit to the state, as the loop does after a draw.
+    /// Renders, then hands the frame's scroll position to the state, as the loop does after a draw.
     static func frame(_ state: inout MonitorState, charset: Charset = .unicode) -> [String] {
         let screen = render(state.viewModel(), size: ScreenSize(columns: state.screenSize.columns, lines: state.screenSize.lines), charset: charset)
-        state.scrollLimit = screen.scrollLimit
+        state.drawn(screen)
         return NarrowScreenTests.lines(screen)
     }
 
@@ -215,5 +215,59 @@ extension ScrolledScreenTests {
         let end = Self.frame(&state)
         #expect(end[1...3] == top[1...3], "the heading stays")
         #expect(end[10].hasPrefix(" pi-12 ") && !end.joined().contains("more line"), "\(end)")
+    }
+}
+
+extension ScrolledScreenTests {
+    /// Twelve events whose messages take one line at 80 columns and two at 40.
+    static func wrappingLog(columns: Int) throws -> MonitorState {
+        let events = (0..<12).map { MonitorEvent(time: Double($0) * 30, kind: .enter, message: "exhibit \($0): visitor came in from the east") }
+        var state = SecondaryScreenTests.state(try SecondaryScreenTests.vectorRow(), events: events)
+        state.screenSize = (columns, 10)
+        _ = state.handle(.character("e"))
+        return state
+    }
+
+    static func resize(_ state: inout MonitorState, columns: Int) {
+        state.screenSize = (columns, state.screenSize.lines)
+        _ = state.handle(.resize)
+    }
+
+    @Test("the event log scrolled back keeps the line being read across a resize; it showed other events, as lines wrap anew")
+    func theEventLogKeepsItsLineAcrossAResize() throws {
+        var state = try Self.wrappingLog(columns: 80)
+        _ = Self.frame(&state)
+        _ = state.handle(.home)
+        for _ in 0..<3 { _ = state.handle(.character("j")) }
+        let wide = Self.frame(&state)
+        #expect(wide[2] == " ↑ 4 earlier lines (k/j, PgUp)" && wide[3] == " 02:00 enter    exhibit 4: visitor came in from the east", "\(wide)")
+        // Narrower, each event takes two lines: exhibit 4 is still the first line read.
+        Self.resize(&state, columns: 40)
+        let narrow = Self.frame(&state)
+        #expect(narrow[2] == " ↑ 8 earlier lines (k/j, PgUp)" && narrow[3] == " 02:00 enter    exhibit 4: visitor came", "\(narrow)")
+        // The keys count from there: a line up is exhibit 3's second line.
+        _ = state.handle(.character("k"))
+        #expect(Self.frame(&state)[3] == "                in from the east", "\(state.scroll)")
+        // Wider again, that line's event is the first read.
+        Self.resize(&state, columns: 80)
+        #expect(Self.frame(&state)[3] == " 01:30 enter    exhibit 3: visitor came in from the east")
+        // The oldest events dropped (the log keeps 500) while it is read: the line stays too.
+        var snapshot = state.snapshot
+        snapshot.events.removeFirst(2)
+        _ = state.update(snapshot)
+        let dropped = Self.frame(&state)
+        #expect(dropped[2] == " 01:00 enter    exhibit 2: visitor came in from the east" && dropped[3] == " 01:30 enter    exhibit 3: visitor came in from the east", "\(dropped)")
+    }
+
+    @Test("the event log following its end still shows the newest event after a resize")
+    func theEventLogFollowingItsEndFollowsAcrossAResize() throws {
+        var state = try Self.wrappingLog(columns: 80)
+        #expect(Self.frame(&state)[8] == " 05:30 enter    exhibit 11: visitor came in from the east")
+        Self.resize(&state, columns: 40)
+        #expect(Self.frame(&state)[7...8] == [" 05:30 enter    exhibit 11: visitor came", "                in from the east"])
+        var snapshot = state.snapshot
+        snapshot.events.append(MonitorEvent(time: 400, kind: .warning, message: "hci0 lost"))
+        _ = state.update(snapshot)
+        #expect(Self.frame(&state)[8] == " 06:40 warning  hci0 lost")
     }
 }
