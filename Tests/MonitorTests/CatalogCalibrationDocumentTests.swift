@@ -101,6 +101,16 @@ import Testing
         #expect(try Self.saves([(-61, "a", "A")], "{exhibits: [ ]}\n") == "{exhibits: [{id: \"a\", name: \"A\", measuredPower: -61}]}\n")
     }
 
+    /// What stays refused in such a document, naming the layout and what to set by hand: a list
+    /// behind an anchor (the editor does not look past `&all`); the file is left as it was.
+    @Test func aListBehindAnAnchorIsRefused() throws {
+        let anchored = "{exhibits: &all [{id: a, name: A}]}\n"
+        let error = try #require(throws: CatalogError.self) { try CatalogCalibrationFlowTests.edited(-61, "a", in: anchored) }
+        #expect("\(error)" == "catalog exhibits[0].measuredPower: not saved: the wizard edits the file in place and cannot follow its layout there (anchors and aliases, or a value over several lines); set it to -61 by hand")
+        let new = try #require(throws: CatalogError.self) { try CatalogCalibrationFlowTests.edited(-61, "b", in: anchored) }
+        #expect(new.field == "exhibits" && new.reason.hasSuffix("add `- id: \"b\"` with `measuredPower: -61` at the end of the list by hand"), "\(new)")
+    }
+
     /// `exhibits: [ ]` on the key's line is the placeholder `exhibits: []` is: it becomes a block
     /// list (the key's quotes and a trailing comment stay). A list whose `[` is on a later line is
     /// edited inside its brackets.
