@@ -105,6 +105,19 @@ def main(out):
     catalogs["flow-json.yaml"] = b'"title": "json"\nexhibits: [{"id":"a", "name": "A"}, {"id": "b", "measuredPower": -70}]\n'
     catalogs["flow-anchor.yaml"] = b"exhibits:\n  - {id: a, measuredPower: &p -60}\n  - {id: b, measuredPower: *p}\n"
     catalogs["nested.yaml"] = b"exhibits:\n- id: 'a'\n  position:\n    - 1\n    - 2\n- {id: b}\n-   id: c\n    measuredPower: -70 # old\nregions: []\n"
+    # Whole documents as scripts write them, edited inside their list since 25 November 2026: JSON
+    # pretty-printed (Python's indent=2, Swift's JSONEncoder with " : " and no final line break) and
+    # compact, one YAML flow mapping after a comment and `---`, empty lists written `[ ]` or below
+    # their key, and a block list with JSON's quoted keys.
+    catalogs["json-pretty.json"] = b'{\n  "title": "Hall",\n  "exhibits": [\n    {\n      "id": "a",\n      "name": "A",\n      "measuredPower": -60\n    },\n    {\n      "id": "b",\n      "name": "B"\n    }\n  ]\n}\n'
+    catalogs["json-encoder.json"] = b'{\n  "exhibits" : [\n    {\n      "name" : "A",\n      "id" : "a"\n    }\n  ]\n}'
+    catalogs["json-compact.json"] = b'{"exhibits":[{"id":"a","name":"A"},{"id":"b","measuredPower":-70,"name":"B"}],"title":"Hall"}'
+    catalogs["json-empty.json"] = b'{"exhibits": [], "nearestWithin": 6}\r\n'
+    catalogs["flow-document.yaml"] = b"# one flow mapping\n--- {title: Hall, exhibits: [{id: a, name: A}, {id: b, name: B, measuredPower: -70}],\n     nearestWithin: 6}\n"
+    catalogs["empty-space.yaml"] = b"title: none yet\nexhibits: [ ]   # later\n"
+    catalogs["list-below.yaml"] = b"exhibits:\n  [\n    {id: a, name: A},\n    {id: b}\n  ]\nregions: []\n"
+    catalogs["empty-below.yaml"] = b"exhibits:\n  # none yet\n  []\n"
+    catalogs["block-json-keys.yaml"] = b'"exhibits":\n  - "id": "a"\n    "name": "A"\n  - {"id": "b", "name": "B"}\n  - \'id\': c\n'
     for name, data in catalogs.items():
         for label, head in [("", b"\x01\x3d\x80\x3b"), ("-one", b"\x40\x46\xff\x00")]:
             seeds["fuzz-catalog-editor"][name + label] = head + data[:MAX_LEN - 4]

@@ -27,7 +27,7 @@ extension CatalogCalibrationEditor {
         guard let after = try? ExhibitCatalog(yaml: text), intended(before, power: power, id: id, name: name).contains(after) else {
             throw CatalogError(
                 line: nil, field: field,
-                reason: "not saved: the wizard edits the file line by line and cannot follow its layout there (anchors and aliases, a value over several lines, or the whole catalog in flow style); \(byHand)"
+                reason: "not saved: the wizard edits the file in place and cannot follow its layout there (anchors and aliases, or a value over several lines); \(byHand)"
             )
         }
         return text

@@ -30,7 +30,8 @@ public enum CatalogCalibrationEditor {
             if let line = entry.lines.first(where: { key(of: lines[$0], at: entry.keyIndent, dash: $0 == entry.lines.lowerBound ? entry.dashIndent : nil) == "measuredPower" }) {
                 lines[line] = replacingValue(of: lines[line], with: "\(power)")
             } else {
-                lines.insert("\(prefix)measuredPower: \(power)\(ending)", at: entry.idLine + 1)
+                let quote = keyQuote(of: lines[entry.idLine], dash: entry.idLine == entry.lines.lowerBound)
+                lines.insert("\(prefix)\(quote)measuredPower\(quote): \(power)\(ending)", at: entry.idLine + 1)
             }
         } else {
             lines = appendingEntry(power: power, id: id, name: name, to: lines, ending: ending)
@@ -115,6 +116,14 @@ public enum CatalogCalibrationEditor {
         return unquoted(key: String(content[..<colon]).trimmingSpaces)
     }
 
+    /// The quote a block entry's key is written in (`"id": a`, JSON's way, in a block list): a key
+    /// the save adds to the entry, or a new entry after it, is written the same way.
+    static func keyQuote(of line: String, dash: Bool) -> String {
+        var content = line.drop(while: { $0 == " " })
+        if dash { content = content.dropFirst().drop(while: { $0 == " " }) }
+        return content.first.map { $0 == "\"" || $0 == "'" ? String($0) : "" } ?? ""
+    }
+
     /// A key without the quotes it may be written in (`"id"`, `'id'`).
     static func unquoted(key: String) -> String {
         if key.count >= 2, let quote = key.first, quote == "\"" || quote == "'", key.last == quote {
@@ -154,7 +163,7 @@ public enum CatalogCalibrationEditor {
             }
             comment = String(rest[start...])
         }
-        return "\(line[...colon]) \(newValue)\(comment)\(ending)"
+        return "\(line[...colon])\(newValue.isEmpty ? "" : " " + newValue)\(comment)\(ending)"
     }
 
     static func appendingEntry(power: Int, id: String, name: String, to original: [String], ending: String) -> [String] {
@@ -162,26 +171,30 @@ public enum CatalogCalibrationEditor {
         let existing = entries(in: lines)
         let dash = existing.last?.dashIndent ?? 2
         let key = existing.last?.keyIndent ?? dash + 2
+        let listLine = lines.firstIndex(where: isListKey)
+        let quote = existing.last.map { keyQuote(of: lines[$0.idLine], dash: $0.idLine == $0.lines.lowerBound) }
+            ?? listLine.map { keyQuote(of: lines[$0], dash: false) } ?? ""
         var entry = [
-            String(repeating: " ", count: dash) + "- id: \(quoted(id))" + ending,
-            String(repeating: " ", count: key) + "name: \(quoted(name))" + ending,
-            String(repeating: " ", count: key) + "measuredPower: \(power)" + ending,
+            String(repeating: " ", count: dash) + "- \(quote)id\(quote): \(quoted(id))" + ending,
+            String(repeating: " ", count: key) + "\(quote)name\(quote): \(quoted(name))" + ending,
+            String(repeating: " ", count: key) + "\(quote)measuredPower\(quote): \(power)" + ending,
         ]
         // A list written one flow mapping a line (`- {id: a, name: A}`) gets one more such line.
-        if let last = existing.last, lines[last.lines.lowerBound].drop(while: { $0 == " " }).dropFirst().trimmingSpaces.hasPrefix("{") {
-            entry = [String(repeating: " ", count: dash) + "- {id: \(quoted(id)), name: \(quoted(name)), measuredPower: \(power)}" + ending]
+        if let last = existing.last, let style = flowStyle(of: last, in: lines) {
+            entry = [String(repeating: " ", count: dash) + "- " + style.mapping(id: id, name: name, power: power, ending: ending) + ending]
         }
         if let last = existing.last {
             // After the last entry's last non-blank line, so trailing comments and blank lines stay below.
             var end = last.lines.upperBound
             while end > last.lines.lowerBound + 1, lines[end - 1].trimmingSpaces.isEmpty { end -= 1 }
             lines.insert(contentsOf: entry, at: end)
-        } else if let list = lines.firstIndex(where: isListKey) {
-            // Only an empty list is rewritten (`exhibits:`, `exhibits: []`, `~`): one written in flow
-            // style, `exhibits: [{id: a}]`, was replaced by `exhibits:` and lost its entries.
-            let value = value(of: lines[list])
+        } else if let list = listLine {
+            // Only an empty list is rewritten (`exhibits:`, `exhibits: []` or `[ ]`, `~`): one written
+            // in flow style, `exhibits: [{id: a}]`, was replaced by `exhibits:` and lost its entries.
+            // The key keeps its quotes and a trailing comment stays.
+            let value = value(of: lines[list]).filter { $0 != " " && $0 != "\t" }
             if value.isEmpty || value == "[]" || value == "~" || value == "null" {
-                lines[list] = "exhibits:" + ending
+                lines[list] = replacingValue(of: lines[list], with: "")
             }
             lines.insert(contentsOf: entry, at: list + 1)
         } else {

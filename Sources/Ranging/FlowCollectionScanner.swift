@@ -74,6 +74,43 @@ struct FlowCollectionScanner {
         return nil
     }
 
+    /// The first scalar of the value after `index` (a mapping's colon): blanks, line breaks and
+    /// comments skipped, so `exhibits:` with its `[` on a later line is found; `text.count` if none.
+    func valueStart(after index: Int) -> Int {
+        var index = index + 1
+        while index < text.count {
+            if Self.blanks.contains(text[index]) {
+                index += 1
+            } else if text[index] == "#", Self.blanks.contains(text[index - 1]) {
+                while index < text.count, text[index] != "\n" { index += 1 }
+            } else {
+                break
+            }
+        }
+        return index
+    }
+
+    /// The `{` of a document written as one flow mapping (`{exhibits: [...]}`, a JSON file), after
+    /// any blank lines, comments, directives and a `---` marker; nil when the document is in block style.
+    func rootMapping() -> Collection? {
+        var index = 0
+        while index < text.count {
+            let lineStart = index == 0 || text[index - 1] == "\n"
+            let marker = lineStart && index + 3 <= text.count && text[index..<(index + 3)].elementsEqual("---".unicodeScalars)
+                && (index + 3 == text.count || Self.blanks.contains(text[index + 3]))
+            if Self.blanks.contains(text[index]) {
+                index += 1
+            } else if marker {
+                index += 3
+            } else if text[index] == "#" || lineStart && text[index] == "%" {
+                while index < text.count, text[index] != "\n" { index += 1 }
+            } else {
+                break
+            }
+        }
+        return index < text.count && text[index] == "{" ? collection(at: index) : nil
+    }
+
     /// The index of the quote closing the quoted scalar opened at `open`.
     func closingQuote(from open: Int) -> Int? {
         let quote = text[open]

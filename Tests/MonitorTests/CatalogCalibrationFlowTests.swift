@@ -11,12 +11,14 @@ import Testing
         try CatalogCalibrationEditor.edited(power: power, id: id, name: name, original: Array(text.utf8))
     }
 
-    /// Each save, then the same save on its result: the second must leave the text as it is.
+    /// Each save, then the same save on its result: the second must leave the text as it is, and
+    /// the monitor's loader must read the exhibit back with its new measured power.
     static func saves(_ steps: [(Int, String, String)], from text: String) throws -> String {
         var text = text
         for (power, id, name) in steps {
             text = try edited(power, id, name: name, in: text)
             #expect(try edited(power, id, name: name, in: text) == text, "saving \(id) again changed the file")
+            #expect(try ExhibitCatalog(utf8: Array(text.utf8)).exhibit(forID: id)?.measuredPower == Double(power), "\(text)")
         }
         return text
     }
@@ -86,7 +88,7 @@ import Testing
         #expect(try Self.saves([(-61, "a", "A")], from: block) == "exhibits:\n  - {\"id\": \"a\", \"measuredPower\": -61, \"name\": \"A\"}\n")
         let list = "exhibits: [{\"id\":\"a\"}]\n"
         #expect(try Self.saves([(-61, "a", "A"), (-59, "b", "B")], from: list)
-            == "exhibits: [{\"id\":\"a\", \"measuredPower\": -61}, {\"id\": \"b\", \"name\": \"B\", \"measuredPower\": -59}]\n")
+            == "exhibits: [{\"id\":\"a\",\"measuredPower\":-61},{\"id\":\"b\",\"name\":\"B\",\"measuredPower\":-59}]\n")
     }
 
     /// A bare `-` ending the file with no line break: the flow editor looked for a `{` one past the
@@ -104,7 +106,7 @@ import Testing
     @Test func anAliasedAnchorAndAContinuedValueAreRefused() throws {
         let catalog = "exhibits:\n  - {id: a, measuredPower: &p -60}\n  - {id: b, measuredPower: *p}\n"
         let refused = try #require(throws: CatalogError.self) { try Self.edited(-61, "a", in: catalog) }
-        #expect("\(refused)" == "catalog exhibits[0].measuredPower: not saved: the wizard edits the file line by line and cannot follow its layout there (anchors and aliases, a value over several lines, or the whole catalog in flow style); set it to -61 by hand")
+        #expect("\(refused)" == "catalog exhibits[0].measuredPower: not saved: the wizard edits the file in place and cannot follow its layout there (anchors and aliases, or a value over several lines); set it to -61 by hand")
         #expect(try Self.edited(-61, "b", in: catalog) == "exhibits:\n  - {id: a, measuredPower: &p -60}\n  - {id: b, measuredPower: -61}\n")
         let continued = "exhibits:\n  - id: a\n    measuredPower:\n      -60\n"
         let error = try #require(throws: CatalogError.self) { try Self.edited(-61, "a", in: continued) }

@@ -17,16 +17,15 @@ import Testing
 
     /// fuzz-catalog-editor's first seed run: an `exhibits:` list in flow style was replaced by
     /// `exhibits:` and the new entry, and the file saved with its exhibits gone. Such a list is now
-    /// edited in place (CatalogCalibrationFlowTests); a whole catalog written as one flow mapping,
-    /// JSON's shape, is still beyond the editor and refused with what to set by hand.
-    @Test func aWholeCatalogInFlowStyleIsRefusedNotEmptied() throws {
-        let flow = "{exhibits: [{id: \"E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:1:1\", name: A, measuredPower: -60}, {id: b, name: B}]}\n"
-        for id in ["b", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:9:9"] {
-            let error = try #require(throws: CatalogError.self) { try Self.edited(-61, id, in: flow) }
-            #expect(error.reason.contains("by hand"), "\(error)")
-        }
-        let refused = try #require(throws: CatalogError.self) { try Self.edited(-61, "b", in: flow) }
-        #expect("\(refused)" == "catalog exhibits[1].measuredPower: not saved: the wizard edits the file line by line and cannot follow its layout there (anchors and aliases, a value over several lines, or the whole catalog in flow style); set it to -61 by hand")
+    /// edited in place (CatalogCalibrationFlowTests), and since 25 November 2026 so is a whole
+    /// catalog written as one flow mapping, JSON's shape (CatalogCalibrationDocumentTests), which
+    /// was refused with "set it by hand" until then.
+    @Test func aWholeCatalogInFlowStyleIsEditedNotEmptied() throws {
+        let uuid = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4"
+        let flow = "{exhibits: [{id: \"\(uuid):1:1\", name: A, measuredPower: -60}, {id: b, name: B}]}\n"
+        #expect(try Self.edited(-61, "b", in: flow) == "{exhibits: [{id: \"\(uuid):1:1\", name: A, measuredPower: -60}, {id: b, measuredPower: -61, name: B}]}\n")
+        #expect(try Self.edited(-61, "\(uuid):9:9", name: "N", in: flow)
+            == "{exhibits: [{id: \"\(uuid):1:1\", name: A, measuredPower: -60}, {id: b, name: B}, {id: \"\(uuid):9:9\", name: \"N\", measuredPower: -61}]}\n")
     }
 
     /// fuzz-catalog-editor, after 90 s: a new entry's name with a line break was written inside
