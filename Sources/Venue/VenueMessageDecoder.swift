@@ -14,7 +14,7 @@ public struct VenueMessageDecoder: Sendable {
     /// Messages refused, by reason (`VenueMessageError.kindName`).
     public private(set) var refused: [String: Int] = [:]
     public private(set) var accepted = 0
-    private var beaconKeys = ESPresenseID.KeyCache()
+    private var beaconKeys = VenueBeaconKey.Cache()
 
     public init(topics: VenueTopics = VenueTopics()) {
         self.topics = topics
@@ -41,12 +41,12 @@ public struct VenueMessageDecoder: Sendable {
     }
 
     public static func input(topic: String, payload: [UInt8], receivedAt: Double, topics: VenueTopics) throws(VenueMessageError) -> VenueInput? {
-        var keys = ESPresenseID.KeyCache()
+        var keys = VenueBeaconKey.Cache()
         return try input(topic: topic, payload: payload, receivedAt: receivedAt, topics: topics, keys: &keys)
     }
 
     static func input(
-        topic: String, payload: [UInt8], receivedAt: Double, topics: VenueTopics, keys: inout ESPresenseID.KeyCache, retained: Bool = false
+        topic: String, payload: [UInt8], receivedAt: Double, topics: VenueTopics, keys: inout VenueBeaconKey.Cache, retained: Bool = false
     ) throws(VenueMessageError) -> VenueInput? {
         guard let levels = topics.levels(of: topic), levels.count == 4 else { return nil }
         let scanner: String
@@ -56,7 +56,7 @@ public struct VenueMessageDecoder: Sendable {
             scanner = try name(levels[3])
             let message = try ESPresenseDeviceMessage(json: payload)
             guard let rssi = message.rssi else { throw .wrongShape("ESPresense message without \"rssi\"") }
-            let beacon = keys.key(for: try name(message.id))
+            let beacon = try key(try name(message.id), keys: &keys)
             return .reading(ScannerReading(
                 scanner: scanner, beacon: beacon, time: receivedAt, rssi: rssi, measuredPower: message.rssiAt1m,
                 distance: message.distance, format: .espresense
@@ -68,7 +68,7 @@ public struct VenueMessageDecoder: Sendable {
             guard !retained else { throw .retainedReading }
             scanner = try name(levels[2])
             var reading = try ScannerReadingMessage.reading(json: payload, scanner: scanner, receivedAt: receivedAt)
-            reading.beacon = try name(reading.beacon)
+            reading.beacon = try key(try name(reading.beacon), keys: &keys)
             return .reading(reading)
         case ("beacontop", "scanners", "telemetry"):
             scanner = try name(levels[2])
@@ -76,6 +76,13 @@ public struct VenueMessageDecoder: Sendable {
         default:
             return nil
         }
+    }
+
+    /// The canonical key of a reading's beacon, whichever scanner wrote its id and how
+    /// (`VenueBeaconKey`); an id that names no beacon is refused.
+    private static func key(_ id: String, keys: inout VenueBeaconKey.Cache) throws(VenueMessageError) -> String {
+        guard let key = keys.key(for: id) else { throw .notABeacon }
+        return key
     }
 
     private static func status(_ payload: [UInt8]) throws(VenueMessageError) -> Bool {
@@ -124,6 +131,7 @@ extension VenueMessageError {
         case .wrongShape: "wrong shape"
         case .unknownTopic: "unknown topic"
         case .retainedReading: "retained reading"
+        case .notABeacon: "not a beacon id"
         }
     }
 }
