@@ -3,6 +3,11 @@ public enum VenueInput: Sendable, Equatable {
     case reading(ScannerReading)
     case scannerStatus(scanner: String, online: Bool, time: Double)
     case telemetry(ScannerTelemetry)
+    /// The scanner's retained status was deleted (an empty payload, MQTT 3.1.1 §3.3.1.3): it is
+    /// retired, and leaves the view's scanner list with its telemetry.
+    case scannerRetired(scanner: String, time: Double)
+    /// Its retained telemetry was deleted: what it last said of its radio no longer stands.
+    case telemetryCleared(scanner: String)
 }
 
 /// Turns broker messages into `VenueInput`, counting what it refuses. Pure: the topic, the payload
@@ -63,6 +68,7 @@ public struct VenueMessageDecoder: Sendable {
             ))
         case ("espresense", "rooms", "status"), ("beacontop", "scanners", "status"):
             scanner = try name(levels[2])
+            if payload.isEmpty { return .scannerRetired(scanner: scanner, time: receivedAt) }
             return .scannerStatus(scanner: scanner, online: try status(payload), time: receivedAt)
         case ("beacontop", "scanners", "readings"):
             guard !retained else { throw .retainedReading }
@@ -72,6 +78,7 @@ public struct VenueMessageDecoder: Sendable {
             return .reading(reading)
         case ("beacontop", "scanners", "telemetry"):
             scanner = try name(levels[2])
+            if payload.isEmpty { return .telemetryCleared(scanner: scanner) }
             return .telemetry(try ScannerTelemetry(json: payload, scanner: scanner))
         default:
             return nil
