@@ -15,8 +15,9 @@ import HCI
 /// - beacontop's other forms: `eid:` and 8 bytes in hex, `tlm:` and an address, an Eddystone URL.
 ///
 /// Anything else names no beacon (a phone's `irk:...` or `name:...`, a MAC address, a UUID without
-/// its numbers) and gives nil: the view refuses it (`VenueMessageError.notABeacon`) rather than
-/// track a device its table cannot show.
+/// its numbers) and gives nil. On the ESPresense topic such a reading is a device's, tracked under
+/// its id as it came, unless the id claims a beacon's prefix (`claimsBeacon`); on beacontop's topic
+/// it is mangled (`Cache.espresenseKey`, `Cache.beacontopKey`).
 public enum VenueBeaconKey {
     /// The key of the beacon `id` names, nil when it names none.
     public static func key(_ id: String) -> String? {
@@ -101,21 +102,61 @@ public enum VenueBeaconKey {
         byte == UInt8(ascii: ":") || byte == UInt8(ascii: "-")
     }
 
-    /// `key` remembered per id: a venue hears the same few hundred ids over and over, and parsing
-    /// each id and writing its key again was a tenth of a replay. Ids that name no beacon are
-    /// remembered too (as nil). Bounded: past `capacity` ids (a hostile or huge venue) it starts over.
+    /// The `iBeacon:`/`altBeacon:`/`eddy:` prefix (any case) by which an ESPresense id claims to
+    /// be a beacon's: such an id that does not parse is mangled, not a device's.
+    public static func claimsBeacon(_ id: String) -> Bool {
+        guard let colon = id.utf8.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        return ["ibeacon", "altbeacon", "eddy"].contains(String(id[..<colon]).lowercased())
+    }
+
+    /// Whether a beacon of `identity` is of the `kind` a beacontop reading wrote: an AltBeacon's
+    /// canonical id is an iBeacon's (`UUID:id2:id3`), so those two kinds are one here; a reading
+    /// with no `kind`, or one beacontop does not write, asks only that the id be a beacon's.
+    static func matches(_ identity: BeaconKind, kind: String?) -> Bool {
+        guard let kind = kind.flatMap(BeaconKind.init(rawValue:)) else { return true }
+        let uuidKinds: Set<BeaconKind> = [.iBeacon, .altBeacon]
+        return kind == identity || (uuidKinds.contains(kind) && uuidKinds.contains(identity))
+    }
+
+    /// The key and kind of the beacon an id names, remembered per id: a venue hears the same few
+    /// hundred ids over and over, and parsing each id and writing its key again was a tenth of a
+    /// replay. Ids that name no beacon are remembered too (as nil). Bounded: past `capacity` ids (a
+    /// hostile or huge venue) it starts over.
     public struct Cache: Sendable {
-        private var keys: [String: String?] = [:]
+        private var parsed: [String: (key: String, kind: BeaconKind)?] = [:]
         public static let capacity = 4096
 
         public init() {}
 
+        mutating func beacon(for id: String) -> (key: String, kind: BeaconKind)? {
+            if let known = parsed[id] { return known }
+            if parsed.count >= Self.capacity { parsed.removeAll(keepingCapacity: true) }
+            let beacon = VenueBeaconKey.identity(id).map { (key: $0.description, kind: $0.kind) }
+            parsed[id] = .some(beacon)
+            return beacon
+        }
+
         public mutating func key(for id: String) -> String? {
-            if let key = keys[id] { return key }
-            if keys.count >= Self.capacity { keys.removeAll(keepingCapacity: true) }
-            let key = VenueBeaconKey.key(id)
-            keys[id] = .some(key)
-            return key
+            beacon(for: id)?.key
+        }
+
+        /// What an ESPresense reading is tracked by: the beacon's canonical key; else, for an id
+        /// that names no beacon (a phone's `irk:...`, `name:...`), the device it names, under the id
+        /// as it came. An id with a beacon's prefix that does not parse is refused as mangled.
+        mutating func espresenseKey(for id: String) throws(VenueMessageError) -> String {
+            if let key = key(for: id) { return key }
+            guard !VenueBeaconKey.claimsBeacon(id) else { throw .malformedBeaconID("a beacon type prefix on an id that is no beacon's") }
+            return id
+        }
+
+        /// What a beacontop reading is tracked by: its beacon's canonical key. beacontop's agents
+        /// write only beacons, in canonical form, so an id that is no beacon of its `kind` is mangled.
+        mutating func beacontopKey(for id: String, kind: String?) throws(VenueMessageError) -> String {
+            guard let beacon = beacon(for: id) else { throw .malformedBeaconID("a beacontop reading's id that is no beacon's") }
+            guard VenueBeaconKey.matches(beacon.kind, kind: kind) else {
+                throw .malformedBeaconID("a beacontop reading's id that is no \(kind ?? "") beacon's")
+            }
+            return beacon.key
         }
     }
 }

@@ -61,7 +61,7 @@ public struct VenueMessageDecoder: Sendable {
             scanner = try name(levels[3])
             let message = try ESPresenseDeviceMessage(json: payload)
             guard let rssi = message.rssi else { throw .wrongShape("ESPresense message without \"rssi\"") }
-            let beacon = try key(try name(message.id), keys: &keys)
+            let beacon = try keys.espresenseKey(for: try name(message.id))
             return .reading(ScannerReading(
                 scanner: scanner, beacon: beacon, time: receivedAt, rssi: rssi, measuredPower: message.rssiAt1m,
                 distance: message.distance, format: .espresense
@@ -73,8 +73,8 @@ public struct VenueMessageDecoder: Sendable {
         case ("beacontop", "scanners", "readings"):
             guard !retained else { throw .retainedReading }
             scanner = try name(levels[2])
-            var reading = try ScannerReadingMessage.reading(json: payload, scanner: scanner, receivedAt: receivedAt)
-            reading.beacon = try key(try name(reading.beacon), keys: &keys)
+            var (reading, kind) = try ScannerReadingMessage.readingAndKind(json: payload, scanner: scanner, receivedAt: receivedAt)
+            reading.beacon = try keys.beacontopKey(for: try name(reading.beacon), kind: kind)
             return .reading(reading)
         case ("beacontop", "scanners", "telemetry"):
             scanner = try name(levels[2])
@@ -83,13 +83,6 @@ public struct VenueMessageDecoder: Sendable {
         default:
             return nil
         }
-    }
-
-    /// The canonical key of a reading's beacon, whichever scanner wrote its id and how
-    /// (`VenueBeaconKey`); an id that names no beacon is refused.
-    private static func key(_ id: String, keys: inout VenueBeaconKey.Cache) throws(VenueMessageError) -> String {
-        guard let key = keys.key(for: id) else { throw .notABeacon }
-        return key
     }
 
     private static func status(_ payload: [UInt8]) throws(VenueMessageError) -> Bool {
@@ -138,7 +131,7 @@ extension VenueMessageError {
         case .wrongShape: "wrong shape"
         case .unknownTopic: "unknown topic"
         case .retainedReading: "retained reading"
-        case .notABeacon: "not a beacon id"
+        case .malformedBeaconID: "malformed beacon id"
         }
     }
 }

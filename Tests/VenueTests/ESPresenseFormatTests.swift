@@ -47,7 +47,7 @@ struct ESPresenseFormatTests {
         #expect(VenueBeaconKey.identity("eddy:edd1ebeac04e5defa017a017a017-0123456789ab") == nil, "12 bytes is no namespace")
     }
 
-    @Test("Ids round-trip for iBeacon and AltBeacon; other ESPresense ids name no beacon", arguments: [
+    @Test("Ids round-trip for iBeacon and AltBeacon; other ESPresense ids stay opaque keys, mangled beacon ids are refused", arguments: [
         BeaconIdentity.iBeacon(uuid: UUIDBytes("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4")!, major: 0, minor: 65535),
         .altBeacon(id1: UUIDBytes("494E5445-4C4C-495F-524F-434B535F4857")!, id2: 1, id3: 2),
     ])
@@ -55,10 +55,20 @@ struct ESPresenseFormatTests {
         let id = try #require(ESPresenseID.string(for: identity))
         #expect(id == id.lowercased().replacingOccurrences(of: "ibeacon:", with: "iBeacon:").replacingOccurrences(of: "altbeacon:", with: "altBeacon:"))
         #expect(VenueBeaconKey.identity(id) == identity)
+        var decoder = VenueMessageDecoder()
         for opaque in ["irk:1234567890abcdef1234567890abcdef", "name:jane-s-iphone", "apple:1005:9-26", "iBeacon:not-a-uuid-1-2", "iBeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e4-70000-1"] {
             #expect(VenueBeaconKey.identity(opaque) == nil)
             #expect(VenueBeaconKey.key(opaque) == nil)
+            let input = decoder.decode(topic: "espresense/devices/x/hall", payload: Array(#"{"id":"\#(opaque)","rssi":-60}"#.utf8), receivedAt: 1)
+            if opaque.hasPrefix("iBeacon:") {
+                #expect(input == nil, "a mangled beacon id is refused")
+            } else if case .reading(let reading)? = input {
+                #expect(reading.beacon == opaque, "another ESPresense id stays an opaque key")
+            } else {
+                Issue.record("\(opaque) refused")
+            }
         }
+        #expect(decoder.refused == ["malformed beacon id": 2])
         #expect(ESPresenseID.string(for: .eddystoneURL("https://example.com")) == nil)
     }
 

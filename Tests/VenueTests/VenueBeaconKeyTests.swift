@@ -6,7 +6,8 @@ import Testing
 
 /// One beacon, one key, whatever form a scanner writes its id in (`VenueBeaconKey`): the forms of
 /// beacontop, ESPresense (with its prefix and without), room-assistant and Home Assistant's
-/// `mqtt_room`, in any case; ids that name no beacon are refused by the decoder, counted.
+/// `mqtt_room`, in any case; ids that name no beacon are devices on the ESPresense topic and
+/// refused on beacontop's (`VenueDeviceIDTests`).
 @Suite("Venue beacon keys")
 struct VenueBeaconKeyTests {
     static let iBeaconKey = "11223344-5566-7788-99AA-BBCCDDEEFF00:7:9"
@@ -92,7 +93,7 @@ struct VenueBeaconKeyTests {
         ("beacontop/scanners/\(scanner)/readings", Array(#"{"scanner":"\#(scanner)","t":1.0,"beacon":{"id":"\#(id)","rssi":-60}}"#.utf8))
     }
 
-    @Test("The decoder keys a beacontop reading and an ESPresense message of one beacon alike, and refuses what names no beacon")
+    @Test("The decoder keys a beacontop reading and an ESPresense message of one beacon alike, a phone's id as it came, and refuses an agent's id that names no beacon")
     func decoderFoldsBothTopics() throws {
         var decoder = VenueMessageDecoder()
         func beacon(_ topic: String, _ payload: [UInt8]) -> String? {
@@ -107,10 +108,10 @@ struct VenueBeaconKeyTests {
         #expect(beacon(eddystone.topic, eddystone.payload) == Self.eddystoneKey)
         #expect(decoder.refusedTotal == 0)
 
-        let phone = Self.reading("0011AABB")
-        #expect(beacon(phone.topic, phone.payload) == nil)
-        #expect(beacon("espresense/devices/irk:0011aabb/hall", Array(#"{"id":"irk:0011aabb","rssi":-70}"#.utf8)) == nil)
-        #expect(decoder.refused == ["not a beacon id": 2])
-        #expect(decoder.accepted == 3)
+        let mangled = Self.reading("0011AABB")
+        #expect(beacon(mangled.topic, mangled.payload) == nil, "beacontop's agents write beacons only")
+        #expect(beacon("espresense/devices/irk:0011aabb/hall", Array(#"{"id":"irk:0011aabb","rssi":-70}"#.utf8)) == "irk:0011aabb", "a phone, as it came")
+        #expect(decoder.refused == ["malformed beacon id": 1])
+        #expect(decoder.accepted == 4)
     }
 }
