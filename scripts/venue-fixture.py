@@ -47,6 +47,9 @@ for s in range(90):
                 payload = '{"id":"%s","distance":1E1,"extra":{"nested":[1,2,{"x":null}]}}' % b
             elif form == 5:
                 scanner = "pi-a" if d == 0 else "pi-b"
+                # The ESPresense id without its prefix, upper-case: a form of a beacon's id the view folds
+                # into its canonical key; irk:/name: ids name no beacon, and the Eddystone is no "ibeacon":
+                # both refused as malformed beacon ids (an agent writes beacons only, of their kind).
                 ident = b.split(":", 1)[1]
                 body = {"scanner": scanner, "t": round(start + t - 0.2, 6), "beacon": {"id": ident.upper(), "kind": "ibeacon", "rssi": rssi - 1, "filteredRssi": rssi + 0.5, "accuracy": 2.0 + d, "measuredPower": -59}}
                 line(t, topic("beacontop/scanners/%s/readings" % scanner), json.dumps(body))

@@ -117,6 +117,12 @@ extension MonitorFeed {
         updateRate(at: time)
         logVenueEvents()
         let registry = venue!.presence.scanners
+        for name in scannerAlive.keys.sorted() where registry.scanners[name] == nil {
+            log(.info, "scanner \(name) retired: its retained status was deleted")
+            scannerAlive[name] = nil
+            scannerRadio[name] = nil
+            scannerRates[name] = nil
+        }
         for name in registry.scanners.keys.sorted() {
             let alive = registry.isAlive(name, at: time)
             if scannerAlive[name] != alive {

@@ -50,7 +50,7 @@ public struct JSONValueError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String { "JSON byte \(offset): \(problem)" }
 }
 
-struct JSONParser {
+public struct JSONParser {
     let bytes: [UInt8]
     var index = 0
 
@@ -332,8 +332,9 @@ struct JSONParser {
     /// in a Double, so one multiplication or division rounds correctly, as the standard library's
     /// correctly rounded parse does. Readings are all like that (-69.5, a recording's
     /// 1795411724.123456, 16 digits: the 15-digit bound this had sent every recorded line's time
-    /// through a String and strtod); anything else goes through the standard library.
-    static func exactValue(_ text: ArraySlice<UInt8>) -> Double? {
+    /// through a String and strtod); anything else goes through the standard library. Public for the
+    /// venue recording's length, which reads every line's time.
+    public static func exactValue(_ text: ArraySlice<UInt8>) -> Double? {
         var mantissa: UInt64 = 0
         var digits = 0
         var scale = 0

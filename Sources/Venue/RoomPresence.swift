@@ -97,6 +97,13 @@ public struct RoomPresence: Sendable {
             scanners.heard(telemetry.scanner, at: telemetry.time)
             scanners.noteRadio(telemetry.scanner, telemetry.radio)
             return []
+        case .scannerRetired(let scanner, let time):
+            // Its readings drop out now, as an offline scanner's do: whoever it alone placed leaves.
+            scanners.retire(scanner)
+            return tick(at: time)
+        case .telemetryCleared(let scanner):
+            scanners.forgetRadio(scanner)
+            return []
         }
     }
 

@@ -8,8 +8,8 @@ public struct ScannerReading: Sendable, Equatable {
     /// The scanner's name: the last level of an ESPresense topic (an ESP32 node is named by its
     /// room), or a beacontop agent's `--scanner` name.
     public var scanner: String
-    /// The beacon's key: `BeaconIdentity.description` when it is a beacon (as catalogs name them),
-    /// else ESPresense's id as it came.
+    /// The beacon's canonical key (`VenueBeaconKey`): `BeaconIdentity.description`, as catalogs
+    /// name beacons, whatever form the scanner wrote the id in.
     public var beacon: String
     /// When the venue view received it (its own clock: scanners' clocks are not trusted to agree).
     public var time: Double

@@ -26,14 +26,23 @@ public enum ScannerReadingMessage {
 
     /// The reading in a payload; `receivedAt` is the view's clock, `scanner` the topic's.
     public static func reading(json payload: [UInt8], scanner: String, receivedAt: Double) throws(VenueMessageError) -> ScannerReading {
+        try readingAndKind(json: payload, scanner: scanner, receivedAt: receivedAt).reading
+    }
+
+    /// The reading and its beacon's `kind` as written (nil when absent), which its id must name
+    /// (`VenueBeaconKey.Cache.beacontopKey`).
+    static func readingAndKind(
+        json payload: [UInt8], scanner: String, receivedAt: Double
+    ) throws(VenueMessageError) -> (reading: ScannerReading, kind: String?) {
         let document = try JSONValue.document(payload, limit: maximumPayload)
         guard let beacon = document["beacon"], case .object = beacon else { throw .wrongShape("missing \"beacon\" object") }
         guard let id = beacon["id"]?.string, !id.isEmpty else { throw .wrongShape("missing \"beacon.id\"") }
         guard let rssi = beacon["filteredRssi"]?.number ?? beacon["rssi"]?.number else { throw .wrongShape("missing \"beacon.rssi\"") }
         let accuracy = beacon["accuracy"]?.number
-        return ScannerReading(
+        let reading = ScannerReading(
             scanner: scanner, beacon: id, time: receivedAt, sentAt: document["t"]?.number, rssi: rssi,
             measuredPower: beacon["measuredPower"]?.number, distance: accuracy.flatMap { $0 >= 0 ? $0 : nil }, format: .beacontop
         )
+        return (reading, beacon["kind"]?.string)
     }
 }

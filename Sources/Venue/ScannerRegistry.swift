@@ -37,6 +37,8 @@ public struct ScannerRegistry: Sendable {
     }
 
     public private(set) var scanners: [String: Scanner] = [:]
+    /// The catalog's scanners as declared, before any message: what a retired one goes back to.
+    private var declared: [String: Scanner] = [:]
     private var referenceOwner: [String: String] = [:]
     private let settings: PresenceSettings
 
@@ -49,6 +51,7 @@ public struct ScannerRegistry: Sendable {
             )
             if let reference = entry.referenceBeacon { referenceOwner[reference] = entry.id }
         }
+        declared = scanners
     }
 
     /// Notes any message from `name` at `time`; a scanner not in the catalog covers a room of its
@@ -67,6 +70,18 @@ public struct ScannerRegistry: Sendable {
     /// Notes what a scanner's telemetry said of its radio (nil: it did not say).
     public mutating func noteRadio(_ name: String, _ radio: ScannerTelemetry.RadioState?) {
         if let radio { scanners[name]?.radio = radio }
+    }
+
+    /// Forgets what its telemetry said of its radio (the retained telemetry was deleted).
+    public mutating func forgetRadio(_ name: String) {
+        scanners[name]?.radio = nil
+    }
+
+    /// A scanner whose retained status was deleted: someone retired it (`mosquitto_pub -r -n`).
+    /// It leaves the list, its last status, telemetry and counts with it; a catalog's scanner
+    /// stays as the catalog declares it, never heard. A message of it later brings it back.
+    public mutating func retire(_ name: String) {
+        scanners[name] = declared[name]
     }
 
     public mutating func setStatus(_ name: String, online: Bool, at time: Double) {

@@ -3,6 +3,11 @@ public enum VenueInput: Sendable, Equatable {
     case reading(ScannerReading)
     case scannerStatus(scanner: String, online: Bool, time: Double)
     case telemetry(ScannerTelemetry)
+    /// The scanner's retained status was deleted (an empty payload, MQTT 3.1.1 §3.3.1.3): it is
+    /// retired, and leaves the view's scanner list with its telemetry.
+    case scannerRetired(scanner: String, time: Double)
+    /// Its retained telemetry was deleted: what it last said of its radio no longer stands.
+    case telemetryCleared(scanner: String)
 }
 
 /// Turns broker messages into `VenueInput`, counting what it refuses. Pure: the topic, the payload
@@ -14,7 +19,7 @@ public struct VenueMessageDecoder: Sendable {
     /// Messages refused, by reason (`VenueMessageError.kindName`).
     public private(set) var refused: [String: Int] = [:]
     public private(set) var accepted = 0
-    private var beaconKeys = ESPresenseID.KeyCache()
+    private var beaconKeys = VenueBeaconKey.Cache()
 
     public init(topics: VenueTopics = VenueTopics()) {
         self.topics = topics
@@ -41,12 +46,12 @@ public struct VenueMessageDecoder: Sendable {
     }
 
     public static func input(topic: String, payload: [UInt8], receivedAt: Double, topics: VenueTopics) throws(VenueMessageError) -> VenueInput? {
-        var keys = ESPresenseID.KeyCache()
+        var keys = VenueBeaconKey.Cache()
         return try input(topic: topic, payload: payload, receivedAt: receivedAt, topics: topics, keys: &keys)
     }
 
     static func input(
-        topic: String, payload: [UInt8], receivedAt: Double, topics: VenueTopics, keys: inout ESPresenseID.KeyCache, retained: Bool = false
+        topic: String, payload: [UInt8], receivedAt: Double, topics: VenueTopics, keys: inout VenueBeaconKey.Cache, retained: Bool = false
     ) throws(VenueMessageError) -> VenueInput? {
         guard let levels = topics.levels(of: topic), levels.count == 4 else { return nil }
         let scanner: String
@@ -56,22 +61,24 @@ public struct VenueMessageDecoder: Sendable {
             scanner = try name(levels[3])
             let message = try ESPresenseDeviceMessage(json: payload)
             guard let rssi = message.rssi else { throw .wrongShape("ESPresense message without \"rssi\"") }
-            let beacon = keys.key(for: try name(message.id))
+            let beacon = try keys.espresenseKey(for: try name(message.id))
             return .reading(ScannerReading(
                 scanner: scanner, beacon: beacon, time: receivedAt, rssi: rssi, measuredPower: message.rssiAt1m,
                 distance: message.distance, format: .espresense
             ))
         case ("espresense", "rooms", "status"), ("beacontop", "scanners", "status"):
             scanner = try name(levels[2])
+            if payload.isEmpty { return .scannerRetired(scanner: scanner, time: receivedAt) }
             return .scannerStatus(scanner: scanner, online: try status(payload), time: receivedAt)
         case ("beacontop", "scanners", "readings"):
             guard !retained else { throw .retainedReading }
             scanner = try name(levels[2])
-            var reading = try ScannerReadingMessage.reading(json: payload, scanner: scanner, receivedAt: receivedAt)
-            reading.beacon = try name(reading.beacon)
+            var (reading, kind) = try ScannerReadingMessage.readingAndKind(json: payload, scanner: scanner, receivedAt: receivedAt)
+            reading.beacon = try keys.beacontopKey(for: try name(reading.beacon), kind: kind)
             return .reading(reading)
         case ("beacontop", "scanners", "telemetry"):
             scanner = try name(levels[2])
+            if payload.isEmpty { return .telemetryCleared(scanner: scanner) }
             return .telemetry(try ScannerTelemetry(json: payload, scanner: scanner))
         default:
             return nil
@@ -124,6 +131,7 @@ extension VenueMessageError {
         case .wrongShape: "wrong shape"
         case .unknownTopic: "unknown topic"
         case .retainedReading: "retained reading"
+        case .malformedBeaconID: "malformed beacon id"
         }
     }
 }

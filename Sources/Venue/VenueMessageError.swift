@@ -9,6 +9,10 @@ public enum VenueMessageError: Error, Sendable, Equatable, CustomStringConvertib
     /// A reading the broker kept retained: scanners publish readings without retain (agents and
     /// ESPresense nodes alike), so it is someone's test or junk, of any age.
     case retainedReading
+    /// A reading whose id claims a beacon but names none (`VenueBeaconKey.reading`): an
+    /// ESPresense `iBeacon:`/`altBeacon:`/`eddy:` id whose rest does not parse, or a beacontop
+    /// reading whose `beacon.id` is no beacon of its `kind`. The detail says which.
+    case malformedBeaconID(String)
 
     public var description: String {
         switch self {
@@ -17,6 +21,7 @@ public enum VenueMessageError: Error, Sendable, Equatable, CustomStringConvertib
         case .wrongShape(let detail): "unexpected message: \(detail)"
         case .unknownTopic: "unknown topic"
         case .retainedReading: "a retained reading (scanners never retain readings: it is old)"
+        case .malformedBeaconID(let detail): "malformed beacon id: \(detail)"
         }
     }
 }

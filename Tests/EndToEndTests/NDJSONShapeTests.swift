@@ -23,9 +23,25 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let lines = try Self.objects(run.stdout)
         #expect(lines.count > 50)
-        let beacons = lines.flatMap { ($0["beacons"] as? [[String: Any]]) ?? [] }
-        // The view's last line holds a beacon no scanner has a live reading of: it lost rssi and distance.
-        #expect(beacons.contains { $0["scanner"] is NSNull }, "the recording no longer has a beacon without a reading")
+        var beacons = lines.flatMap { ($0["beacons"] as? [[String: Any]]) ?? [] }
+        // A reading from a scanner that said offline, after the view's last tick: the last line
+        // holds its beacon with no live reading, so with no scanner, rssi or distance.
+        let fading = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-shape-\(getpid()).venue.ndjson")
+        defer { try? FileManager.default.removeItem(at: fading) }
+        func line(_ t: Double, _ topic: String, _ payload: String) -> String {
+            let escaped = payload.replacingOccurrences(of: "\"", with: "\\\"")
+            return #"{"t":\#(t),"topic":"\#(topic)","payload":"\#(escaped)"}"# + "\n"
+        }
+        func reading(_ minor: Int) -> String { #"{"id":"iBeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e4-100-\#(minor)","rssi":-60,"distance":1.2}"# }
+        var text = #"{"beacontopVenueRecording":1,"prefix":""}"# + "\n" + line(1795411724, "espresense/rooms/lab/status", "offline")
+        for second in 0..<10 { text += line(1795411724 + Double(second), "espresense/devices/x/hall", reading(2)) }
+        text += line(1795411733.5, "espresense/devices/x/lab", reading(1))
+        try text.write(to: fading, atomically: true, encoding: .utf8)
+        let faded = try HostileInputCommandTests.run(["replay", fading.path, "--json"], timeout: 60)
+        #expect(faded.status == 0, "\(faded.stderr)")
+        let last = try #require(try Self.objects(faded.stdout).last?["beacons"] as? [[String: Any]])
+        #expect(last.contains { $0["scanner"] is NSNull }, "\(last)")
+        beacons += last
         for beacon in beacons {
             #expect(Set(beacon.keys) == ["id", "room", "scanner", "rssi", "distance", "runnerUp"], "\(beacon)")
         }

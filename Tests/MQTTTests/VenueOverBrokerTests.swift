@@ -126,7 +126,7 @@ struct VenueOverBrokerTests {
             (device + "kitchen", Array(#"{"id":"\u001b]0;owned\u0007","rssi":-60}"#.utf8)),
             ("beacontop/scanners/pi/readings", Array(#"{"scanner":"pi","t":1,"beacon":{"id":"a\u009b","rssi":-60}}"#.utf8)),
             ("beacontop/scanners/pi/telemetry", Array("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[".utf8)),
-            (device + "kitchen", Array(#"{"id":"ok","rssi":-61}"#.utf8)),
+            (device + "kitchen", Array(#"{"id":"iBeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e4-100-1","rssi":-61}"#.utf8)),
         ]
         for (topic, payload) in payloads {
             #expect(attacker.publish(MQTTOutgoingMessage(topic: topic, payload: payload)) == .sent)
@@ -145,7 +145,7 @@ struct VenueOverBrokerTests {
         #expect(decoder.refused == ["malformed JSON": 2, "oversized": 1, "wrong shape": 2])
         #expect(good.count == 1)
         if case .reading(let reading) = good.first {
-            #expect(reading.beacon == "ok" && reading.scanner == "kitchen" && reading.rssi == -61)
+            #expect(reading.beacon == "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1" && reading.scanner == "kitchen" && reading.rssi == -61)
         } else {
             Issue.record("the good message after the hostile ones was not read")
         }

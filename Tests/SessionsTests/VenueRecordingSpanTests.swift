@@ -47,6 +47,24 @@ import Testing
         }
     }
 
+    @Test("a recording whose clock steps back 50 s: the span counts the step as the replay does, as zero")
+    func aStepBackCountsAsZero() throws {
+        // 0..89 s, then set back 50 s: 40..99 s. The replay plays 0..89 s, then 89..148 s.
+        let path = try VenueReplayClockStepTests.recording(before: 90, back: 50, after: 60)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(VenueRecordingReader.span(path: path) == 148)
+        var replayed: [Double] = []
+        _ = try VenueReplay.run(path: path, catalog: nil, warn: { _ in }) { lines in
+            for line in lines.bytes.split(separator: UInt8(ascii: "\n")) {
+                if let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any], let t = (object["t"] as? NSNumber)?.doubleValue {
+                    replayed.append(t)
+                }
+            }
+            lines.removeAll()
+        }
+        #expect(replayed.last.map { $0 - VenueReplayClockStepTests.start } == 148, "the replay's last line, where the span ends")
+    }
+
     @Test("no span for a header alone or a file that is no recording")
     func noSpan() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("beacontop-venue-span-\(getpid()).venue.ndjson").path

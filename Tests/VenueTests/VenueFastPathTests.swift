@@ -4,7 +4,7 @@ import TestFixtures
 import Testing
 @testable import Venue
 
-/// The venue view's fast paths (the flat JSON reader, topic levels and ESPresense ids on bytes,
+/// The venue view's fast paths (the flat JSON reader, topic levels on bytes,
 /// names checked on bytes) against the general code they stand in front of, on valid messages in
 /// the forms writers use, ids from real captures and thousands of seeded mutations of them: where a
 /// fast path decides, it decides what the general path decides; where it steps aside, the general
@@ -131,31 +131,6 @@ struct VenueFastPathTests {
             }
         }
         #expect(decided > 60)
-    }
-
-    @Test("ESPresense ids parse on bytes as they do by Characters")
-    func espresenseIDs() throws {
-        var generator = SeededGenerator(seed: 8)
-        var decided = 0
-        var total = 0
-        let extra = ["e2c56db5-dffb-48d2-b060-d0f5a71096e4-+100-1", "e2c56db5-dffb-48d2-b060-d0f5a71096e4-100--0",
-                     "e2c56db5dffb48d2b060d0f5a71096e4----100-1", "e2c56db5-dffb-48d2-b060-d0f5a71096e4-70000-1",
-                     "e2c56db5-dffb-48d2-b060-d0f5a71096e\u{301}-100-1", "e2c56db5-dffb-48d2-b060-d0f5a71096e4-100-",
-                     "e2c56db5-dffb-48d2-b060-d0f5a71096e4--1", "e2c56db5-dffb-48d2-b060-d0f5a71096e4-00100-001",
-                     "e2c56db5-dffb-48d2-b060-d0f5a71096e4-1\r\n-1"]
-        let seeds = try Self.ids().filter { $0.hasPrefix("iBeacon:") }.map { String($0.dropFirst(8)) } + extra
-        for seed in seeds {
-            for bytes in [Array(seed.utf8)] + Self.mutations(of: Array(seed.utf8), count: 80, generator: &generator) {
-                let text = Substring(String(decoding: bytes, as: UTF8.self))
-                func show(_ parsed: (UUIDBytes, UInt16, UInt16)?) -> String { parsed.map { "\($0.0) \($0.1) \($0.2)" } ?? "nil" }
-                total += 1
-                if let fast = ESPresenseID.asciiUUIDMajorMinor(text) {
-                    decided += 1
-                    #expect(show(fast) == show(ESPresenseID.characterUUIDMajorMinor(text)), "\(text.debugDescription)")
-                }
-            }
-        }
-        #expect(decided > total / 2)
     }
 
     @Test("A name is refused for exactly the control characters its scalars hold")

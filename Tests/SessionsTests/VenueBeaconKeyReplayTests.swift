@@ -1,0 +1,84 @@
+import Foundation
+import Monitor
+import PacketSources
+@testable import Sessions
+import TestFixtures
+import Testing
+import Venue
+
+/// mixed.venue.ndjson's agents `pi-a` and `pi-b` write their readings' ids as ESPresense's without
+/// the prefix, upper-case (`11223344-…-7-9`, `0102030405050607080910-A1B2…`), and two ids that name
+/// no beacon (`0011AABB`, `VISITOR'S PHONE`). Replayed, each beacon is one row, one presence and
+/// one visit across every scanner, under its canonical key, in the monitor's table and event log
+/// and in `replay`'s NDJSON lines alike; the agents' ids that name no beacon are refused as
+/// malformed, the ESPresense nodes' phones (`irk:…`, `name:…`) tracked as devices under their ids.
+@Suite("Venue beacon keys through the replay")
+struct VenueBeaconKeyReplayTests {
+    static let recording = SharedData.repositoryRoot.appendingPathComponent("Tests/VenueRecordings/mixed.venue.ndjson").path
+    static let folded = "11223344-5566-7788-99AA-BBCCDDEEFF00:7:9"
+
+    static func isCanonical(_ id: String) -> Bool { VenueBeaconKey.key(id) == id }
+
+    @Test("The monitor: every beacon the event log enters or exits is a row of the table, under its canonical key, heard by agents and ESPresense nodes together")
+    func monitorTableAndLogAgree() throws {
+        var reader = try VenueRecordingReader(path: Self.recording)
+        var feed = MonitorFeed(status: SourceStatus(name: Self.recording, state: .replaying(speed: 1)))
+        feed.startVenue(VenueView(topics: VenueTopics(prefix: reader.prefix)))
+        var rows = Set<String>()
+        var logged = Set<String>()
+        var scannersOfFolded = Set<String>()
+        var second: Double?
+        func snapshot(at time: Double) {
+            let snapshot = feed.snapshot(at: time)
+            rows.formUnion(snapshot.rows.map(\.identity.description))
+            for event in snapshot.events where event.kind == .enter || event.kind == .exit {
+                guard let range = event.message.range(of: event.kind == .enter ? " in " : " left ", options: .backwards) else { continue }
+                logged.insert(String(event.message[..<range.lowerBound]))
+            }
+            for beacon in feed.venue?.beacons ?? [] where beacon.id == Self.folded {
+                scannersOfFolded.formUnion(beacon.readings.map(\.scanner))
+            }
+        }
+        while let message = try? reader.next() {
+            let now = message.receivedAt.rounded(.down)
+            if let last = second, now > last { snapshot(at: now) }
+            second = max(second ?? now, now)
+            feed.feed(message)
+        }
+        snapshot(at: (second ?? 0) + 1)
+
+        // The log names devices too (docs/venue.md "Beacon ids"); the table shows beacons only.
+        let beacons = logged.filter { VenueBeaconKey.key($0) != nil }
+        let devices = logged.subtracting(beacons)
+        #expect(beacons.count >= 6, "\(logged.sorted())")
+        #expect(beacons.allSatisfy(Self.isCanonical), "\(beacons.sorted())")
+        #expect(beacons.isSubset(of: rows), "logged but never a row: \(beacons.subtracting(rows).sorted())")
+        #expect(rows.count == 6, "\(rows.sorted())")
+        #expect(devices.contains { $0.hasPrefix("irk:") } && devices.contains { $0.hasPrefix("name:") }, "\(devices.sorted())")
+        #expect(scannersOfFolded.isSuperset(of: ["pi-a", "pi-b"]) && scannersOfFolded.count > 2, "\(scannersOfFolded.sorted())")
+        let refused = feed.venue?.decoder.refused["malformed beacon id"] ?? 0
+        #expect(refused >= 20, "the agents' 0011AABB and VISITOR'S PHONE")
+    }
+
+    @Test("replay --json: every beacon and visit event names its beacon by its canonical key, one per beacon; phones by their ids")
+    func replayLinesUseOneKey() throws {
+        var output: [UInt8] = []
+        let scan = try VenueReplay.run(path: Self.recording, catalog: nil, warn: { _ in }) { lines in
+            output += lines.bytes
+            lines.removeAll()
+        }
+        var ids = Set<String>()
+        var events = Set<String>()
+        for line in output.split(separator: UInt8(ascii: "\n")) {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+            for beacon in object["beacons"] as? [[String: Any]] ?? [] { ids.insert(try #require(beacon["id"] as? String)) }
+            for event in object["events"] as? [[String: Any]] ?? [] { events.insert(try #require(event["beacon"] as? String)) }
+        }
+        let beacons = ids.filter { VenueBeaconKey.key($0) != nil }
+        #expect(beacons.count == 6, "\(ids.sorted())")
+        #expect(beacons.allSatisfy(Self.isCanonical), "\(beacons.sorted())")
+        #expect(ids.subtracting(beacons).allSatisfy { $0.hasPrefix("irk:") || $0.hasPrefix("name:") }, "\(ids.sorted())")
+        #expect(events.isSubset(of: ids) && events.contains(Self.folded), "\(events.sorted())")
+        #expect(scan.view.decoder.refused["malformed beacon id", default: 0] >= 20)
+    }
+}
