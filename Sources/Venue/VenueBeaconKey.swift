@@ -104,9 +104,12 @@ public enum VenueBeaconKey {
 
     /// The `iBeacon:`/`altBeacon:`/`eddy:` prefix (any case) by which an ESPresense id claims to
     /// be a beacon's: such an id that does not parse is mangled, not a device's.
+    /// Compared byte by byte, letters folded (`| 0x20` equates only an ASCII letter with its other
+    /// case here): a device's reading asks it at every message, so it makes no String.
     public static func claimsBeacon(_ id: String) -> Bool {
         guard let colon = id.utf8.firstIndex(of: UInt8(ascii: ":")) else { return false }
-        return ["ibeacon", "altbeacon", "eddy"].contains(String(id[..<colon]).lowercased())
+        let type = id.utf8[..<colon]
+        return ["ibeacon", "altbeacon", "eddy"].contains { $0.utf8.elementsEqual(type.lazy.map { $0 | 0x20 }) }
     }
 
     /// Whether a beacon of `identity` is of the `kind` a beacontop reading wrote: an AltBeacon's
@@ -114,8 +117,11 @@ public enum VenueBeaconKey {
     /// with no `kind`, or one beacontop does not write, asks only that the id be a beacon's.
     static func matches(_ identity: BeaconKind, kind: String?) -> Bool {
         guard let kind = kind.flatMap(BeaconKind.init(rawValue:)) else { return true }
-        let uuidKinds: Set<BeaconKind> = [.iBeacon, .altBeacon]
-        return kind == identity || (uuidKinds.contains(kind) && uuidKinds.contains(identity))
+        return kind == identity || (isUUIDKind(kind) && isUUIDKind(identity))
+    }
+
+    private static func isUUIDKind(_ kind: BeaconKind) -> Bool {
+        kind == .iBeacon || kind == .altBeacon
     }
 
     /// The key and kind of the beacon an id names, remembered per id: a venue hears the same few
