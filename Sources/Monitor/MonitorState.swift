@@ -29,8 +29,11 @@ public struct MonitorState: Sendable {
     public var scrollLimit = 0 {
         didSet { scroll = min(scroll, max(0, scrollLimit)) }
     }
-    /// The event log scrolled back: the event line at its top in the frame drawn last, kept there
-    /// when the log is wrapped anew (a resize) or loses its oldest events.
+    /// A screen scrolled down: what the line at its top showed in the frame drawn last (an event,
+    /// a key's summary, a transmitter, a scanner, a part of the detail pane, and which of its
+    /// lines), kept there when the screen is wrapped anew (a resize) or paragraphs come or go above
+    /// it (the log's oldest dropped, a scanner joining). At its top a screen stays at its top: only
+    /// the log, which grows at its end, keeps its first event at the top as older ones go.
     public private(set) var anchor: ScrollAnchor?
     public private(set) var sort: SortOrder = .distance
     public private(set) var filterText = ""
@@ -67,13 +70,13 @@ public struct MonitorState: Sendable {
     }
 
     /// What the frame drawn last showed, handed over by the loop: how far its screen scrolls, the
-    /// line at its top and, on the event log, what that line shows. A log wrapped anew after a
-    /// resize was drawn from its anchor, so its top line moved: the keys then count from where it is.
+    /// line at its top and what that line shows. A screen wrapped anew after a resize was drawn
+    /// from its anchor, so its top line moved: the keys then count from where it is.
     public mutating func drawn(scrollLimit: Int, top: Int, anchor: ScrollAnchor?) {
         self.scrollLimit = scrollLimit
-        guard screen == .events, !followsLog else { return }
+        guard !(screen == .events && followsLog) else { return }
         scroll = min(max(0, top), max(0, scrollLimit))
-        self.anchor = anchor
+        self.anchor = screen == .events || anchor?.isTop == false ? anchor : nil
     }
 
     /// Takes a new snapshot from the data side.
@@ -262,7 +265,7 @@ public struct MonitorState: Sendable {
             activeFilter: snapshot.activeFilter, events: snapshot.events, calibration: snapshot.calibration,
             keyBindings: keyMap.bindings, health: snapshot.health, scanners: snapshot.scanners,
             scroll: screen == .events && followsLog ? Int.max : scroll,
-            scrollAnchor: screen == .events && !followsLog ? anchor : nil
+            scrollAnchor: screen == .events && followsLog ? nil : anchor
         )
     }
 }

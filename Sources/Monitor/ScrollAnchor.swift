@@ -19,6 +19,9 @@ public struct ScrollAnchor: Sendable, Equatable {
         self.line = line
     }
 
+    /// The screen's first line: a reader there is at the top, and stays there as paragraphs come.
+    public var isTop: Bool { index == 0 && line == 0 }
+
     /// The anchored paragraph's index among `count` paragraphs named by `name`: at its old index,
     /// else the nearest of the same name (one dropped from the front, or one inserted before it,
     /// moved it); nil when it is gone. Names are asked for lazily, nearest first: the log's 500

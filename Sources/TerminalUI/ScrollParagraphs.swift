@@ -17,6 +17,19 @@ struct ScrollParagraphs {
         self.name = name
     }
 
+    /// Named paragraphs of the given numbers of lines, in order.
+    init(_ paragraphs: [(name: String, lines: Int)]) {
+        self.init { paragraphs[$0].name }
+        for paragraph in paragraphs { append(lines: paragraph.lines) }
+    }
+
+    /// Named paragraphs one after another, each ending just before the line given: as a screen
+    /// that draws them in turn notes where it is after each.
+    init(ends: [(name: String, end: Int)]) {
+        self.init { ends[$0].name }
+        for end in ends { append(lines: end.end - total) }
+    }
+
     /// Adds the next paragraph, `lines` long.
     mutating func append(lines: Int) {
         starts.append(total)
