@@ -75,6 +75,29 @@ extension ScrolledScreenTests {
 }
 
 extension ScrolledScreenTests {
+    @Test("the event log scrolled back, then shown whole on a taller window, is at the line read again once the window is short again; it was at its top")
+    func theEventLogKeepsItsLineThroughAWholeLog() throws {
+        var state = try Self.wrappingLog(columns: 80)
+        _ = Self.frame(&state)
+        _ = state.handle(.home)
+        for _ in 0..<3 { _ = state.handle(.character("j")) }
+        let short = Self.frame(&state)
+        #expect(short[3] == " 02:00 enter    exhibit 4: visitor came in from the east", "\(short)")
+        Self.resize(&state, columns: 80, lines: 20)
+        let tall = Self.frame(&state)
+        #expect(tall[2] == " 00:00 enter    exhibit 0: visitor came in from the east" && !tall.joined().contains("more line") && !tall.joined().contains("earlier line"), "\(tall)")
+        Self.resize(&state, columns: 80, lines: 10)
+        #expect(Self.frame(&state) == short)
+        // Events arriving meanwhile scroll the log until the line read is the first again.
+        Self.resize(&state, columns: 80, lines: 20)
+        _ = Self.frame(&state)
+        var snapshot = state.snapshot
+        snapshot.events += (12..<20).map { MonitorEvent(time: Double($0) * 30, kind: .exit, message: "exhibit \($0)") }
+        _ = state.update(snapshot)
+        let grown = Self.frame(&state)
+        #expect(grown[3] == short[3] && grown[2] == " ↑ 4 earlier lines (k/j, PgUp)", "\(grown)")
+    }
+
     /// Ten transmitters, each with a finding that wraps onto two lines at 40 columns and fits one at 120.
     static func healthState(columns: Int) -> MonitorState {
         let transmitters = (0..<10).map {
