@@ -16,7 +16,7 @@ public struct MonitorState: Sendable {
     public private(set) var snapshot: MonitorSnapshot
     public private(set) var screen: MonitorScreen = .table {
         // A screen opens at its top; the limit is the new screen's, known once it is drawn.
-        didSet { if screen != oldValue { scroll = 0; scrollLimit = 0; followsLog = true; logAnchor = nil } }
+        didSet { if screen != oldValue { scroll = 0; scrollLimit = 0; followsLog = true; anchor = nil } }
     }
     /// The event log shows its end, and stays there as events arrive, until it is scrolled up.
     private var followsLog = true
@@ -29,9 +29,12 @@ public struct MonitorState: Sendable {
     public var scrollLimit = 0 {
         didSet { scroll = min(scroll, max(0, scrollLimit)) }
     }
-    /// The event log scrolled back: the event line at its top in the frame drawn last, kept there
-    /// when the log is wrapped anew (a resize) or loses its oldest events.
-    public private(set) var logAnchor: EventLogAnchor?
+    /// A screen scrolled down: what the line at its top showed in the frame drawn last (an event,
+    /// a key's summary, a transmitter, a scanner, a part of the detail pane, and which of its
+    /// lines), kept there when the screen is wrapped anew (a resize) or paragraphs come or go above
+    /// it (the log's oldest dropped, a scanner joining). At its top a screen stays at its top: only
+    /// the log, which grows at its end, keeps its first event at the top as older ones go.
+    public private(set) var anchor: ScrollAnchor?
     public private(set) var sort: SortOrder = .distance
     public private(set) var filterText = ""
     /// True between `/` and Enter/Esc: printable keys then edit the filter text instead of acting.
@@ -67,13 +70,13 @@ public struct MonitorState: Sendable {
     }
 
     /// What the frame drawn last showed, handed over by the loop: how far its screen scrolls, the
-    /// line at its top and, on the event log, that line's event. A log wrapped anew after a resize
-    /// was drawn from its anchor, so its top line moved: the keys then count from where it is.
-    public mutating func drawn(scrollLimit: Int, top: Int, logAnchor: EventLogAnchor?) {
+    /// line at its top and what that line shows. A screen wrapped anew after a resize was drawn
+    /// from its anchor, so its top line moved: the keys then count from where it is.
+    public mutating func drawn(scrollLimit: Int, top: Int, anchor: ScrollAnchor?) {
         self.scrollLimit = scrollLimit
-        guard screen == .events, !followsLog else { return }
+        guard !(screen == .events && followsLog) else { return }
         scroll = min(max(0, top), max(0, scrollLimit))
-        self.logAnchor = logAnchor
+        self.anchor = screen == .events || anchor?.isTop == false ? anchor : nil
     }
 
     /// Takes a new snapshot from the data side.
@@ -236,7 +239,7 @@ public struct MonitorState: Sendable {
         guard clamped != current else { return [] }
         scroll = clamped
         // The keys move by lines of this width: the next frame anchors the line they reach.
-        logAnchor = nil
+        anchor = nil
         return .redraw
     }
 
@@ -262,7 +265,7 @@ public struct MonitorState: Sendable {
             activeFilter: snapshot.activeFilter, events: snapshot.events, calibration: snapshot.calibration,
             keyBindings: keyMap.bindings, health: snapshot.health, scanners: snapshot.scanners,
             scroll: screen == .events && followsLog ? Int.max : scroll,
-            logAnchor: screen == .events && !followsLog ? logAnchor : nil
+            scrollAnchor: screen == .events && followsLog ? nil : anchor
         )
     }
 }

@@ -26,9 +26,9 @@ public struct MonitorViewModel: Sendable, Equatable {
     public var scanners: [ScannerState]
     /// Lines the help screen or the detail pane is scrolled down by (the renderer keeps it in range).
     public var scroll: Int
-    /// The event log scrolled back: the line to keep at its top, which wins over `scroll` where the
-    /// event is still in the log (`EventLogAnchor`).
-    public var logAnchor: EventLogAnchor?
+    /// A screen scrolled down: the line to keep at its top, which wins over `scroll` where its
+    /// paragraph is still there (`ScrollAnchor`).
+    public var scrollAnchor: ScrollAnchor?
 
     public init(
         title: String? = nil, rows: [BeaconRowModel], totalRowCount: Int? = nil, selectedIndex: Int? = nil,
@@ -36,10 +36,10 @@ public struct MonitorViewModel: Sendable, Equatable {
         sort: SortOrder = .distance, filterText: String = "", isEditingFilter: Bool = false,
         activeFilter: String? = nil, events: [MonitorEvent] = [], calibration: CalibrationProgress? = nil,
         keyBindings: [KeyBinding] = KeyMap.standard.bindings, health: BeaconConditions = BeaconConditions(),
-        scanners: [ScannerState] = [], scroll: Int = 0, logAnchor: EventLogAnchor? = nil
+        scanners: [ScannerState] = [], scroll: Int = 0, scrollAnchor: ScrollAnchor? = nil
     ) {
         self.scroll = scroll
-        self.logAnchor = logAnchor
+        self.scrollAnchor = scrollAnchor
         self.health = health
         self.scanners = scanners
         self.title = title

@@ -45,6 +45,9 @@ public struct SurveyState: Sendable {
     public var helpScrollLimit = 0 {
         didSet { helpScroll = min(helpScroll, max(0, helpScrollLimit)) }
     }
+    /// The page scrolled down: what the line at its top showed in the frame drawn last, kept there
+    /// when a resize wraps the page anew (`ScrollAnchor`, as the monitor's screens); nil at its top.
+    public private(set) var helpAnchor: ScrollAnchor?
     /// Terminal lines, for a page of the help page.
     public var screenLines = 24
 
@@ -71,6 +74,7 @@ public struct SurveyState: Sendable {
         case .character("h"), .character("?"):
             showsHelp = true
             helpScroll = 0
+            helpAnchor = nil
         case .character("q"): return .quit
         case .up: move(dx: 0, dy: Self.step)
         case .down: move(dx: 0, dy: -Self.step)
@@ -124,7 +128,19 @@ public struct SurveyState: Sendable {
         let clamped = min(max(0, target), max(0, helpScrollLimit))
         guard clamped != helpScroll else { return .none }
         helpScroll = clamped
+        // The keys move by lines of this width: the next frame anchors the line they reach.
+        helpAnchor = nil
         return .redraw
+    }
+
+    /// What the frame drawn last showed, handed over by the loop: how far the help page scrolls,
+    /// the line at its top and what that line shows. A page wrapped anew after a resize was drawn
+    /// from its anchor, so its top line moved: the keys then count from where it is.
+    public mutating func drawn(scrollLimit: Int, top: Int, anchor: ScrollAnchor?) {
+        helpScrollLimit = scrollLimit
+        guard showsHelp else { return }
+        helpScroll = min(max(0, top), max(0, scrollLimit))
+        helpAnchor = anchor?.isTop == false ? anchor : nil
     }
 
     /// Puts the cursor at a spot (a mouse click on the plan). Not while sampling: the sample is

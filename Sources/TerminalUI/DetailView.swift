@@ -9,20 +9,28 @@ enum DetailView {
             buffer.writeWrapped("No beacon selected. Esc returns to the table.", x: 1, y: 2, lines: 3, role: .muted)
             return
         }
+        // A venue beacon's readings are ranked by level, re-ranked every second: there the rank is
+        // what is read, so they scroll by line.
         if let venue = row.venue { return VenueDetailView.draw(row, venue, scroll: model.scroll, into: &buffer) }
         // Drawn whole, then shown through the screen: with health findings a 40x12 pane pushed the
         // raw frame and the filters under the status line, with no sign they were there.
         var canvas = ScreenBuffer(width: buffer.width, height: buffer.height + 32, charset: buffer.charset)
-        let lines = drawContent(row, model, screenHeight: buffer.height, into: &canvas)
-        ScrollWindow.show(canvas, contentLines: lines, scroll: model.scroll, top: 1, bottom: buffer.height - 1, into: &buffer)
+        let parts = drawContent(row, model, screenHeight: buffer.height, into: &canvas)
+        ScrollWindow.show(canvas, ScrollParagraphs(ends: parts), scroll: model.scroll, anchor: model.scrollAnchor, top: 1, bottom: buffer.height - 1,
+                          into: &buffer)
     }
 
     /// The pane from its canvas's first line: the charts take what the screen (`screenHeight` lines,
-    /// title and status line included) leaves. Returns the lines drawn.
-    private static func drawContent(_ row: BeaconRowModel, _ model: MonitorViewModel, screenHeight: Int, into buffer: inout ScreenBuffer) -> Int {
+    /// title and status line included) leaves. Returns its parts (heading, values, health, charts,
+    /// raw frame, filters) and the line each ends before, in order: the part being read stays at the
+    /// top when a resize wraps them anew or one above it grows (a finding, a chart given room).
+    private static func drawContent(_ row: BeaconRowModel, _ model: MonitorViewModel, screenHeight: Int,
+                                    into buffer: inout ScreenBuffer) -> [(name: String, end: Int)] {
         let separator = buffer.charset.separator
         let width = buffer.width
         var y = 0
+        var parts: [(name: String, end: Int)] = []
+        func part(_ name: String) { parts.append((name, y)) }
         // The full id, which a technician copies into the catalog: an uncatalogued beacon's short
         // name (`494E5445…:20597:62207`) left the UUID nowhere on screen.
         // Under 80 columns the name and the id share no line: the id goes under the name, whole
@@ -34,6 +42,7 @@ enum DetailView {
             buffer.write(" " + HealthView.cutInTheMiddle(line, width: width - 1, charset: buffer.charset), x: 0, y: y, role: .columnHeader)
             y += 1
         }
+        part("heading")
         var distance = "distance " + (row.accuracy.map { CellFormat.metres($0) + " m" } ?? "?")
         // The range is a stated-probability interval: say which probability.
         if let range = row.accuracyRange {
@@ -51,7 +60,9 @@ enum DetailView {
             buffer.write(" " + line, x: 0, y: y, role: row.isStale ? .stale : .plain)
             y += 1
         }
+        part("values")
         y = drawHealth(model.health.byIdentity[row.identity], at: model.health.time, top: y, buffer: &buffer)
+        part("health")
 
         // Lines below the charts: raw frame label + up to two hex lines, the filters line.
         let hexPerLine = max(1, (width - 2) / 3)
@@ -68,12 +79,15 @@ enum DetailView {
             let rssiHeight = chartHeight + max(0, chartSpace - 2 - 2 * chartHeight)
             y = chart(title: "RSSI, dBm", samples: rssi, low: Chart.rssiFloor, high: Chart.rssiCeiling,
                       height: rssiHeight, top: y, buffer: &buffer)
+            part("RSSI chart")
             let highest = max(1, (row.accuracyHistory.max() ?? 1).rounded(.up))
             y = chart(title: "distance, m", samples: row.accuracyHistory, low: 0, high: highest,
                       height: chartHeight, top: y, buffer: &buffer)
+            part("distance chart")
         } else if chartSpace >= 2 {
             y = chart(title: "RSSI, dBm", samples: rssi, low: Chart.rssiFloor, high: Chart.rssiCeiling,
                       height: chartSpace - 1, top: y, buffer: &buffer)
+            part("RSSI chart")
         }
 
         buffer.write(" Last raw frame (\(row.lastRawFrame.count) bytes)", x: 0, y: y, role: .columnHeader)
@@ -92,11 +106,14 @@ enum DetailView {
                 y += 1
             }
         }
+        part("raw frame")
         for (offset, line) in filterLines.enumerated() {
             var x = 0
             for piece in line { x += buffer.write(piece.text, x: x, y: y + offset, role: piece.role) }
         }
-        return y + filterLines.count
+        y += filterLines.count
+        part("filters")
+        return parts
     }
 
     /// "Filters:" and every filter's estimate, the one in use highlighted, flowed whole into lines

@@ -27,53 +27,34 @@ enum EventLogView {
         func wrapped(_ event: MonitorEvent) -> [String] {
             Wrap.words(event.message, width: lineWidth, lines: linesPerEvent, ellipsis: charset.ellipsis, charset: charset)
         }
-        // Each event's first line in the whole log. A message of no more UTF-8 bytes than the line
-        // has columns takes one line (no character takes more columns than bytes), so only longer
-        // ones are wrapped to be counted: wrapping all 500 took 27 ms a frame in a debug build.
-        var starts: [Int] = []
-        starts.reserveCapacity(model.events.count)
-        var total = 0
+        // Each event a paragraph. A message of no more UTF-8 bytes than the line has columns takes
+        // one line (no character takes more columns than bytes), so only longer ones are wrapped to
+        // be counted: wrapping all 500 took 27 ms a frame in a debug build.
+        var paragraphs = ScrollParagraphs { paragraph(model.events[$0]) }
         for event in model.events {
-            starts.append(total)
-            total += event.message.utf8.count <= lineWidth ? 1 : max(1, wrapped(event).count)
+            paragraphs.append(lines: event.message.utf8.count <= lineWidth ? 1 : max(1, wrapped(event).count))
         }
-        // The event holding a line: the last whose first line is at or before it.
-        func eventIndex(_ line: Int) -> Int {
-            var low = 0, high = starts.count - 1
-            while low < high {
-                let middle = (low + high + 1) / 2
-                if starts[middle] <= line { low = middle } else { high = middle - 1 }
-            }
-            return low
-        }
-        let top = 2, bottom = buffer.height - 1
         // Scrolled back, the line the reader was at stays the first one read (under the marker of
         // earlier lines) however the log is wrapped now: a resize moved it by the lines its events
         // gained or lost above it.
-        var scroll = model.scroll
-        if let anchor = model.logAnchor, let index = anchor.index(in: model.events) {
-            let end = index + 1 < starts.count ? starts[index + 1] : total
-            let line = starts[index] + min(max(0, anchor.line), end - starts[index] - 1)
-            // One line above it, where the marker of earlier lines goes (none at the top, none on a
-            // window too short for markers).
-            scroll = ScrollWindow.marksAbove(first: 1, top: top, bottom: bottom) ? max(0, line - 1) : line
-        }
         var shown: (index: Int, lines: [String]) = (-1, [])
-        ScrollWindow.show(contentLines: total, scroll: scroll, top: top, bottom: bottom, markAbove: true, into: &buffer) { line, y, buffer in
-            let low = eventIndex(line)
+        ScrollWindow.show(paragraphs, scroll: model.scroll, anchor: model.scrollAnchor, top: 2, bottom: buffer.height - 1, markAbove: true,
+                          into: &buffer) { line, y, buffer in
+            let low = paragraphs.paragraph(holding: line)
             let event = model.events[low]
             if shown.index != low { shown = (low, wrapped(event)) }
-            let offset = line - starts[low]
+            let offset = line - paragraphs.starts[low]
             if offset == 0 {
                 buffer.writeRight(CellFormat.clock(event.time), end: layout.timeEnd, y: y, role: .muted)
                 buffer.write(event.kind.rawValue, x: layout.kindX, y: y, role: role(event.kind))
             }
             if offset < shown.lines.count { buffer.write(shown.lines[offset], x: layout.messageX, y: y, role: .plain) }
         }
-        let first = buffer.scrollTop
-        let read = min(total - 1, first + (ScrollWindow.marksAbove(first: first, top: top, bottom: bottom) ? 1 : 0))
-        let index = eventIndex(read)
-        buffer.logAnchor = EventLogAnchor(event: model.events[index], index: index, line: read - starts[index])
+    }
+
+    /// An event's name as an anchor's paragraph: all it holds, so an equal event is the same one.
+    static func paragraph(_ event: MonitorEvent) -> String {
+        "\(event.time) \(event.kind.rawValue) \(event.message)"
     }
 
     /// Where the three columns go: a space, the times right-aligned, a space, the kinds, two spaces.

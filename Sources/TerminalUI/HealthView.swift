@@ -72,7 +72,11 @@ enum HealthView {
         }
         var canvas = ScreenBuffer(width: buffer.width, height: rows.reduce(0) { $0 + 1 + 2 * $1.findings.count }, charset: buffer.charset)
         y = 0
+        // Each transmitter and its findings a paragraph, named by its address: the one being read
+        // stays at the top when its findings wrap anew or a transmitter is heard before it.
+        var paragraphs = ScrollParagraphs { rows[$0].0.address.description }
         for (transmitter, findings) in rows {
+            let first = y
             let role: StyleRole = findings.isEmpty ? .plain : .finding
             if !findings.isEmpty { canvas.put("!", x: 0, y: y, role: .finding) }
             let name = cutInTheMiddle(transmitter.name, width: nameWidth - 1, charset: canvas.charset)
@@ -92,8 +96,9 @@ enum HealthView {
             for finding in findings {
                 y += canvas.writeWrapped(finding, x: 3, y: y, lines: 2, role: .finding)
             }
+            paragraphs.append(lines: y - first)
         }
-        ScrollWindow.show(canvas, contentLines: y, scroll: model.scroll, top: 2, bottom: last + 1, into: &buffer)
+        ScrollWindow.show(canvas, paragraphs, scroll: model.scroll, anchor: model.scrollAnchor, top: 2, bottom: last + 1, into: &buffer)
     }
 
     /// The address, or its last three bytes after an ellipsis in a 9-cell column.

@@ -16,6 +16,7 @@ enum HelpView {
     /// One binding as drawn: its key labels and its summary in lines.
     private struct Entry {
         var keys: String
+        var summary: String
         var lines: [String]
     }
 
@@ -37,6 +38,8 @@ enum HelpView {
             for (entry, column, line) in placed {
                 drawEntry(entry, x: column * columnWidth + 1, y: top + line, into: &buffer)
             }
+            // Every key shows: the place read is kept for when the help scrolls again (a resize back).
+            buffer.scrollAnchor = model.scrollAnchor
             return
         }
         // Too small for every key side by side: one column, as wide as the screen, that scrolls.
@@ -48,14 +51,17 @@ enum HelpView {
             drawEntry(entry, x: 1, y: y, into: &canvas)
             y += entry.lines.count
         }
-        ScrollWindow.show(canvas, contentLines: total, scroll: model.scroll, top: top, bottom: bottom, into: &buffer)
+        // Each key's summary a paragraph, named by it: the key being read stays at the top when
+        // a resize wraps the summaries anew.
+        let paragraphs = ScrollParagraphs(entries.map { ($0.summary, $0.lines.count) })
+        ScrollWindow.show(canvas, paragraphs, scroll: model.scroll, anchor: model.scrollAnchor, top: top, bottom: bottom, into: &buffer)
     }
 
     private static func entries(_ bindings: [KeyBinding], room: Int, charset: Charset) -> [Entry] {
         bindings.map { binding in
             let labels = binding.keys.map { charset.isUnicode ? $0.label : $0.asciiLabel }
             let lines = Wrap.words(binding.summary, width: max(1, room), lines: 8, ellipsis: charset.ellipsis, charset: charset)
-            return Entry(keys: labels.joined(separator: " "), lines: lines.isEmpty ? [""] : lines)
+            return Entry(keys: labels.joined(separator: " "), summary: binding.summary, lines: lines.isEmpty ? [""] : lines)
         }
     }
 

@@ -61,6 +61,8 @@ enum ScannerListView {
                 canvas.writeRight(CellFormat.fixed(scanner.offset, decimals: 1) + source, end: offsetEnd + shift, y: y, role: .plain)
             }
         }
-        ScrollWindow.show(canvas, contentLines: model.scanners.count, scroll: model.scroll, top: 2, bottom: buffer.height - 1, into: &buffer)
+        // A scanner a line, named by its name: the one at the top stays there as others join or leave.
+        let paragraphs = ScrollParagraphs(model.scanners.map { ($0.name, 1) })
+        ScrollWindow.show(canvas, paragraphs, scroll: model.scroll, anchor: model.scrollAnchor, top: 2, bottom: buffer.height - 1, into: &buffer)
     }
 }

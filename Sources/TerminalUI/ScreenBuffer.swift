@@ -25,10 +25,10 @@ public struct ScreenBuffer: Equatable, Sendable {
     /// long for it), so the most a scroll key can move it; 0 when everything shows. The loop hands
     /// it to `MonitorState.scrollLimit`.
     public internal(set) var scrollLimit = 0
-    /// The line of it shown at the top (`scrollLimit`'s companion), and on the event log that
-    /// line's event: the loop hands both to `MonitorState.drawn`.
+    /// The line of it shown at the top (`scrollLimit`'s companion), and what the line read first
+    /// shows (`ScrollParagraphs`): the loop hands both to `MonitorState.drawn`.
     public internal(set) var scrollTop = 0
-    public internal(set) var logAnchor: EventLogAnchor?
+    public internal(set) var scrollAnchor: ScrollAnchor?
 
     public init(width: Int, height: Int, charset: Charset = .unicode) {
         self.width = max(0, width)

@@ -15,6 +15,38 @@ enum ScrollWindow {
         }
     }
 
+    /// Shows `canvas` (as wide as `buffer`), laid out as `paragraphs`, as the other `show` does,
+    /// from the line `anchor` names where its paragraph is still there, else from `scroll`.
+    static func show(_ canvas: ScreenBuffer, _ paragraphs: ScrollParagraphs, scroll: Int, anchor: ScrollAnchor?, top: Int, bottom: Int,
+                     into buffer: inout ScreenBuffer) {
+        show(paragraphs, scroll: scroll, anchor: anchor, top: top, bottom: bottom, into: &buffer) { line, y, buffer in
+            buffer.copyLine(line, of: canvas, to: y)
+        }
+    }
+
+    /// Shows the lines of `paragraphs` as `show(contentLines:...)` does, from the line `anchor`
+    /// names (the first read, under the marker of earlier lines where there is one) where its
+    /// paragraph is still there, else from `scroll`; then names the reader's place in
+    /// `buffer.scrollAnchor`, for the next frame. So a resize, which wraps the paragraphs anew, or
+    /// a paragraph coming or going above, leaves the reader at the same text.
+    static func show(_ paragraphs: ScrollParagraphs, scroll: Int, anchor: ScrollAnchor?, top: Int, bottom: Int, markAbove: Bool = false,
+                     into buffer: inout ScreenBuffer, draw: (_ line: Int, _ y: Int, _ buffer: inout ScreenBuffer) -> Void) {
+        var scroll = scroll
+        var kept: ScrollAnchor?
+        if let anchor, let (index, line) = paragraphs.find(anchor) {
+            // One line above it where the marker of earlier lines goes (none at the top, none on a
+            // window too short for markers).
+            scroll = markAbove && marksAbove(first: 1, top: top, bottom: bottom) ? max(0, line - 1) : line
+            // The place stays the one read even where this frame cannot put it first (the end
+            // is nearer than a window; its paragraph has fewer lines now): a resize back shows
+            // the very screen the reader left.
+            kept = ScrollAnchor(paragraph: anchor.paragraph, index: index, line: anchor.line)
+        }
+        show(contentLines: paragraphs.total, scroll: scroll, top: top, bottom: bottom, markAbove: markAbove, into: &buffer, draw: draw)
+        let first = buffer.scrollTop
+        buffer.scrollAnchor = kept ?? paragraphs.anchor(at: first + (markAbove && marksAbove(first: first, top: top, bottom: bottom) ? 1 : 0))
+    }
+
     /// Calls `draw(line, y, &buffer)` for each content line the window shows, from line `scroll`
     /// (kept in range) on, then writes the markers over the first (`markAbove`) and last lines of the
     /// window where lines are left above and below. Sets `buffer.scrollLimit` and `buffer.scrollTop`.
@@ -56,8 +88,15 @@ enum ScrollWindow {
 
 extension MonitorState {
     /// Hands the frame drawn last over to the state, as the loop does after each draw: how far its
-    /// screen scrolls, its top line and the event log's anchor.
+    /// screen scrolls, its top line and what that line shows.
     public mutating func drawn(_ frame: ScreenBuffer) {
-        drawn(scrollLimit: frame.scrollLimit, top: frame.scrollTop, logAnchor: frame.logAnchor)
+        drawn(scrollLimit: frame.scrollLimit, top: frame.scrollTop, anchor: frame.scrollAnchor)
+    }
+}
+
+extension SurveyState {
+    /// Hands the frame drawn last over to the state, as the survey's loop does after each draw.
+    public mutating func drawn(_ frame: ScreenBuffer) {
+        drawn(scrollLimit: frame.scrollLimit, top: frame.scrollTop, anchor: frame.scrollAnchor)
     }
 }

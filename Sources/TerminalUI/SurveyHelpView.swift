@@ -33,16 +33,21 @@ enum SurveyHelpView {
         ]
     }
 
-    /// Draws the page on lines 1 to `bottom` (exclusive) and sets `buffer.scrollLimit`.
-    static func draw(scroll: Int, rule: CoverageRule, bottom: Int, into buffer: inout ScreenBuffer) {
+    /// Draws the page on lines 1 to `bottom` (exclusive), from the line `anchor` names where there
+    /// is one, and sets `buffer.scrollLimit` and `buffer.scrollAnchor`.
+    static func draw(scroll: Int, anchor: ScrollAnchor? = nil, rule: CoverageRule, bottom: Int, into buffer: inout ScreenBuffer) {
         let charset = buffer.charset
         buffer.fill(y: 1, role: .columnHeader)
         buffer.write(heading, x: 0, y: 1, role: .columnHeader)
         // A section's title, or an entry's line: its label on the first, its text wrapped under itself.
         var lines: [(title: Bool, label: String, role: StyleRole, text: String)] = []
+        // A section's title (with the blank line before it) and each entry a paragraph: the entry
+        // being read stays at the top when a resize wraps the page anew.
+        var paragraphs: [(name: String, end: Int)] = []
         for (index, section) in sections(rule: rule, charset: charset).enumerated() {
             if index > 0 { lines.append((false, "", .plain, "")) }
             lines.append((true, "", .columnHeader, " " + section.title))
+            paragraphs.append((section.title, lines.count))
             let labelWidth = section.entries.map { TerminalText.width($0.label, charset: charset) }.max() ?? 0
             // Text beside its label where 16 columns are left for it, else under it (the keys at
             // 20 columns kept 6, and their words broke).
@@ -54,6 +59,7 @@ enum SurveyHelpView {
                 for (offset, text) in wrapped.enumerated() {
                     lines.append((false, inline && offset == 0 ? entry.label : "", entry.role, String(repeating: " ", count: indent) + text))
                 }
+                paragraphs.append((section.title + " " + entry.label, lines.count))
             }
         }
         var canvas = ScreenBuffer(width: buffer.width, height: lines.count, charset: charset)
@@ -65,7 +71,7 @@ enum SurveyHelpView {
             canvas.write(line.text, x: 1, y: y, role: .plain)
             canvas.write(line.label, x: 1, y: y, role: line.role)
         }
-        ScrollWindow.show(canvas, contentLines: lines.count, scroll: scroll, top: 2, bottom: bottom, into: &buffer)
+        ScrollWindow.show(canvas, ScrollParagraphs(ends: paragraphs), scroll: scroll, anchor: anchor, top: 2, bottom: bottom, into: &buffer)
     }
 
     /// The key line under the page, shorter forms on narrow screens (as the plan's key line).

@@ -79,7 +79,7 @@ public struct SurveyLoop {
                 let frame = SurveyScreen.render(state, size: terminal.size, rule: rule, charset: terminal.charset)
                 terminal.draw(frame)
                 // How far the help page scrolls is known once it is wrapped to this width.
-                state.helpScrollLimit = frame.scrollLimit
+                state.drawn(frame)
                 dirty = false
             }
         }

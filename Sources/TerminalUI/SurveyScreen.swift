@@ -52,7 +52,7 @@ public enum SurveyScreen {
         let model = model(state, rule: rule)
         let layout = layout(state, model: model, size: size, rule: rule, charset: charset)
         if state.showsHelp {
-            SurveyHelpView.draw(scroll: state.helpScroll, rule: rule, bottom: size.lines - 1 - layout.info.count, into: &buffer)
+            SurveyHelpView.draw(scroll: state.helpScroll, anchor: state.helpAnchor, rule: rule, bottom: size.lines - 1 - layout.info.count, into: &buffer)
             drawInfo(layout, size: size, into: &buffer)
             buffer.write(SurveyHelpView.keys(width: size.columns, charset: charset, separator: separator), x: 0, y: size.lines - 1, role: .muted)
             return buffer

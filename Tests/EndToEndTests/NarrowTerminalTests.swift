@@ -49,6 +49,31 @@ struct NarrowTerminalTests {
         try MonitorTerminalTests.expectRestored(session)
     }
 
+    @Test("the help scrolled to a key at 40x12 keeps that key at the top when the window is resized to 60 columns and back; it showed another key")
+    func theHelpKeepsItsKeyAcrossAResize() throws {
+        try TestPrerequisites.requireTmux()
+        let session = try MonitorTerminalTests.start("demo --speed 4", in: NSTemporaryDirectory(), columns: 40, lines: 12)
+        defer { session.kill() }
+        try session.waitFor(timeout: 20, "the monitor") { $0.contains(" sim:…/museum.yaml scanning") }
+        try session.send("?")
+        try session.waitFor(timeout: 20, "the help's marker") { $0.contains(" ↓ 33 more lines (j/k, PgDn)") }
+        // Eighteen lines down, the filter key is at the top (nine keys of two lines above it).
+        for _ in 0..<18 { try session.send("j") }
+        func rows(_ screen: String) -> [String] { screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+        let narrow = try session.waitFor(timeout: 20, "the filter key at the top") { screen in
+            rows(screen)[2...3] == [" /          filter by text or region", "            UUID[:major[:minor]]"] && screen.contains(" ↓ 15 more lines")
+        }
+        // Wider, every summary above it takes one line less: at line 18 another key was at the top.
+        try session.resize(columns: 60, lines: 12)
+        try session.waitFor(timeout: 20, "the filter key at the top at 60 columns") { screen in
+            rows(screen)[2] == " /          filter by text or region UUID[:major[:minor]]" && rows(screen)[3].hasPrefix(" f          pick the ranging filter")
+        }
+        try session.resize(columns: 40, lines: 12)
+        try session.waitFor(timeout: 20, "the same lines at 40 columns again") { rows($0)[2...10] == rows(narrow)[2...10] }
+        try session.send("q")
+        try MonitorTerminalTests.expectRestored(session)
+    }
+
     @Test("a terminal that sends the normal-mode cursor keys (ESC [ B, ESC [ F) scrolls the help; they were read as Esc, which closed it")
     func normalModeCursorKeysScrollTheHelp() throws {
         try TestPrerequisites.requireTmux()

@@ -85,12 +85,12 @@ import Testing
 }
 
 extension SurveyScreenTests {
-    /// Presses `key`, draws, and hands the frame's scroll limit to the state, as the loop does.
+    /// Presses `key`, draws, and hands the frame's scroll position to the state, as the loop does.
     static func press(_ key: Key, _ state: inout SurveyState, columns: Int, lines: Int, charset: Charset = .unicode) -> [String] {
         state.screenLines = lines
         _ = state.handle(key)
         let frame = SurveyScreen.render(state, size: ScreenSize(columns: columns, lines: lines), rule: CoverageRule(), charset: charset)
-        state.helpScrollLimit = frame.scrollLimit
+        state.drawn(frame)
         return frame.text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).trimmingTrailingSpaces() }
     }
 
