@@ -59,7 +59,8 @@ public struct KeyMap: Sendable {
         KeyBinding([.character("c")], .calibrate, "calibrate the selected beacon at 1 m"),
         KeyBinding([.character("e")], .toggleEventLog, "enter/exit event log"),
         KeyBinding([.character("H")], .toggleHealth, "beacon health: battery, TLM, interval, loss, findings"),
-        KeyBinding([.character("n")], .toggleScannerList, "venue (mqtt://): the scanners, online, last message, messages/s"),
+        KeyBinding([.character("n")], .toggleScannerList, "venue: the scanners, online, last message, msg/s"),
+        KeyBinding([.character("d")], .toggleDeviceList, "venue: the devices (phones)"),
         KeyBinding([.character("?"), .character("h")], .toggleHelp, "this help"),
         KeyBinding([.escape, .backspace], .back, "back to the table"),
     ])

@@ -23,6 +23,8 @@ public enum MonitorAction: Hashable, Sendable {
     /// The health view: every transmitter's battery, TLM, interval, loss and findings.
     case toggleHealth
     case toggleScannerList
+    /// A venue's devices: the ESPresense ids that name no beacon (phones), with room and distance.
+    case toggleDeviceList
     case toggleHelp
     /// Leaves a secondary screen (detail, help, log, calibration) for the table.
     case back

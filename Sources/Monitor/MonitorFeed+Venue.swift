@@ -143,10 +143,16 @@ extension MonitorFeed {
             }
         }
         var rows: [BeaconRowModel] = []
+        var devices: [VenueDevice] = []
         let beacons = venue!.beacons
         recordVenueHistory(beacons, at: time)
         for beacon in beacons {
-            guard let identity = VenueBeaconKey.identity(beacon.id), let best = beacon.best else { continue }
+            guard let best = beacon.best else { continue }
+            // An id that names no beacon is a device's (a phone's `irk:...`): no identity, no row.
+            guard let identity = VenueBeaconKey.identity(beacon.id) else {
+                devices.append(VenueDevice(id: beacon.id, room: beacon.room, reading: Self.venueCell(best, at: time)))
+                continue
+            }
             var row = Self.venueRow(beacon, best: best, identity: identity, exhibit: catalog?.exhibit(forID: beacon.id)?.name, at: time)
             row.rssiHistory = venueHistory[beacon.id]?.rssi ?? []
             rows.append(row)
@@ -168,7 +174,7 @@ extension MonitorFeed {
         return MonitorSnapshot(
             title: catalog?.title, rows: rows, source: source, events: events,
             filterNames: RSSIFilterKind.allCases.map(\.rawValue), activeFilter: configuration.filter.rawValue,
-            scanners: venueScanners(at: time)
+            scanners: venueScanners(at: time), devices: devices
         )
     }
 
@@ -192,12 +198,14 @@ extension MonitorFeed {
         }
     }
 
+    static func venueCell(_ level: RoomPresence.ScannerLevel, at time: Double) -> VenuePlacement.ScannerCell {
+        VenuePlacement.ScannerCell(
+            scanner: level.scanner, room: level.room, rssi: level.rssi, level: level.level, distance: level.distance, age: max(0, time - level.time)
+        )
+    }
+
     static func venueRow(_ beacon: VenueBeacon, best: RoomPresence.ScannerLevel, identity: BeaconIdentity, exhibit: String?, at time: Double) -> BeaconRowModel {
-        func cell(_ level: RoomPresence.ScannerLevel) -> VenuePlacement.ScannerCell {
-            VenuePlacement.ScannerCell(
-                scanner: level.scanner, room: level.room, rssi: level.rssi, level: level.level, distance: level.distance, age: max(0, time - level.time)
-            )
-        }
+        func cell(_ level: RoomPresence.ScannerLevel) -> VenuePlacement.ScannerCell { venueCell(level, at: time) }
         var row = BeaconRowModel(
             identity: identity, exhibitName: exhibit, rssi: Int(best.rssi.rounded()), accuracy: best.distance,
             proximity: best.distance.map(Self.proximity) ?? .unknown, packetsPerSecond: nil,

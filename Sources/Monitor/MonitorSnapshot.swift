@@ -20,13 +20,16 @@ public struct MonitorSnapshot: Sendable, Equatable {
     public var health: BeaconConditions
     /// A venue's scanners (`monitor mqtt://BROKER`), for the `n` list; empty otherwise.
     public var scanners: [ScannerState] = []
+    /// The devices a venue tracks (ids that name no beacon), for the `d` list, by id; empty otherwise.
+    public var devices: [VenueDevice] = []
 
     public init(
         title: String? = nil, rows: [BeaconRowModel] = [], nearest: NearestExhibit? = nil,
         source: SourceStatus, events: [MonitorEvent] = [], filterNames: [String] = [],
         activeFilter: String? = nil, calibration: CalibrationProgress? = nil, health: BeaconConditions = BeaconConditions(),
-        scanners: [ScannerState] = []
+        scanners: [ScannerState] = [], devices: [VenueDevice] = []
     ) {
+        self.devices = devices
         self.health = health
         self.scanners = scanners
         self.title = title

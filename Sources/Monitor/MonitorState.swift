@@ -7,6 +7,8 @@ public enum MonitorScreen: String, Sendable {
     case health
     /// `n`: a venue's scanners (`monitor mqtt://BROKER`).
     case scanners
+    /// `d`: the devices a venue tracks (ids that name no beacon: phones).
+    case devices
 }
 
 /// The monitor's whole app state: the latest data snapshot plus what the user chose (screen, sort,
@@ -121,7 +123,7 @@ public struct MonitorState: Sendable {
 
     /// Carries out one action (htop's Action functions).
     public mutating func perform(_ action: MonitorAction) -> (Reaction, MonitorCommand?) {
-        if Self.scrollActions.contains(action), [.help, .health, .scanners, .events].contains(screen) || (screen == .detail && scrollLimit > 0) {
+        if Self.scrollActions.contains(action), [.help, .health, .scanners, .devices, .events].contains(screen) || (screen == .detail && scrollLimit > 0) {
             return (scroll(for: action), nil)
         }
         switch action {
@@ -189,6 +191,10 @@ public struct MonitorState: Sendable {
             if screen == .calibration { _ = leaveCalibration() }
             screen = screen == .scanners ? .table : .scanners
             return (.redraw, nil)
+        case .toggleDeviceList:
+            if screen == .calibration { _ = leaveCalibration() }
+            screen = screen == .devices ? .table : .devices
+            return (.redraw, nil)
         case .toggleHelp:
             if screen == .calibration { _ = leaveCalibration() }
             screen = screen == .help ? .table : .help
@@ -215,7 +221,7 @@ public struct MonitorState: Sendable {
         return target == current ? [] : .redraw
     }
 
-    /// The selection keys, which scroll the help, the health view, the scanner list, the event log
+    /// The selection keys, which scroll the help, the health view, the scanner and device lists, the event log
     /// (none of which shows the selection) and a detail pane longer than the terminal.
     static let scrollActions: Set<MonitorAction> = [.selectPrevious, .selectNext, .pageUp, .pageDown, .selectFirst, .selectLast]
 
@@ -263,7 +269,7 @@ public struct MonitorState: Sendable {
             selectedIndex: selectedIndex(in: rows), nearest: snapshot.nearest, source: snapshot.source,
             screen: screen, sort: sort, filterText: filterText, isEditingFilter: isEditingFilter,
             activeFilter: snapshot.activeFilter, events: snapshot.events, calibration: snapshot.calibration,
-            keyBindings: keyMap.bindings, health: snapshot.health, scanners: snapshot.scanners,
+            keyBindings: keyMap.bindings, health: snapshot.health, scanners: snapshot.scanners, devices: snapshot.devices,
             scroll: screen == .events && followsLog ? Int.max : scroll,
             scrollAnchor: screen == .events && followsLog ? nil : anchor
         )

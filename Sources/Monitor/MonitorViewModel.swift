@@ -24,6 +24,8 @@ public struct MonitorViewModel: Sendable, Equatable {
     public var health: BeaconConditions
     /// A venue's scanners, for the `n` list.
     public var scanners: [ScannerState]
+    /// A venue's devices, for the `d` list (and their count in the title bar).
+    public var devices: [VenueDevice]
     /// Lines the help screen or the detail pane is scrolled down by (the renderer keeps it in range).
     public var scroll: Int
     /// A screen scrolled down: the line to keep at its top, which wins over `scroll` where its
@@ -36,8 +38,9 @@ public struct MonitorViewModel: Sendable, Equatable {
         sort: SortOrder = .distance, filterText: String = "", isEditingFilter: Bool = false,
         activeFilter: String? = nil, events: [MonitorEvent] = [], calibration: CalibrationProgress? = nil,
         keyBindings: [KeyBinding] = KeyMap.standard.bindings, health: BeaconConditions = BeaconConditions(),
-        scanners: [ScannerState] = [], scroll: Int = 0, scrollAnchor: ScrollAnchor? = nil
+        scanners: [ScannerState] = [], devices: [VenueDevice] = [], scroll: Int = 0, scrollAnchor: ScrollAnchor? = nil
     ) {
+        self.devices = devices
         self.scroll = scroll
         self.scrollAnchor = scrollAnchor
         self.health = health

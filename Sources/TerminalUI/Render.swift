@@ -27,6 +27,7 @@ public func render(_ model: MonitorViewModel, size: ScreenSize, charset: Charset
     case .calibration: CalibrationView.draw(model, into: &buffer)
     case .health: HealthView.draw(model, into: &buffer)
     case .scanners: ScannerListView.draw(model, into: &buffer)
+    case .devices: DeviceListView.draw(model, into: &buffer)
     }
     StatusLine.draw(model, into: &buffer)
     return buffer

@@ -1,7 +1,7 @@
 import Monitor
 
-/// Line 0: the program and catalog title on the left; beacon count, sort and filters on the right
-/// (the health view: its transmitter count).
+/// Line 0: the program and catalog title on the left; beacon count (and a venue's devices), sort and
+/// filters on the right (the health view: its transmitter count; the device list: its device count).
 /// When the line is too narrow, the filters go first, then the catalog title is cut (to 8 columns
 /// at least), then it goes, then the sort.
 enum TitleBar {
@@ -15,6 +15,7 @@ enum TitleBar {
         case .help: screen = separator + "help"
         case .events: screen = separator + "events"
         case .scanners: screen = separator + "scanners"
+        case .devices: screen = separator + "devices"
         case .calibration: screen = separator + "calibration"
         case .health: screen = separator + "health"
         }
@@ -29,9 +30,14 @@ enum TitleBar {
             // by name then address: the table's count, sort and filter do not apply to it.
             let count = model.health.transmitters.count
             rights = ["\(count) " + (count == 1 ? "transmitter" : "transmitters")]
+        } else if model.screen == .devices {
+            // The device list is not the table: its own count, no sort or filter.
+            rights = ["\(model.devices.count) " + (model.devices.count == 1 ? "device" : "devices")]
         } else {
             let count = model.rows.count == model.totalRowCount ? "\(model.rows.count)" : "\(model.rows.count) of \(model.totalRowCount)"
-            rights = [count + (model.totalRowCount == 1 ? " beacon" : " beacons"), "sort: \(model.sort.rawValue)"]
+            // A venue's devices (phones) are no rows: their count says the `d` list has some.
+            let devices = model.devices.isEmpty ? "" : ", \(model.devices.count) " + (model.devices.count == 1 ? "device" : "devices")
+            rights = [count + (model.totalRowCount == 1 ? " beacon" : " beacons") + devices, "sort: \(model.sort.rawValue)"]
             if let filter = model.activeFilter { rights.append("filter: \(filter)") }
             if !model.filterText.isEmpty && !model.isEditingFilter { rights.append("/\(model.filterText)") }
         }

@@ -42,7 +42,7 @@ struct ReplayStatusTerminalTests {
         try MonitorTerminalTests.expectRestored(session)
     }
 
-    @Test("a venue recording shows its length too")
+    @Test("a venue recording shows its length too, and d lists the phones its ESPresense nodes report")
     func venueRecordingLength() throws {
         let recording = SharedData.repositoryRoot.appendingPathComponent("Tests/VenueRecordings/mixed.venue.ndjson").path
         let session = try MonitorTerminalTests.start("monitor \(recording) --speed 1")
@@ -50,6 +50,12 @@ struct ReplayStatusTerminalTests {
         // mixed.venue.ndjson holds 90 s of a small venue.
         try session.waitFor(timeout: 15, "the position and the length") { screen in
             screen.split(separator: "\n").last { $0.contains("replaying") }?.range(of: #"00:\d\d/01:(29|30)"#, options: .regularExpression) != nil
+        }
+        // Its two phones (ids that name no beacon) are no rows; the device list shows each placed in
+        // its room (ROOM, then SCANNER: an unplaced one reads `?` before its scanner).
+        try session.send("d")
+        try session.waitFor(timeout: 20, "irk:0011aabb in café, name:Visitor's phone in hall") { screen in
+            screen.contains(#/\n irk:0011aabb +café +café +-\d+ /#) && screen.contains(#/\n name:Visitor's phone +hall +hall +-\d+ /#)
         }
         try session.send("q")
         try MonitorTerminalTests.expectRestored(session)

@@ -5,8 +5,9 @@ import Testing
 
 extension VenueCommands {
 /// `beacontop monitor mqtt://BROKER` in a real terminal (tmux) on a real mosquitto: the table with
-/// rooms and runner-up, the scanner list (`n`), a scanner going offline as an event and its reading
-/// expiring, a hostile payload counted and never drawn, and the terminal restored on q.
+/// rooms and runner-up, the scanner list (`n`), the device list (`d`: a phone ESPresense reports by
+/// its IRK, one by a name with a bidi override drawn harmless), a scanner going offline as an event
+/// and its reading expiring, a hostile payload counted and never drawn, and the terminal restored on q.
 @Suite("The venue monitor in tmux against a real mosquitto", .serialized)
 struct VenueMonitorTerminalTests {
     init() throws {
@@ -14,7 +15,15 @@ struct VenueMonitorTerminalTests {
         try TestPrerequisites.requireExecutable(VenueCommandTests.executable)
     }
 
-    @Test("Table with rooms, the n list, an offline scanner's event and expiry, a hostile payload counted")
+    /// Two phones the kitchen node hears, by ids that name no beacon: an IRK, and a name carrying a
+    /// right-to-left override (the decoder lets it by: it refuses control characters only).
+    static let phones = [("irk:a1b2c3d4", -55), ("name:\u{202E}enohp s'rotisiV", -66)]
+
+    static func phone(_ id: String, rssi: Int) -> [UInt8] {
+        Array(#"{"id":"\#(id)","rssi@1m":-59,"rssi":\#(rssi),"raw":0.7,"distance":0.7,"var":0.1,"int":100}"#.utf8)
+    }
+
+    @Test("Table with rooms, the n list, the d list of phones, an offline scanner's event and expiry, a hostile payload counted")
     func venueMonitor() async throws {
         let broker = try LocalMosquittoBroker()
         let session = try TmuxSession(
@@ -38,6 +47,9 @@ struct VenueMonitorTerminalTests {
         let feeder = Thread {
             while running.value {
                 nodes.publish(MQTTOutgoingMessage(topic: "espresense/devices/\(VenueCommandTests.espID)/kitchen", payload: VenueCommandTests.espresense(rssi: -61, distance: 1.2)))
+                for (phone, rssi) in Self.phones {
+                    nodes.publish(MQTTOutgoingMessage(topic: "espresense/devices/\(phone)/kitchen", payload: Self.phone(phone, rssi: rssi)))
+                }
                 if running.hallToo {
                     nodes.publish(MQTTOutgoingMessage(topic: "espresense/devices/\(VenueCommandTests.espID)/hall", payload: VenueCommandTests.espresense(rssi: -82, distance: 9.5)))
                 }
@@ -66,6 +78,19 @@ struct VenueMonitorTerminalTests {
         let detailLines = detail.split(separator: "\n")
         #expect(detailLines.contains { $0.hasPrefix(">kitchen") && $0.contains("-61") && $0.contains("1.20") }, "\(detail)")
         #expect(detailLines.contains { $0.hasPrefix(" hall") && $0.contains("-82") && $0.contains("9.50") }, "\(detail)")
+        try session.send("Escape")
+
+        // d: the phones, which name no beacon, each with its room and the node placing it; the
+        // bidi override drawn as a replacement, never sent to the terminal.
+        try session.send("d")
+        let devices = try session.waitFor(timeout: 30, "both phones placed in the kitchen") { screen in
+            let lines = screen.split(separator: "\n")
+            return screen.contains("DEVICE") && lines.contains { $0.hasPrefix(" irk:a1b2c3d4") && $0.contains("kitchen") }
+                && lines.contains { $0.hasPrefix(" name:\u{FFFD}enohp s'rotisiV") && $0.contains("kitchen") }
+        }
+        let irk = try #require(devices.split(separator: "\n").first { $0.hasPrefix(" irk:a1b2c3d4") })
+        #expect(irk.contains("kitchen") && irk.contains("-55") && irk.contains("0.70"), "\(irk)")
+        #expect(devices.contains("2 devices") && !devices.unicodeScalars.contains("\u{202E}"), "\(devices)")
         try session.send("Escape")
 
         try session.send("n")

@@ -11,7 +11,7 @@ import Testing
             (.character(" "), .togglePause), (.character("."), .step), (.character("+"), .speedUp), (.character("-"), .slowDown),
             (.left, .seekBackward), (.right, .seekForward), (.character("r"), .toggleRecording),
             (.character("c"), .calibrate), (.character("e"), .toggleEventLog), (.character("?"), .toggleHelp),
-            (.escape, .back), (.resize, .resize),
+            (.character("n"), .toggleScannerList), (.character("d"), .toggleDeviceList), (.escape, .back), (.resize, .resize),
         ]
         for (key, action) in expected {
             #expect(map.action(for: key) == action, "\(key)")
@@ -33,7 +33,7 @@ import Testing
         let all: [MonitorAction] = [.quit, .selectPrevious, .selectNext, .selectFirst, .selectLast, .pageUp, .pageDown,
                                     .toggleDetail, .cycleSort, .beginFilter, .cycleRangingFilter, .togglePause, .step, .speedUp,
                                     .slowDown, .seekBackward, .seekForward, .toggleRecording, .calibrate, .toggleEventLog,
-                                    .toggleHelp, .back]
+                                    .toggleScannerList, .toggleDeviceList, .toggleHelp, .back]
         for action in all { #expect(bound.contains(action), "\(action) has no key") }
         #expect(bound.isDisjoint(with: keyless))
     }

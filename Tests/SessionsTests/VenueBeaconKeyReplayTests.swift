@@ -11,7 +11,8 @@ import Venue
 /// no beacon (`0011AABB`, `VISITOR'S PHONE`). Replayed, each beacon is one row, one presence and
 /// one visit across every scanner, under its canonical key, in the monitor's table and event log
 /// and in `replay`'s NDJSON lines alike; the agents' ids that name no beacon are refused as
-/// malformed, the ESPresense nodes' phones (`irk:…`, `name:…`) tracked as devices under their ids.
+/// malformed, the ESPresense nodes' phones (`irk:…`, `name:…`) tracked as devices under their ids
+/// and listed as such (the monitor's `d` list), never as rows.
 @Suite("Venue beacon keys through the replay")
 struct VenueBeaconKeyReplayTests {
     static let recording = SharedData.repositoryRoot.appendingPathComponent("Tests/VenueRecordings/mixed.venue.ndjson").path
@@ -19,18 +20,22 @@ struct VenueBeaconKeyReplayTests {
 
     static func isCanonical(_ id: String) -> Bool { VenueBeaconKey.key(id) == id }
 
-    @Test("The monitor: every beacon the event log enters or exits is a row of the table, under its canonical key, heard by agents and ESPresense nodes together")
+    @Test("The monitor: every beacon the event log enters or exits is a row of the table, under its canonical key, heard by agents and ESPresense nodes together; every device it names is in the device list")
     func monitorTableAndLogAgree() throws {
         var reader = try VenueRecordingReader(path: Self.recording)
         var feed = MonitorFeed(status: SourceStatus(name: Self.recording, state: .replaying(speed: 1)))
         feed.startVenue(VenueView(topics: VenueTopics(prefix: reader.prefix)))
         var rows = Set<String>()
         var logged = Set<String>()
+        var listed = Set<String>()
+        var placedDevices = Set<String>()
         var scannersOfFolded = Set<String>()
         var second: Double?
         func snapshot(at time: Double) {
             let snapshot = feed.snapshot(at: time)
             rows.formUnion(snapshot.rows.map(\.identity.description))
+            listed.formUnion(snapshot.devices.map(\.id))
+            placedDevices.formUnion(snapshot.devices.filter { $0.room != nil }.map { "\($0.id) in \($0.room!) by \($0.reading.scanner)" })
             for event in snapshot.events where event.kind == .enter || event.kind == .exit {
                 guard let range = event.message.range(of: event.kind == .enter ? " in " : " left ", options: .backwards) else { continue }
                 logged.insert(String(event.message[..<range.lowerBound]))
@@ -47,7 +52,8 @@ struct VenueBeaconKeyReplayTests {
         }
         snapshot(at: (second ?? 0) + 1)
 
-        // The log names devices too (docs/venue.md "Beacon ids"); the table shows beacons only.
+        // The log names devices too (docs/venue.md "Beacon ids"); the table shows beacons only, the
+        // device list (`d`) the devices: each one the log names, none a beacon.
         let beacons = logged.filter { VenueBeaconKey.key($0) != nil }
         let devices = logged.subtracting(beacons)
         #expect(beacons.count >= 6, "\(logged.sorted())")
@@ -55,6 +61,9 @@ struct VenueBeaconKeyReplayTests {
         #expect(beacons.isSubset(of: rows), "logged but never a row: \(beacons.subtracting(rows).sorted())")
         #expect(rows.count == 6, "\(rows.sorted())")
         #expect(devices.contains { $0.hasPrefix("irk:") } && devices.contains { $0.hasPrefix("name:") }, "\(devices.sorted())")
+        #expect(listed == ["irk:0011aabb", "name:Visitor's phone"], "\(listed.sorted())")
+        #expect(devices.isSubset(of: listed), "logged but never listed: \(devices.subtracting(listed).sorted())")
+        #expect(placedDevices.contains("irk:0011aabb in café by café") && placedDevices.contains("name:Visitor's phone in hall by hall"), "\(placedDevices.sorted())")
         #expect(scannersOfFolded.isSuperset(of: ["pi-a", "pi-b"]) && scannersOfFolded.count > 2, "\(scannersOfFolded.sorted())")
         let refused = feed.venue?.decoder.refused["malformed beacon id"] ?? 0
         #expect(refused >= 20, "the agents' 0011AABB and VISITOR'S PHONE")

@@ -172,8 +172,8 @@ import Testing
         // whole (side by side they were cut to 'quit (the terminal i…'); the last line says so.
         let cramped = render(state.viewModel(), size: ScreenSize(columns: 100, lines: 12))
         #expect(cramped.line(2).trimmingTrailingSpaces() == " q          quit (the terminal is restored)")
-        #expect(cramped.line(10).trimmingTrailingSpaces() == " ↓ 17 more lines (j/k, PgDn)")
-        #expect(cramped.scrollLimit == 16)
+        #expect(cramped.line(10).trimmingTrailingSpaces() == " ↓ 18 more lines (j/k, PgDn)")
+        #expect(cramped.scrollLimit == 17)
         // The smallest terminal: the same, the summaries wrapped under themselves (ScrolledScreenTests
         // reads it to the end).
         let smallest = render(state.viewModel(), size: ScreenSize(columns: 40, lines: 10))
