@@ -49,7 +49,8 @@ for s in range(90):
             elif form == 3:
                 payload = '{"id":"%s","rssi":%d,"rssi":%d.5,"mac":12,"int":null}' % (b, rssi - 20, rssi)
             elif form == 4:
-                payload = '{"id":"%s","distance":1E1,"extra":{"nested":[1,2,{"x":null}]}}' % b
+                # ESPresense always writes "rssi" (BleFingerprint::fill); here it comes after a nested extra.
+                payload = '{"id":"%s","distance":1E1,"extra":{"nested":[1,2,{"x":null}]},"rssi":%d}' % (b, rssi)
             elif form == 5:
                 scanner = "pi-a" if d == 0 else "pi-b"
                 # What beacontop's agent writes (TickLineEncoder's beacon object): the id in canonical
@@ -105,6 +106,8 @@ for s in range(90):
             ("beacontop/scanners/pi-a/readings", '{"scanner":"pi-a","beacon":{"id":"irk:0011aabb","kind":"ibeacon","rssi":-70}}'),
             ("beacontop/scanners/pi-a/readings", '{"scanner":"pi-a","beacon":{"id":"01020304050607080910:a1b2c3d4e5f6","kind":"ibeacon","rssi":-70}}'),
             ("beacontop/scanners/pi-b/readings", '{"scanner":"pi-b","beacon":{"id":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100","kind":"ibeacon","rssi":-70}}'),
+            # A distance without the "rssi" ESPresense always writes: refused (wrong shape).
+            ("espresense/devices/%s/hall" % beacons[0], '{"id":"%s","distance":1E1}' % beacons[0]),
         ]
         for i, (tp, payload) in enumerate(bad):
             line(s + 0.3 + i * 0.001, topic(tp), payload, ascii=(i % 2 == 0))
