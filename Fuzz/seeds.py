@@ -140,6 +140,27 @@ def main(out):
         # Regression: an id with more bytes than characters trapped the UUID parser (long pass, 23 Nov 2026).
         (0, '{"id":"iBeacon:e2cd\u015a\u035c56db5-dfacon:e2cd\u015a\u035c56d334455","rssi@1m":-59,"rssi":1.2,"var":0.0,"int":100}'.encode()),
     ]
+    # Every id form VenueBeaconKey reads (docs/venue.md "Beacon ids"), on the ESPresense topic (5) and
+    # as beacontop readings (1) of each kind, beside the devices and mangled ids it must tell apart.
+    def espresense(id):
+        return (5, b'{"id":"%s","rssi":-66,"distance":2.5}' % id.encode())
+    def agent(id, kind):
+        kind_field = b'' if kind is None else b'"kind":"%s",' % kind.encode()
+        return (1, b'{"scanner":"pi-a","t":1800000000.5,"beacon":{"id":"%s",%s"rssi":-63,"filteredRssi":-62.5,"accuracy":1.5,"measuredPower":-59}}' % (id.encode(), kind_field))
+    venue += [espresense(id) for id in [
+        "112233445566778899aabbccddeeff00-7-9",  # room-assistant, Home Assistant mqtt_room: 32 hex digits
+        "altBeacon:11223344-5566-7788-99aa-bbccddeeff00-7-9", "11223344-5566-7788-99AA-BBCCDDEEFF00-7-9",
+        "eddy:0102030405050607080910-a1b2c3d4e5f6", "0102030405050607080910-A1B2C3D4E5F6", "01020304050607080910-a1b2c3d4e5f6",
+        "irk:0011aabbccddeeff0011aabbccddeeff", "name:visitor-s-phone", "apple:1005:9-26", "c01122334455",
+        "iBeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e4-+100-1", "IBEACON:x", "altBeacon:e2c56db5dffb48d2b060d0f5a71096e4----100-1",
+        "iBeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e4-70000-1", "eddy:0102030405060708091-a1b2c3d4e5f6", "Eddy:",
+    ]]
+    venue += [agent(id, kind) for id, kind in [
+        ("11223344-5566-7788-99AA-BBCCDDEEFF00:7:9", "altbeacon"), ("01020304050607080910:a1b2c3d4e5f6", "eddystone-uid"),
+        ("https://example.com/a", "eddystone-url"), ("tlm:C0:11:22:33:44:55", "eddystone-tlm"), ("eid:0011223344556677", "eddystone-eid"),
+        ("01020304050607080910:a1b2c3d4e5f6", "ibeacon"), ("irk:0011aabb", "ibeacon"), ("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100", "ibeacon"),
+        ("e2c56db5-dffb-48d2-b060-d0f5a71096e4-100-1", None), ("tlm:c0:11:22:33:44:55", "beacon"),
+    ]]
     for index, (choice, payload) in enumerate(venue):
         seeds["fuzz-venue"][f"venue-{index}"] = bytes([choice]) + payload
     # Venue recordings the product wrote (Tests/VenueRecordings): the first MAX_LEN bytes, and the

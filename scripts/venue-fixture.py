@@ -26,6 +26,11 @@ for s in ["pi-a", "pi-b"]:
 beacons = ["iBeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e4-100-%d" % i for i in range(1, 5)]
 beacons += ["altBeacon:11223344-5566-7788-99aa-bbccddeeff00-7-9", "eddy:0102030405050607080910-a1b2c3d4e5f6", "irk:0011aabb", "name:Visitor's phone"]
 place = {b: random.randrange(4) for b in beacons}
+# The same beacons as an agent names them: upper-case UUID and ":" for iBeacon and AltBeacon, the
+# Eddystone's 10-byte namespace (ESPresense prints byte 5 twice) and instance in lower-case hex.
+agent_ids = {b: ("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:%d" % i, "ibeacon") for i, b in enumerate(beacons[:4], 1)}
+agent_ids[beacons[4]] = ("11223344-5566-7788-99AA-BBCCDDEEFF00:7:9", "altbeacon")
+agent_ids[beacons[5]] = ("01020304050607080910:a1b2c3d4e5f6", "eddystone-uid")
 for s in range(90):
     if s % 30 == 29:
         for b in beacons: place[b] = (place[b] + random.choice([-1, 1])) % 4
@@ -44,14 +49,16 @@ for s in range(90):
             elif form == 3:
                 payload = '{"id":"%s","rssi":%d,"rssi":%d.5,"mac":12,"int":null}' % (b, rssi - 20, rssi)
             elif form == 4:
-                payload = '{"id":"%s","distance":1E1,"extra":{"nested":[1,2,{"x":null}]}}' % b
+                # ESPresense always writes "rssi" (BleFingerprint::fill); here it comes after a nested extra.
+                payload = '{"id":"%s","distance":1E1,"extra":{"nested":[1,2,{"x":null}]},"rssi":%d}' % (b, rssi)
             elif form == 5:
                 scanner = "pi-a" if d == 0 else "pi-b"
-                # The ESPresense id without its prefix, upper-case: a form of a beacon's id the view folds
-                # into its canonical key; irk:/name: ids name no beacon, and the Eddystone is no "ibeacon":
-                # both refused as malformed beacon ids (an agent writes beacons only, of their kind).
-                ident = b.split(":", 1)[1]
-                body = {"scanner": scanner, "t": round(start + t - 0.2, 6), "beacon": {"id": ident.upper(), "kind": "ibeacon", "rssi": rssi - 1, "filteredRssi": rssi + 0.5, "accuracy": 2.0 + d, "measuredPower": -59}}
+                # What beacontop's agent writes (TickLineEncoder's beacon object): the id in canonical
+                # form (BeaconIdentity.description) and its kind. Agents publish beacons only: a phone's
+                # reading here is never written, so this slot of the sequence stays empty for it.
+                if b not in agent_ids: continue
+                ident, kind = agent_ids[b]
+                body = {"scanner": scanner, "t": round(start + t - 0.2, 6), "beacon": {"id": ident, "kind": kind, "rssi": rssi - 1, "filteredRssi": rssi + 0.5, "accuracy": 2.0 + d, "measuredPower": -59}}
                 line(t, topic("beacontop/scanners/%s/readings" % scanner), json.dumps(body))
                 continue
             elif form == 6:
@@ -94,6 +101,13 @@ for s in range(90):
             ("beacontop/scanners/pi-a/telemetry", '{"scanner":"pi-a"}'),
             ("beacontop/events/enter/hall", '{"type":"enter"}'),
             ("other/topic", "ignored"),
+            # Agent readings no beacontop agent writes, refused as malformed beacon ids: a phone's id
+            # (agents publish beacons only), the Eddystone called an iBeacon, a UUID without its minor.
+            ("beacontop/scanners/pi-a/readings", '{"scanner":"pi-a","beacon":{"id":"irk:0011aabb","kind":"ibeacon","rssi":-70}}'),
+            ("beacontop/scanners/pi-a/readings", '{"scanner":"pi-a","beacon":{"id":"01020304050607080910:a1b2c3d4e5f6","kind":"ibeacon","rssi":-70}}'),
+            ("beacontop/scanners/pi-b/readings", '{"scanner":"pi-b","beacon":{"id":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100","kind":"ibeacon","rssi":-70}}'),
+            # A distance without the "rssi" ESPresense always writes: refused (wrong shape).
+            ("espresense/devices/%s/hall" % beacons[0], '{"id":"%s","distance":1E1}' % beacons[0]),
         ]
         for i, (tp, payload) in enumerate(bad):
             line(s + 0.3 + i * 0.001, topic(tp), payload, ascii=(i % 2 == 0))

@@ -19,7 +19,7 @@ struct VenueBeaconKeyTests {
         "iBeacon:11223344-5566-7788-99aa-bbccddeeff00-7-9", // ESPresense
         "altBeacon:11223344-5566-7788-99aa-bbccddeeff00-7-9",
         "IBEACON:11223344-5566-7788-99AA-BBCCDDEEFF00-7-9",
-        "11223344-5566-7788-99AA-BBCCDDEEFF00-7-9", // ESPresense's without its prefix (mixed.venue.ndjson's pi-a)
+        "11223344-5566-7788-99AA-BBCCDDEEFF00-7-9", // ESPresense's without its prefix, upper-case
         "112233445566778899aabbccddeeff00-7-9", // room-assistant, mqtt_room
         "11223344-5566-7788-99aa-bbccddeeff00-007-09",
         "iBeacon:11223344-5566-7788-99aa-bbccddeeff00:7:9",
@@ -33,7 +33,7 @@ struct VenueBeaconKeyTests {
         "01020304050607080910:A1B2C3D4E5F6",
         "eddy:0102030405050607080910-a1b2c3d4e5f6", // ESPresense's firmware: namespace byte 5 twice
         "eddy:01020304050607080910-a1b2c3d4e5f6",
-        "0102030405050607080910-A1B2C3D4E5F6", // without the prefix (mixed.venue.ndjson's pi-a)
+        "0102030405050607080910-A1B2C3D4E5F6", // without the prefix, upper-case
         "01020304050607080910-a1b2c3d4e5f6",
     ])
     func eddystoneForms(id: String) {
