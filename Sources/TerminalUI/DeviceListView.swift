@@ -77,6 +77,9 @@ enum DeviceListView {
             let texts = [CellFormat.fixed(reading.rssi, decimals: 0), reading.distance.map(CellFormat.metres) ?? "?", CellFormat.age(reading.age)]
             for (text, end) in zip(texts, ends) { canvas.writeRight(text, end: end, y: y, role: role) }
         }
-        ScrollWindow.show(canvas, contentLines: model.devices.count, scroll: model.scroll, top: 2, bottom: buffer.height - 1, into: &buffer)
+        // Anchored by id, as the scanner list by name: a phone arriving above the one read, or a
+        // resize, leaves the reader at the same device.
+        let paragraphs = ScrollParagraphs(model.devices.map { ($0.id, 1) })
+        ScrollWindow.show(canvas, paragraphs, scroll: model.scroll, anchor: model.scrollAnchor, top: 2, bottom: buffer.height - 1, into: &buffer)
     }
 }

@@ -108,6 +108,25 @@ import Testing
         #expect(ScrolledScreenTests.frame(&state)[2] == top[2], "opened again at its top")
     }
 
+    @Test("scrolled, the list keeps the device being read at its top as phones arrive or leave above it (sorted by id), as the scanner list keeps its scanner")
+    func theListKeepsItsDevice() throws {
+        let many = (1...14).map { Self.device("irk:\(String($0, radix: 16))0aabb", room: "room-\($0)", scanner: "room-\($0)", rssi: -60, distance: 1, age: 0.5) }
+        var state = Self.state(many, columns: 40, lines: 12)
+        _ = state.handle(.character("d"))
+        _ = try ScrolledScreenTests.scroll(&state, untilLine: 2, startsWith: " irk:40aabb ")
+        // A phone whose id sorts first arrives, then two leave before the one read.
+        var snapshot = state.snapshot
+        snapshot.devices.insert(Self.device("irk:0000", room: "hall", scanner: "hall", rssi: -70, distance: 2, age: 0.1), at: 0)
+        _ = state.update(snapshot)
+        #expect(ScrolledScreenTests.frame(&state)[2].hasPrefix(" irk:40aabb "))
+        snapshot.devices.removeFirst(2)
+        _ = state.update(snapshot)
+        #expect(ScrolledScreenTests.frame(&state)[2].hasPrefix(" irk:40aabb "))
+        // Wider, the same device is at the top.
+        ScrolledScreenTests.resize(&state, columns: 70, lines: 12)
+        #expect(ScrolledScreenTests.frame(&state)[2].hasPrefix(" irk:40aabb "))
+    }
+
     @Test("none yet: a line says what the list holds and where it comes from")
     func anEmptyList() {
         var state = Self.state([], columns: 40, lines: 12)
