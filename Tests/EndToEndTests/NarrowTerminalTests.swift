@@ -6,6 +6,19 @@ import Testing
 /// what the pure rendering tests (Tests/TerminalUITests/NarrowScreenTests) assert, on a real terminal.
 @Suite(.serialized)
 struct NarrowTerminalTests {
+    /// The demo in a 40x12 window with its help open (the help's own marker is for each test to wait on).
+    static func demoWithItsHelp() throws -> TmuxSession {
+        let session = try MonitorTerminalTests.start("demo --speed 4", in: NSTemporaryDirectory(), columns: 40, lines: 12)
+        do {
+            try session.waitFor(timeout: 20, "the monitor") { $0.contains(" sim:…/museum.yaml scanning") }
+            try session.send("?")
+        } catch {
+            session.kill()
+            throw error
+        }
+        return session
+    }
+
     @Test("at 40x12 the status line keeps 'sim:' and the event log's messages start at column 16; a resize to 80x24 leaves nothing behind")
     func theDemoAtFortyColumns() throws {
         try TestPrerequisites.requireTmux()
@@ -33,10 +46,8 @@ struct NarrowTerminalTests {
     @Test("at 40x12 the help scrolls: End shows its last key (left out before), k brings the marker back, Esc closes it")
     func theHelpScrollsAtFortyByTwelve() throws {
         try TestPrerequisites.requireTmux()
-        let session = try MonitorTerminalTests.start("demo --speed 4", in: NSTemporaryDirectory(), columns: 40, lines: 12)
+        let session = try Self.demoWithItsHelp()
         defer { session.kill() }
-        try session.waitFor(timeout: 20, "the monitor") { $0.contains(" sim:…/museum.yaml scanning") }
-        try session.send("?")
         try session.waitFor(timeout: 20, "the help's top and its marker") { $0.contains("Keys (Esc or ? returns)") && $0.contains(" more lines (j/k, PgDn)") }
         try session.send("End")
         // The last key, which did not fit at this size ('12 more: enlarge'); nothing left below.
@@ -52,10 +63,8 @@ struct NarrowTerminalTests {
     @Test("the help scrolled to a key at 40x12 keeps that key at the top when the window is resized to 60 columns and back; it showed another key")
     func theHelpKeepsItsKeyAcrossAResize() throws {
         try TestPrerequisites.requireTmux()
-        let session = try MonitorTerminalTests.start("demo --speed 4", in: NSTemporaryDirectory(), columns: 40, lines: 12)
+        let session = try Self.demoWithItsHelp()
         defer { session.kill() }
-        try session.waitFor(timeout: 20, "the monitor") { $0.contains(" sim:…/museum.yaml scanning") }
-        try session.send("?")
         try session.waitFor(timeout: 20, "the help's marker") { $0.contains(" ↓ 33 more lines (j/k, PgDn)") }
         // Eighteen lines down, the filter key is at the top (nine keys of two lines above it).
         for _ in 0..<18 { try session.send("j") }
@@ -77,10 +86,8 @@ struct NarrowTerminalTests {
     @Test("a terminal that sends the normal-mode cursor keys (ESC [ B, ESC [ F) scrolls the help; they were read as Esc, which closed it")
     func normalModeCursorKeysScrollTheHelp() throws {
         try TestPrerequisites.requireTmux()
-        let session = try MonitorTerminalTests.start("demo --speed 4", in: NSTemporaryDirectory(), columns: 40, lines: 12)
+        let session = try Self.demoWithItsHelp()
         defer { session.kill() }
-        try session.waitFor(timeout: 20, "the monitor") { $0.contains(" sim:…/museum.yaml scanning") }
-        try session.send("?")
         try session.waitFor(timeout: 20, "the help's marker") { $0.contains(" ↓ 33 more lines (j/k, PgDn)") }
         // tmux translates its own key names to the mode the program asked for; raw bytes are what a
         // terminal that ignores keypad mode sends.
