@@ -39,7 +39,12 @@ public struct MonitorState: Sendable {
     public private(set) var anchor: ScrollAnchor?
     public private(set) var sort: SortOrder = .distance
     public private(set) var filterText = ""
-    /// True between `/` and Enter/Esc: printable keys then edit the filter text instead of acting.
+    /// The device list's own `/` filter: a text of its own, as the list holds phones, not beacons
+    /// (`/irk` typed on it would leave the table saying no beacon matches; a region typed on the
+    /// table would empty the list). Each list keeps its filter while `d` switches between them.
+    public private(set) var deviceFilterText = ""
+    /// True between `/` and Enter/Esc: printable keys then edit the filter text (on the device
+    /// list, its own) instead of acting.
     public private(set) var isEditingFilter = false
     /// The selected beacon; nil follows the first row (the nearest, by default).
     public private(set) var selected: BeaconIdentity?
@@ -58,6 +63,12 @@ public struct MonitorState: Sendable {
         let filter = RowFilter(filterText)
         let rows = filter == .everything ? snapshot.rows : snapshot.rows.filter(filter.matches)
         return sort.sorted(rows, nearest: snapshot.nearest?.identity)
+    }
+
+    /// The devices as listed: those the device list's filter matches (by id, room or scanner).
+    public var visibleDevices: [VenueDevice] {
+        let needle = RowFilter.trimmed(deviceFilterText).lowercased()
+        return needle.isEmpty ? snapshot.devices : snapshot.devices.filter { $0.matches(needle) }
     }
 
     /// Index of the selection within `rows` (the first row when nothing or a vanished beacon is selected).
@@ -103,20 +114,30 @@ public struct MonitorState: Sendable {
     }
 
     private mutating func editFilter(_ key: Key) -> Reaction {
+        var text = screen == .devices ? deviceFilterText : filterText
         switch key {
         case .enter:
             isEditingFilter = false
+            return .redraw
         case .escape:
             isEditingFilter = false
-            filterText = ""
+            text = ""
         case .backspace:
-            if !filterText.isEmpty { filterText.removeLast() }
+            if !text.isEmpty { text.removeLast() }
         case .character(let c) where !c.isNewline && c.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }):
-            filterText.append(c)
+            text.append(c)
         case .resize:
             return [.redraw, .fullRepaint]
         default:
             return []
+        }
+        if screen == .devices {
+            deviceFilterText = text
+            // The list narrowed or widened under the reader: its matches show from the top.
+            scroll = 0
+            anchor = nil
+        } else {
+            filterText = text
         }
         return .redraw
     }
@@ -157,7 +178,8 @@ public struct MonitorState: Sendable {
             sort = sort.next
             return (.redraw, nil)
         case .beginFilter:
-            screen = .table
+            // The device list filters itself; every other screen filters the table.
+            if screen != .devices { screen = .table }
             isEditingFilter = true
             return (.redraw, nil)
         case .cycleRangingFilter:
@@ -264,12 +286,14 @@ public struct MonitorState: Sendable {
     /// The view model the renderer draws.
     public func viewModel() -> MonitorViewModel {
         let rows = visibleRows
+        let devices = visibleDevices
         return MonitorViewModel(
             title: snapshot.title, rows: rows, totalRowCount: snapshot.rows.count,
             selectedIndex: selectedIndex(in: rows), nearest: snapshot.nearest, source: snapshot.source,
             screen: screen, sort: sort, filterText: filterText, isEditingFilter: isEditingFilter,
             activeFilter: snapshot.activeFilter, events: snapshot.events, calibration: snapshot.calibration,
-            keyBindings: keyMap.bindings, health: snapshot.health, scanners: snapshot.scanners, devices: snapshot.devices,
+            keyBindings: keyMap.bindings, health: snapshot.health, scanners: snapshot.scanners, devices: devices,
+            totalDeviceCount: snapshot.devices.count, deviceFilterText: deviceFilterText,
             scroll: screen == .events && followsLog ? Int.max : scroll,
             scrollAnchor: screen == .events && followsLog ? nil : anchor
         )

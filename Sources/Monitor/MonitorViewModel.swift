@@ -24,8 +24,12 @@ public struct MonitorViewModel: Sendable, Equatable {
     public var health: BeaconConditions
     /// A venue's scanners, for the `n` list.
     public var scanners: [ScannerState]
-    /// A venue's devices, for the `d` list (and their count in the title bar).
+    /// A venue's devices the device list's filter matches, for the `d` list.
     public var devices: [VenueDevice]
+    /// Devices before that filter (the title bar's count; "1 of 2 devices" while it narrows the list).
+    public var totalDeviceCount: Int
+    /// The device list's own `/` filter (`filterText` is the table's).
+    public var deviceFilterText: String
     /// Lines the help screen or the detail pane is scrolled down by (the renderer keeps it in range).
     public var scroll: Int
     /// A screen scrolled down: the line to keep at its top, which wins over `scroll` where its
@@ -38,9 +42,12 @@ public struct MonitorViewModel: Sendable, Equatable {
         sort: SortOrder = .distance, filterText: String = "", isEditingFilter: Bool = false,
         activeFilter: String? = nil, events: [MonitorEvent] = [], calibration: CalibrationProgress? = nil,
         keyBindings: [KeyBinding] = KeyMap.standard.bindings, health: BeaconConditions = BeaconConditions(),
-        scanners: [ScannerState] = [], devices: [VenueDevice] = [], scroll: Int = 0, scrollAnchor: ScrollAnchor? = nil
+        scanners: [ScannerState] = [], devices: [VenueDevice] = [],
+        totalDeviceCount: Int? = nil, deviceFilterText: String = "", scroll: Int = 0, scrollAnchor: ScrollAnchor? = nil
     ) {
         self.devices = devices
+        self.totalDeviceCount = totalDeviceCount ?? devices.count
+        self.deviceFilterText = deviceFilterText
         self.scroll = scroll
         self.scrollAnchor = scrollAnchor
         self.health = health

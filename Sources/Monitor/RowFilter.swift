@@ -8,7 +8,7 @@ public enum RowFilter: Sendable, Equatable {
     case region(uuid: UUIDBytes, major: UInt16?, minor: UInt16?)
 
     public init(_ text: String) {
-        let trimmed = String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        let trimmed = Self.trimmed(text)
         guard !trimmed.isEmpty else {
             self = .everything
             return
@@ -20,6 +20,11 @@ public enum RowFilter: Sendable, Equatable {
             return
         }
         self = .text(trimmed.lowercased())
+    }
+
+    /// `text` without the spaces around it: a filter typed `irk ` matches as `irk`.
+    static func trimmed(_ text: String) -> String {
+        String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 
     public func matches(_ row: BeaconRowModel) -> Bool {

@@ -18,3 +18,13 @@ public struct VenueDevice: Sendable, Equatable {
         self.reading = reading
     }
 }
+
+extension VenueDevice {
+    /// `/` on the device list: `needle` (lowercased, trimmed) is in the id, the room or the scanner,
+    /// in any case. Plain text only: a device has no UUID for the table's region filter to match,
+    /// and a person picks phones out by what the list shows (`irk:`, `café`, a scanner's name).
+    func matches(_ needle: String) -> Bool {
+        id.lowercased().contains(needle) || (room?.lowercased().contains(needle) ?? false)
+            || reading.scanner.lowercased().contains(needle)
+    }
+}

@@ -6,6 +6,8 @@ import Monitor
 /// scanner's RSSI and distance as reported, and the reading's age. ESPresense's and
 /// room-assistant's own pages list every tracked device so; here the event log named a phone
 /// (`irk:0011aabb in café`) that no row or list showed.
+/// `/` narrows it (`MonitorState.visibleDevices`: id, room or scanner, any case), the title bar
+/// then counting `1 of 2 devices`, as the table's filter narrows the table.
 ///
 /// The ids come from the network: every one is drawn through `ScreenBuffer.write`, whose sanitiser
 /// turns escapes, bidi controls and the like into replacement cells, and a long one is cut in the
@@ -57,8 +59,10 @@ enum DeviceListView {
         if layout.scanner > 0 { buffer.write("SCANNER", x: scannerX, y: 1, role: .columnHeader) }
         for (column, end) in zip(values, ends) { buffer.writeRight(column.heading, end: end, y: 1, role: .columnHeader) }
         if model.devices.isEmpty {
-            buffer.writeWrapped("No devices tracked yet (the device list is a venue's: ESPresense ids that name no beacon, as a phone's irk:... or name:...).",
-                                x: 2, y: 2, lines: max(1, buffer.height - 3), role: .muted)
+            let message = model.totalDeviceCount == 0
+                ? "No devices tracked yet (the device list is a venue's: ESPresense ids that name no beacon, as a phone's irk:... or name:...)."
+                : "No device matches the filter \"\(model.deviceFilterText)\" (id, room or scanner)"
+            buffer.writeWrapped(message, x: 2, y: 2, lines: max(1, buffer.height - 3), role: .muted)
             return
         }
         // Every device on a canvas shown through the screen (ScrollWindow), as the scanner list.

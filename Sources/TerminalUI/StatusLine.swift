@@ -22,7 +22,9 @@ enum StatusLine {
         let y = buffer.height - 1
         buffer.fill(y: y, role: .status)
         if model.isEditingFilter {
-            let prompt = " / filter (text or UUID[:major[:minor]]): \(model.filterText)_"
+            let prompt = model.screen == .devices
+                ? " / devices (id, room, scanner): \(model.deviceFilterText)_"
+                : " / filter (text or UUID[:major[:minor]]): \(model.filterText)_"
             buffer.write(prompt, x: 0, y: y, role: .status)
             return
         }

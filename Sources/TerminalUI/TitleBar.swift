@@ -31,12 +31,14 @@ enum TitleBar {
             let count = model.health.transmitters.count
             rights = ["\(count) " + (count == 1 ? "transmitter" : "transmitters")]
         } else if model.screen == .devices {
-            // The device list is not the table: its own count, no sort or filter.
-            rights = ["\(model.devices.count) " + (model.devices.count == 1 ? "device" : "devices")]
+            // The device list is not the table: its own count and `/` filter, no sort.
+            let count = model.devices.count == model.totalDeviceCount ? "\(model.devices.count)" : "\(model.devices.count) of \(model.totalDeviceCount)"
+            rights = [count + (model.totalDeviceCount == 1 ? " device" : " devices")]
+            if !model.deviceFilterText.isEmpty && !model.isEditingFilter { rights.append("/\(model.deviceFilterText)") }
         } else {
             let count = model.rows.count == model.totalRowCount ? "\(model.rows.count)" : "\(model.rows.count) of \(model.totalRowCount)"
             // A venue's devices (phones) are no rows: their count says the `d` list has some.
-            let devices = model.devices.isEmpty ? "" : ", \(model.devices.count) " + (model.devices.count == 1 ? "device" : "devices")
+            let devices = model.totalDeviceCount == 0 ? "" : ", \(model.totalDeviceCount) " + (model.totalDeviceCount == 1 ? "device" : "devices")
             rights = [count + (model.totalRowCount == 1 ? " beacon" : " beacons") + devices, "sort: \(model.sort.rawValue)"]
             if let filter = model.activeFilter { rights.append("filter: \(filter)") }
             if !model.filterText.isEmpty && !model.isEditingFilter { rights.append("/\(model.filterText)") }

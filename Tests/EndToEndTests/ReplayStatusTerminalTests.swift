@@ -42,7 +42,7 @@ struct ReplayStatusTerminalTests {
         try MonitorTerminalTests.expectRestored(session)
     }
 
-    @Test("a venue recording shows its length too, and d lists the phones its ESPresense nodes report")
+    @Test("a venue recording shows its length too, d lists the phones its ESPresense nodes report, and / narrows the list")
     func venueRecordingLength() throws {
         let recording = SharedData.repositoryRoot.appendingPathComponent("Tests/VenueRecordings/mixed.venue.ndjson").path
         let session = try MonitorTerminalTests.start("monitor \(recording) --speed 1")
@@ -56,6 +56,11 @@ struct ReplayStatusTerminalTests {
         try session.send("d")
         try session.waitFor(timeout: 20, "irk:0011aabb in café, name:Visitor's phone in hall") { screen in
             screen.contains(#/\n irk:0011aabb +café +café +-\d+ /#) && screen.contains(#/\n name:Visitor's phone +hall +hall +-\d+ /#)
+        }
+        // `/` on the list narrows it: the irk phone alone, counted 1 of 2 in the title.
+        try session.send("/", "i", "r", "k", "Enter")
+        try session.waitFor(timeout: 10, "irk:0011aabb alone, 1 of 2 devices · /irk") { screen in
+            screen.contains("1 of 2 devices · /irk") && screen.contains(#/\n irk:0011aabb +café /#) && !screen.contains("Visitor")
         }
         try session.send("q")
         try MonitorTerminalTests.expectRestored(session)

@@ -75,4 +75,47 @@ import Venue
         #expect(device.reading.scanner == "kitchen" && abs(device.reading.age - 0.4) < 1e-9, "the best reading of all: \(device.reading)")
         #expect(first.rows.isEmpty)
     }
+
+    static func type(_ text: String, into state: inout MonitorState) {
+        for character in text { _ = state.handle(.character(character)) }
+    }
+
+    @Test("/ on the device list narrows it by id, room or scanner in any case and stays on it; the table's / filter is a text of its own")
+    func theDeviceListFiltersItself() {
+        var feed = MonitorFeed(status: SourceStatus(name: "mqtt://127.0.0.1:1883"))
+        feed.startVenue(VenueView())
+        let phones = ["irk:5566ccddeeff", "name:Visitor's phone"]
+        var state = MonitorState(snapshot: Self.play(&feed, ids: [Self.beacon] + phones, from: 1000, seconds: 6))
+        #expect(state.visibleDevices.map(\.id) == phones)
+        _ = state.handle(.character("d"))
+        _ = state.handle(.character("/"))
+        #expect(state.screen == .devices && state.isEditingFilter, "/ no longer goes back to the table")
+        Self.type("IRK", into: &state)
+        #expect(state.visibleDevices.map(\.id) == ["irk:5566ccddeeff"] && state.deviceFilterText == "IRK")
+        #expect(state.filterText.isEmpty && state.visibleRows.count == 1, "the table's filter is untouched")
+        _ = state.handle(.enter)
+        #expect(!state.isEditingFilter && state.screen == .devices)
+        // Both phones are placed in the kitchen by the kitchen node: the room and scanner match them all.
+        _ = state.handle(.character("/"))
+        for _ in 0..<3 { _ = state.handle(.backspace) }
+        Self.type("KITCHEN ", into: &state)
+        #expect(state.visibleDevices.map(\.id) == phones)
+        Self.type("x", into: &state)
+        #expect(state.visibleDevices.isEmpty)
+        _ = state.handle(.escape)
+        #expect(state.deviceFilterText.isEmpty && state.visibleDevices.map(\.id) == phones, "Esc clears the list's filter")
+
+        // The table's filter (here a region) leaves the list whole, and each keeps its own across d.
+        _ = state.handle(.character("/"))
+        Self.type("visitor", into: &state)
+        _ = state.handle(.enter)
+        _ = state.handle(.character("d"))
+        _ = state.handle(.character("/"))
+        Self.type("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100", into: &state)
+        _ = state.handle(.enter)
+        #expect(state.screen == .table && state.visibleRows.count == 1)
+        _ = state.handle(.character("d"))
+        #expect(state.visibleDevices.map(\.id) == ["name:Visitor's phone"] && state.deviceFilterText == "visitor")
+        #expect(state.viewModel().devices.map(\.id) == ["name:Visitor's phone"] && state.viewModel().totalDeviceCount == 2)
+    }
 }

@@ -127,6 +127,61 @@ import Testing
         #expect(ScrolledScreenTests.frame(&state)[2].hasPrefix(" irk:40aabb "))
     }
 
+    @Test("/ on the list: the prompt says what it matches, the list narrows, the title counts 1 of 3 and shows the filter; none matching says so")
+    func theFilterNarrowsTheList() {
+        var state = Self.state(Self.devices, columns: 80, lines: 10)
+        _ = state.handle(.character("d"))
+        _ = state.handle(.character("/"))
+        for character in "CAFÉ" { _ = state.handle(.character(character)) }
+        let typing = NarrowScreenTests.lines(Self.screen(state))
+        #expect(typing[0] == " beacontop · devices                                             1 of 3 devices")
+        #expect(Array(typing[2...3]) == [" irk:0011aabb                   café           café             -55   0.82 0.4s", ""])
+        #expect(typing[9] == " / devices (id, room, scanner): CAFÉ_")
+        _ = state.handle(.enter)
+        let kept = NarrowScreenTests.lines(Self.screen(state))
+        #expect(kept[0] == " beacontop · devices                                     1 of 3 devices · /CAFÉ")
+        #expect(kept[9].hasPrefix(" mqtt://broker scanning"))
+        // The scanner's name counts too: the hall's north door places the visitor's phone.
+        _ = state.handle(.character("/"))
+        for _ in 0..<4 { _ = state.handle(.backspace) }
+        for character in "north" { _ = state.handle(.character(character)) }
+        #expect(NarrowScreenTests.lines(Self.screen(state))[2].hasPrefix(" name:Visitor's phone "))
+        for character in "-gate" { _ = state.handle(.character(character)) }
+        _ = state.handle(.enter)
+        state.screenSize = (40, 12)
+        #expect(Array(NarrowScreenTests.lines(Self.screen(state))[0...4]) == [
+            // The filter gives way first on a narrow title bar, as the table's does.
+            " beacontop · devices     0 of 3 devices",
+            " DEVICE       ROOM     RSSI DIST m  AGE",
+            "  No device matches the filter",
+            "  \"north-gate\" (id, room or scanner)",
+            "",
+        ])
+        // The table's title counts every device whatever the list's filter.
+        _ = state.handle(.character("d"))
+        #expect(NarrowScreenTests.lines(Self.screen(state))[0].hasSuffix(" 0 beacons, 3 devices"))
+    }
+
+    @Test("typing a filter shows the matches from the top; scrolled through them, the device read stays at the top across a resize")
+    func theFilteredListScrollsAndKeepsItsDevice() throws {
+        let phones = (1...14).map { Self.device("irk:\(String($0, radix: 16))0aabb", room: "room-\($0)", scanner: "room-\($0)", rssi: -60, distance: 1, age: 0.5) }
+        let names = (1...6).map { Self.device("name:phone \($0)", room: "hall", scanner: "hall", rssi: -70, distance: 2, age: 0.5) }
+        var state = Self.state(phones + names, columns: 40, lines: 12)
+        _ = state.handle(.character("d"))
+        _ = try ScrolledScreenTests.scroll(&state, untilLine: 2, startsWith: " irk:40aabb ")
+        _ = state.handle(.character("/"))
+        for character in "irk" { _ = state.handle(.character(character)) }
+        let top = ScrolledScreenTests.frame(&state)
+        #expect(top[2].hasPrefix(" irk:10aabb ") && top[10] == " ↓ 6 more lines (j/k, PgDn)", "\(top)")
+        _ = state.handle(.enter)
+        _ = try ScrolledScreenTests.scroll(&state, untilLine: 2, startsWith: " irk:40aabb ")
+        ScrolledScreenTests.resize(&state, columns: 70, lines: 12)
+        #expect(ScrolledScreenTests.frame(&state)[2].hasPrefix(" irk:40aabb "))
+        _ = state.handle(.end)
+        let end = ScrolledScreenTests.frame(&state)
+        #expect(end[10].hasPrefix(" irk:e0aabb ") && !end.joined().contains("name:"), "\(end)")
+    }
+
     @Test("none yet: a line says what the list holds and where it comes from")
     func anEmptyList() {
         var state = Self.state([], columns: 40, lines: 12)
