@@ -5,7 +5,7 @@
 #    (the installed manual page must render), zsh and fish (the installed completions must parse),
 #    librsvg2-bin and fonts-dejavu-core (the survey's SVG maps must render to PNG, labels included),
 #    libmosquitto-dev (the MQTT client library), mosquitto (the broker the venue tests start),
-#    openssl (their TLS certificates); for the kernel-HCI VM tests (docs/testing-vm.md), without
+#    mosquitto-clients (mosquitto_sub: the agent tests' independent subscriber), openssl (their TLS certificates); for the kernel-HCI VM tests (docs/testing-vm.md), without
 #    their recommends: qemu-system-x86, busybox-static (the initramfs), kmod (depmod), cpio,
 #    libcap2-bin (setcap). The kernel itself is fetched by Tests/vm/prepare.sh with apt-get download
 #    into .build/vm/.
@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libncurses-dev tmux tshark python3-venv man-db groff-base zsh fish librsvg2-bin fonts-dejavu-core libmosquitto-dev mosquitto openssl)
+packages=(libncurses-dev tmux tshark python3-venv man-db groff-base zsh fish librsvg2-bin fonts-dejavu-core libmosquitto-dev mosquitto mosquitto-clients openssl)
 vm_packages=(qemu-system-x86 busybox-static kmod cpio libcap2-bin)
 missing=()
 vm_missing=()

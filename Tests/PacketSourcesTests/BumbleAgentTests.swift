@@ -15,7 +15,7 @@ struct BumbleAgentTests {
             output = broker.directory.appendingPathComponent("sub-\(UUID().uuidString).log")
             guard let pid = CleanSpawn.start(
                 ["/usr/bin/mosquitto_sub", "-h", "127.0.0.1", "-p", String(broker.port), "-t", filter, "-F", "%t %p"], output: output.path
-            ) else { throw HarnessError(description: "cannot start mosquitto_sub") }
+            ) else { throw HarnessError(description: "cannot start /usr/bin/mosquitto_sub (Debian's mosquitto-clients, which bash Tests/setup.sh installs)") }
             self.pid = pid
         }
 
