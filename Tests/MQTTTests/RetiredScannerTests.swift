@@ -54,6 +54,9 @@ struct RetiredScannerTests {
         for filter in VenueTopics().viewSubscriptions { later.subscribe(filter) }
         later.start()
         try await laterEvents.waitConnected()
+        // The marker is not retained: published before the broker took the view's subscriptions,
+        // it would reach no one (seen once in a fresh-clone CI run: "connected; 0 messages").
+        #expect(later.waitForSubscriptions(timeout: 30))
         #expect(admin.publish(MQTTOutgoingMessage(topic: "beacontop/scanners/marker/status", text: "online", qos: .atLeastOnce)) == .sent)
         try await laterEvents.wait("the marker") { $0.messages.contains { $0.topic.contains("marker") } }
         #expect(laterEvents.messages.map(\.topic) == ["beacontop/scanners/marker/status"])
