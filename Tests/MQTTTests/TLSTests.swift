@@ -52,6 +52,7 @@ struct TLSTests {
         client.subscribe("secure/#")
         client.start()
         try await events.waitConnected()
+        #expect(client.waitForSubscriptions(timeout: 30), "the broker took the subscriptions before anything is published to them")
         #expect(client.publish(MQTTOutgoingMessage(topic: "secure/hello", text: "over TLS")) == .sent)
         try await events.wait("the message back") { !$0.messages(on: "secure/hello").isEmpty }
         #expect(events.messages(on: "secure/hello").first?.payload == Array("over TLS".utf8))

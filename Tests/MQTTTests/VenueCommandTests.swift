@@ -103,6 +103,7 @@ struct VenueCommandTests {
         backend.subscribe("beacontop/occupancy/+", qos: .atLeastOnce)
         backend.start()
         try await backendEvents.waitConnected()
+        #expect(backend.waitForSubscriptions(timeout: 30), "the broker took the subscriptions before anything is published to them")
 
         let view = try Command(["scan", broker.url(), "--json"])
         let nodes = try BrokerTests.client(broker.url(), id: BrokerTests.unique("nodes"))
@@ -110,6 +111,7 @@ struct VenueCommandTests {
         nodes.subscribe("espresense/rooms/+/status")
         nodes.start()
         try await nodeEvents.waitConnected()
+        #expect(nodes.waitForSubscriptions(timeout: 30), "the broker took the subscriptions before anything is published to them")
         try await view.waitForOutput()
         try await Self.publishUntilSeen(nodes, nodeEvents, topic: "espresense/rooms/kitchen/status")
         // Five seconds: the beacon enters the kitchen after about three (the evidence), so its

@@ -37,11 +37,13 @@ struct VenueOverBrokerTests {
         for filter in Self.topics.viewSubscriptions { view.subscribe(filter) }
         view.start()
         try await viewEvents.waitConnected()
+        #expect(view.waitForSubscriptions(timeout: 30), "the broker took the subscriptions before anything is published to them")
         let backend = try BrokerTests.client(broker.url(prefix: "expo"), id: BrokerTests.unique("backend"), cleanSession: false)
         let backendEvents = EventCollector(backend)
         for filter in Self.topics.eventSubscriptions { backend.subscribe(filter, qos: .atLeastOnce) }
         backend.start()
         try await backendEvents.waitConnected()
+        #expect(backend.waitForSubscriptions(timeout: 30), "the broker took the subscriptions before anything is published to them")
 
         let start = Date().timeIntervalSince1970
         var scanner = ScannerAgent(scanner: "pi-lobby", topics: Self.topics, startedAt: start)
@@ -116,6 +118,7 @@ struct VenueOverBrokerTests {
         for filter in VenueTopics().viewSubscriptions { view.subscribe(filter) }
         view.start()
         try await viewEvents.waitConnected()
+        #expect(view.waitForSubscriptions(timeout: 30), "the broker took the subscriptions before anything is published to them")
         let attacker = try BrokerTests.client(broker.url(), id: BrokerTests.unique("attacker"))
         attacker.start()
         #expect(attacker.waitForFirstConnection(timeout: 10) == nil)
