@@ -28,11 +28,11 @@ public struct ScrollAnchor: Sendable, Equatable {
     /// are mostly never named.
     public func index(among count: Int, name: (Int) -> String) -> Int? {
         guard count > 0 else { return nil }
-        for distance in 0...max(abs(index), abs(count - 1 - index)) {
-            for candidate in distance == 0 ? [index] : [index - distance, index + distance]
-            where (0..<count).contains(candidate) && name(candidate) == paragraph {
-                return candidate
-            }
+        func isIt(_ candidate: Int) -> Bool { (0..<count).contains(candidate) && name(candidate) == paragraph }
+        if isIt(index) { return index }
+        for distance in 1...max(1, abs(index), abs(count - 1 - index)) {
+            if isIt(index - distance) { return index - distance }
+            if isIt(index + distance) { return index + distance }
         }
         return nil
     }
