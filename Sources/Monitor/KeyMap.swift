@@ -46,7 +46,7 @@ public struct KeyMap: Sendable {
         KeyBinding([.end], .selectLast, "select the last beacon (scroll to the end)"),
         KeyBinding([.enter], .toggleDetail, "detail: RSSI and distance charts, raw frame, filters"),
         KeyBinding([.character("s")], .cycleSort, "sort by distance, RSSI, name, id"),
-        KeyBinding([.character("/")], .beginFilter, "filter by text or region UUID[:major[:minor]]"),
+        KeyBinding([.character("/")], .beginFilter, "filter this screen: text or UUID[:major[:minor]]"),
         KeyBinding([.character("f")], .cycleRangingFilter, "pick the ranging filter"),
         KeyBinding([.character(" ")], .togglePause, "pause or resume"),
         KeyBinding([.character(".")], .step, "pause, then step one packet at a time"),

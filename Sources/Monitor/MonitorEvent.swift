@@ -16,3 +16,13 @@ public struct MonitorEvent: Sendable, Equatable {
         self.message = message
     }
 }
+
+extension MonitorEvent {
+    /// `/` on the event log: `needle` (lowercased, trimmed) is in its kind or its message, in any
+    /// case (`/rosetta`, `/café`, `/warning`), as `less`'s `&pattern` keeps the lines holding it.
+    /// Not its time: `CellFormat.clock` writes it for the screen, and `/00:1` keeping every event
+    /// of a minute's seconds is no search a person makes.
+    func matches(_ needle: String) -> Bool {
+        kind.rawValue.contains(needle) || message.lowercased().contains(needle)
+    }
+}

@@ -257,3 +257,20 @@ public struct ScannerState: Sendable, Equatable {
         self.offsetSource = offsetSource
     }
 }
+
+extension ScannerState {
+    /// Whether it hears beacons: alive and its telemetry not saying its radio is gone.
+    public var hears: Bool { alive && radioLost == nil }
+
+    /// Its state as the list shows it: `online`; `no radio` when online but its telemetry says its
+    /// controller is gone; `offline` when it said so or its will did; `silent` when it just stopped.
+    public var stateText: String {
+        alive ? (hears ? "online" : "no radio") : declaredOnline == false ? "offline" : "silent"
+    }
+
+    /// `/` on the scanner list: `needle` (lowercased, trimmed) is in its name, its room or its
+    /// state, in any case: what the list shows to tell scanners apart (`/booth-1`, `/silent`).
+    func matches(_ needle: String) -> Bool {
+        name.lowercased().contains(needle) || room.lowercased().contains(needle) || stateText.contains(needle)
+    }
+}

@@ -1,4 +1,5 @@
 import BeaconFormats
+import Survey
 
 /// Which screen the monitor shows.
 public enum MonitorScreen: String, Sendable {
@@ -38,13 +39,13 @@ public struct MonitorState: Sendable {
     /// the log, which grows at its end, keeps its first event at the top as older ones go.
     public private(set) var anchor: ScrollAnchor?
     public private(set) var sort: SortOrder = .distance
+    /// The table's `/` filter (`RowFilter`).
     public private(set) var filterText = ""
-    /// The device list's own `/` filter: a text of its own, as the list holds phones, not beacons
-    /// (`/irk` typed on it would leave the table saying no beacon matches; a region typed on the
-    /// table would empty the list). Each list keeps its filter while `d` switches between them.
-    public private(set) var deviceFilterText = ""
-    /// True between `/` and Enter/Esc: printable keys then edit the filter text (on the device
-    /// list, its own) instead of acting.
+    /// The health view's, the scanner and device lists' and the event log's own `/` filters, each
+    /// kept while the keys switch screens.
+    public private(set) var screenFilters = ScreenFilters()
+    /// True between `/` and Enter/Esc: printable keys then edit the filter text (on a screen in
+    /// `ScreenFilters.screens`, its own) instead of acting.
     public private(set) var isEditingFilter = false
     /// The selected beacon; nil follows the first row (the nearest, by default).
     public private(set) var selected: BeaconIdentity?
@@ -67,9 +68,29 @@ public struct MonitorState: Sendable {
 
     /// The devices as listed: those the device list's filter matches (by id, room or scanner).
     public var visibleDevices: [VenueDevice] {
-        let needle = RowFilter.trimmed(deviceFilterText).lowercased()
-        return needle.isEmpty ? snapshot.devices : snapshot.devices.filter { $0.matches(needle) }
+        screenFilters.narrow(snapshot.devices, on: .devices) { $0.matches($1) }
     }
+
+    /// The scanners as listed: those the scanner list's filter matches (by name, room or state).
+    public var visibleScanners: [ScannerState] {
+        screenFilters.narrow(snapshot.scanners, on: .scanners) { $0.matches($1) }
+    }
+
+    /// The health view's transmitters: those its filter matches (by name, id or address). The
+    /// identities' conditions stay whole: the table's marks and the detail pane read them.
+    public var visibleHealth: BeaconConditions {
+        var health = snapshot.health
+        health.transmitters = screenFilters.narrow(health.transmitters, on: .health) { $0.matches($1) }
+        return health
+    }
+
+    /// The events as logged: those the event log's filter matches (by kind or message).
+    public var visibleEvents: [MonitorEvent] {
+        screenFilters.narrow(snapshot.events, on: .events) { $0.matches($1) }
+    }
+
+    /// Whether `/` on the screen shown edits a filter of its own rather than the table's.
+    private var screenHasFilter: Bool { ScreenFilters.screens.contains(screen) }
 
     /// Index of the selection within `rows` (the first row when nothing or a vanished beacon is selected).
     public func selectedIndex(in rows: [BeaconRowModel]) -> Int? {
@@ -114,7 +135,7 @@ public struct MonitorState: Sendable {
     }
 
     private mutating func editFilter(_ key: Key) -> Reaction {
-        var text = screen == .devices ? deviceFilterText : filterText
+        var text = screenHasFilter ? screenFilters[screen] : filterText
         switch key {
         case .enter:
             isEditingFilter = false
@@ -131,11 +152,15 @@ public struct MonitorState: Sendable {
         default:
             return []
         }
-        if screen == .devices {
-            deviceFilterText = text
-            // The list narrowed or widened under the reader: its matches show from the top.
-            scroll = 0
-            anchor = nil
+        if screenHasFilter {
+            screenFilters[screen] = text
+            // A list narrowed or widened under the reader shows its matches from the top. The log
+            // stays where it was: at its end while it follows new events (the newest matches), else
+            // at the event read where that still matches (cleared, the reader is still at it).
+            if screen != .events {
+                scroll = 0
+                anchor = nil
+            }
         } else {
             filterText = text
         }
@@ -178,8 +203,9 @@ public struct MonitorState: Sendable {
             sort = sort.next
             return (.redraw, nil)
         case .beginFilter:
-            // The device list filters itself; every other screen filters the table.
-            if screen != .devices { screen = .table }
+            // The health view, the scanner and device lists and the event log filter themselves;
+            // every other screen filters the table (ScreenFilters.screens).
+            if !screenHasFilter { screen = .table }
             isEditingFilter = true
             return (.redraw, nil)
         case .cycleRangingFilter:
@@ -287,13 +313,17 @@ public struct MonitorState: Sendable {
     public func viewModel() -> MonitorViewModel {
         let rows = visibleRows
         let devices = visibleDevices
+        let scanners = visibleScanners
+        let events = visibleEvents
         return MonitorViewModel(
             title: snapshot.title, rows: rows, totalRowCount: snapshot.rows.count,
             selectedIndex: selectedIndex(in: rows), nearest: snapshot.nearest, source: snapshot.source,
             screen: screen, sort: sort, filterText: filterText, isEditingFilter: isEditingFilter,
-            activeFilter: snapshot.activeFilter, events: snapshot.events, calibration: snapshot.calibration,
-            keyBindings: keyMap.bindings, health: snapshot.health, scanners: snapshot.scanners, devices: devices,
-            totalDeviceCount: snapshot.devices.count, deviceFilterText: deviceFilterText,
+            activeFilter: snapshot.activeFilter, events: events, totalEventCount: snapshot.events.count,
+            calibration: snapshot.calibration, keyBindings: keyMap.bindings, health: visibleHealth,
+            totalTransmitterCount: snapshot.health.transmitters.count,
+            scanners: scanners, totalScannerCount: snapshot.scanners.count, devices: devices,
+            totalDeviceCount: snapshot.devices.count, screenFilterText: screenFilters[screen],
             scroll: screen == .events && followsLog ? Int.max : scroll,
             scrollAnchor: screen == .events && followsLog ? nil : anchor
         )

@@ -16,20 +16,28 @@ public struct MonitorViewModel: Sendable, Equatable {
     public var filterText: String
     public var isEditingFilter: Bool
     public var activeFilter: String?
+    /// The events the event log's filter matches, oldest first.
     public var events: [MonitorEvent]
+    /// Events before that filter (the log's heading counts "Events (12 of 480)" while it narrows).
+    public var totalEventCount: Int
     public var calibration: CalibrationProgress?
     /// The key table, for the help screen.
     public var keyBindings: [KeyBinding]
     /// Beacon health: the health view, row marks, the detail pane's health lines.
     public var health: BeaconConditions
-    /// A venue's scanners, for the `n` list.
+    /// Transmitters before the health view's filter (its title's "3 of 10 transmitters").
+    public var totalTransmitterCount: Int
+    /// A venue's scanners the scanner list's filter matches, for the `n` list.
     public var scanners: [ScannerState]
+    /// Scanners before that filter (the title bar's "3 of 30 scanners").
+    public var totalScannerCount: Int
     /// A venue's devices the device list's filter matches, for the `d` list.
     public var devices: [VenueDevice]
     /// Devices before that filter (the title bar's count; "1 of 2 devices" while it narrows the list).
     public var totalDeviceCount: Int
-    /// The device list's own `/` filter (`filterText` is the table's).
-    public var deviceFilterText: String
+    /// The `/` filter of the screen shown where it has one of its own (`ScreenFilters.screens`:
+    /// the scanner list, the device list, the event log); `filterText` is the table's.
+    public var screenFilterText: String
     /// Lines the help screen or the detail pane is scrolled down by (the renderer keeps it in range).
     public var scroll: Int
     /// A screen scrolled down: the line to keep at its top, which wins over `scroll` where its
@@ -40,17 +48,20 @@ public struct MonitorViewModel: Sendable, Equatable {
         title: String? = nil, rows: [BeaconRowModel], totalRowCount: Int? = nil, selectedIndex: Int? = nil,
         nearest: NearestExhibit? = nil, source: SourceStatus, screen: MonitorScreen = .table,
         sort: SortOrder = .distance, filterText: String = "", isEditingFilter: Bool = false,
-        activeFilter: String? = nil, events: [MonitorEvent] = [], calibration: CalibrationProgress? = nil,
+        activeFilter: String? = nil, events: [MonitorEvent] = [], totalEventCount: Int? = nil, calibration: CalibrationProgress? = nil,
         keyBindings: [KeyBinding] = KeyMap.standard.bindings, health: BeaconConditions = BeaconConditions(),
-        scanners: [ScannerState] = [], devices: [VenueDevice] = [],
-        totalDeviceCount: Int? = nil, deviceFilterText: String = "", scroll: Int = 0, scrollAnchor: ScrollAnchor? = nil
+        totalTransmitterCount: Int? = nil, scanners: [ScannerState] = [], totalScannerCount: Int? = nil, devices: [VenueDevice] = [],
+        totalDeviceCount: Int? = nil, screenFilterText: String = "", scroll: Int = 0, scrollAnchor: ScrollAnchor? = nil
     ) {
         self.devices = devices
         self.totalDeviceCount = totalDeviceCount ?? devices.count
-        self.deviceFilterText = deviceFilterText
+        self.totalScannerCount = totalScannerCount ?? scanners.count
+        self.totalEventCount = totalEventCount ?? events.count
+        self.screenFilterText = screenFilterText
         self.scroll = scroll
         self.scrollAnchor = scrollAnchor
         self.health = health
+        self.totalTransmitterCount = totalTransmitterCount ?? health.transmitters.count
         self.scanners = scanners
         self.title = title
         self.rows = rows

@@ -61,7 +61,7 @@ enum DeviceListView {
         if model.devices.isEmpty {
             let message = model.totalDeviceCount == 0
                 ? "No devices tracked yet (the device list is a venue's: ESPresense ids that name no beacon, as a phone's irk:... or name:...)."
-                : "No device matches the filter \"\(model.deviceFilterText)\" (id, room or scanner)"
+                : "No device matches the filter \"\(model.screenFilterText)\" (id, room or scanner)"
             buffer.writeWrapped(message, x: 2, y: 2, lines: max(1, buffer.height - 3), role: .muted)
             return
         }

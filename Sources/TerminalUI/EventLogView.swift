@@ -13,9 +13,16 @@ enum EventLogView {
         buffer.writeRight("TIME", end: layout.timeEnd, y: 1, role: .columnHeader)
         buffer.write("KIND", x: layout.kindX, y: 1, role: .columnHeader)
         buffer.write("WHAT", x: layout.messageX, y: 1, role: .columnHeader)
-        buffer.writeRight("Events (\(model.events.count)) ", end: width, y: 1, role: .columnHeader)
+        // While `/` narrows the log, the count says of how many: "Events (12 of 480)".
+        let count = model.events.count == model.totalEventCount ? "\(model.events.count)" : "\(model.events.count) of \(model.totalEventCount)"
+        buffer.writeRight("Events (\(count)) ", end: width, y: 1, role: .columnHeader)
         if model.events.isEmpty {
-            buffer.write("  No region events yet.", x: 0, y: 2, role: .muted)
+            if model.totalEventCount == 0 {
+                buffer.write("  No region events yet.", x: 0, y: 2, role: .muted)
+            } else {
+                buffer.writeWrapped("No event matches the filter \"\(model.screenFilterText)\" (kind or message)", x: 2, y: 2,
+                                    lines: max(1, buffer.height - 3), role: .muted)
+            }
             return
         }
         // Each message wrapped under WHAT, up to `linesPerEvent`: a reconnect's reason or a refused

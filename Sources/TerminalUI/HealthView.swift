@@ -58,7 +58,9 @@ enum HealthView {
             // Wrapped, as every message: at 40 columns it ended at 'health shows once'.
             // A venue's scanners relay readings, never frames: it said 'No beacon heard yet' beside
             // a table of beacons, as if health would come.
-            let message = model.source.countsMessages
+            let message = model.totalTransmitterCount > 0
+                ? "No transmitter matches the filter \"\(model.screenFilterText)\" (name, id or address)"
+                : model.source.countsMessages
                 ? "No health on a venue: its scanners send readings, not the beacon frames health is read from. Monitor a radio (hci0) or a capture for it."
                 : "No beacon heard yet: health shows once a beacon frame arrives."
             buffer.writeWrapped(message, x: 2, y: y, lines: last - y + 1, role: .muted)

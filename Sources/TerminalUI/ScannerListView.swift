@@ -35,15 +35,18 @@ enum ScannerListView {
             }
         }
         if model.scanners.isEmpty {
-            buffer.writeWrapped("No scanners heard yet (the scanner list is a venue's: monitor mqtt://BROKER).", x: 2, y: 2, lines: max(1, buffer.height - 3), role: .muted)
+            let message = model.totalScannerCount == 0
+                ? "No scanners heard yet (the scanner list is a venue's: monitor mqtt://BROKER)."
+                : "No scanner matches the filter \"\(model.screenFilterText)\" (name, room or state)"
+            buffer.writeWrapped(message, x: 2, y: 2, lines: max(1, buffer.height - 3), role: .muted)
             return
         }
         // Every scanner on a canvas shown through the screen (ScrollWindow): a venue with more
         // scanners than lines lost the rest off the bottom with no sign they existed.
         var canvas = ScreenBuffer(width: buffer.width, height: model.scanners.count, charset: buffer.charset)
         for (y, scanner) in model.scanners.enumerated() {
-            let hearing = scanner.alive && scanner.radioLost == nil
-            let state = scanner.alive ? (hearing ? "online" : "no radio") : scanner.declaredOnline == false ? "offline" : "silent"
+            let hearing = scanner.hears
+            let state = scanner.stateText
             let role: StyleRole = hearing ? .plain : .warning
             canvas.write(HealthView.cutInTheMiddle(scanner.name, width: roomX - 2, charset: canvas.charset), x: 1, y: y, role: role)
             canvas.write(HealthView.cutInTheMiddle(scanner.room, width: names - roomX, charset: canvas.charset), x: roomX, y: y, role: .plain)

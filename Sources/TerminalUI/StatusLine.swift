@@ -22,10 +22,7 @@ enum StatusLine {
         let y = buffer.height - 1
         buffer.fill(y: y, role: .status)
         if model.isEditingFilter {
-            let prompt = model.screen == .devices
-                ? " / devices (id, room, scanner): \(model.deviceFilterText)_"
-                : " / filter (text or UUID[:major[:minor]]): \(model.filterText)_"
-            buffer.write(prompt, x: 0, y: y, role: .status)
+            buffer.write(prompt(model), x: 0, y: y, role: .status)
             return
         }
         let separator = buffer.charset.separator
@@ -78,6 +75,17 @@ enum StatusLine {
         var x = buffer.write(" " + name, x: 0, y: y, role: .status, limit: usable)
         for segment in segments { x += buffer.write(segment.text, x: x, y: y, role: segment.role, limit: usable - x) }
         if showsHint { buffer.writeRight(hint, end: usable, y: y, role: .status) }
+    }
+
+    /// The filter prompt: what the filter of the screen shown matches, and the text so far.
+    static func prompt(_ model: MonitorViewModel) -> String {
+        switch model.screen {
+        case .health: " / health (name, id, address): \(model.screenFilterText)_"
+        case .devices: " / devices (id, room, scanner): \(model.screenFilterText)_"
+        case .scanners: " / scanners (name, room, state): \(model.screenFilterText)_"
+        case .events: " / events (kind, message): \(model.screenFilterText)_"
+        default: " / filter (text or UUID[:major[:minor]]): \(model.filterText)_"
+        }
     }
 
     /// What follows the source name: its state, a warning role where it needs attention.

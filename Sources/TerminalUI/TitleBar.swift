@@ -1,7 +1,8 @@
 import Monitor
 
 /// Line 0: the program and catalog title on the left; beacon count (and a venue's devices), sort and
-/// filters on the right (the health view: its transmitter count; the device list: its device count).
+/// filters on the right (the health view, the scanner and device lists: their own count and `/`
+/// filter; the event log: the log's `/` filter, its count being in its heading).
 /// When the line is too narrow, the filters go first, then the catalog title is cut (to 8 columns
 /// at least), then it goes, then the sort.
 enum TitleBar {
@@ -25,23 +26,30 @@ enum TitleBar {
         func measure(_ s: String) -> Int { TerminalText.width(s, charset: buffer.charset) }
 
         var rights: [String]
-        if model.screen == .health {
-            // The health view lists transmitters (one identity from two addresses is two lines),
-            // by name then address: the table's count, sort and filter do not apply to it.
-            let count = model.health.transmitters.count
-            rights = ["\(count) " + (count == 1 ? "transmitter" : "transmitters")]
-        } else if model.screen == .devices {
-            // The device list is not the table: its own count and `/` filter, no sort.
-            let count = model.devices.count == model.totalDeviceCount ? "\(model.devices.count)" : "\(model.devices.count) of \(model.totalDeviceCount)"
-            rights = [count + (model.totalDeviceCount == 1 ? " device" : " devices")]
-            if !model.deviceFilterText.isEmpty && !model.isEditingFilter { rights.append("/\(model.deviceFilterText)") }
+        if [.health, .devices, .scanners].contains(model.screen) {
+            // These lists are not the table: their own count and `/` filter, no sort. The health
+            // view lists transmitters (one identity from two addresses is two lines), by name then
+            // address; a venue's lists, its scanners and its devices.
+            rights = switch model.screen {
+            case .health: [count(model.health.transmitters.count, of: model.totalTransmitterCount, "transmitter")]
+            case .devices: [count(model.devices.count, of: model.totalDeviceCount, "device")]
+            default: [count(model.scanners.count, of: model.totalScannerCount, "scanner")]
+            }
+            if !model.screenFilterText.isEmpty && !model.isEditingFilter { rights.append("/\(model.screenFilterText)") }
         } else {
             let count = model.rows.count == model.totalRowCount ? "\(model.rows.count)" : "\(model.rows.count) of \(model.totalRowCount)"
             // A venue's devices (phones) are no rows: their count says the `d` list has some.
             let devices = model.totalDeviceCount == 0 ? "" : ", \(model.totalDeviceCount) " + (model.totalDeviceCount == 1 ? "device" : "devices")
             rights = [count + (model.totalRowCount == 1 ? " beacon" : " beacons") + devices, "sort: \(model.sort.rawValue)"]
             if let filter = model.activeFilter { rights.append("filter: \(filter)") }
-            if !model.filterText.isEmpty && !model.isEditingFilter { rights.append("/\(model.filterText)") }
+            // The `/` filter of the screen shown. On the event log, the log's, before the table's
+            // sort: what narrows the screen read, kept where the sort and the ranging filter give
+            // way (a venue at 80 columns).
+            if model.screen == .events {
+                if !model.screenFilterText.isEmpty && !model.isEditingFilter { rights.insert("/\(model.screenFilterText)", at: 1) }
+            } else if !model.filterText.isEmpty && !model.isEditingFilter {
+                rights.append("/\(model.filterText)")
+            }
         }
 
         var attempts: [(String, Int)] = []
@@ -65,6 +73,11 @@ enum TitleBar {
             }
         }
         buffer.write(lefts.last!, x: 0, y: 0, role: .header)
+    }
+
+    /// `3 of 30 scanners` while a filter narrows a list, else `30 scanners`.
+    static func count(_ shown: Int, of total: Int, _ noun: String) -> String {
+        (shown == total ? "\(shown)" : "\(shown) of \(total)") + " " + noun + (total == 1 ? "" : "s")
     }
 
     /// The fewest spaces between the left and the right of the line. One made a cut title read on

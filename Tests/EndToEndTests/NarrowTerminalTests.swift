@@ -70,12 +70,12 @@ struct NarrowTerminalTests {
         for _ in 0..<18 { try session.send("j") }
         func rows(_ screen: String) -> [String] { screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
         let narrow = try session.waitFor(timeout: 20, "the filter key at the top") { screen in
-            rows(screen)[2...3] == [" /          filter by text or region", "            UUID[:major[:minor]]"] && screen.contains(" ↓ 15 more lines")
+            rows(screen)[2...3] == [" /          filter this screen: text or", "            UUID[:major[:minor]]"] && screen.contains(" ↓ 15 more lines")
         }
         // Wider, every summary above it takes one line less: at line 18 another key was at the top.
         try session.resize(columns: 60, lines: 12)
         try session.waitFor(timeout: 20, "the filter key at the top at 60 columns") { screen in
-            rows(screen)[2] == " /          filter by text or region UUID[:major[:minor]]" && rows(screen)[3].hasPrefix(" f          pick the ranging filter")
+            rows(screen)[2] == " /          filter this screen: text or UUID[:major[:minor]]" && rows(screen)[3].hasPrefix(" f          pick the ranging filter")
         }
         try session.resize(columns: 40, lines: 12)
         try session.waitFor(timeout: 20, "the same lines at 40 columns again") { rows($0)[2...10] == rows(narrow)[2...10] }

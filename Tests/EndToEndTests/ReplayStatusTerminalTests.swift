@@ -42,7 +42,7 @@ struct ReplayStatusTerminalTests {
         try MonitorTerminalTests.expectRestored(session)
     }
 
-    @Test("a venue recording shows its length too, d lists the phones its ESPresense nodes report, and / narrows the list")
+    @Test("a venue recording shows its length too, d lists the phones its ESPresense nodes report, and / narrows the list, the scanner list and the event log")
     func venueRecordingLength() throws {
         let recording = SharedData.repositoryRoot.appendingPathComponent("Tests/VenueRecordings/mixed.venue.ndjson").path
         let session = try MonitorTerminalTests.start("monitor \(recording) --speed 1")
@@ -61,6 +61,18 @@ struct ReplayStatusTerminalTests {
         try session.send("/", "i", "r", "k", "Enter")
         try session.waitFor(timeout: 10, "irk:0011aabb alone, 1 of 2 devices · /irk") { screen in
             screen.contains("1 of 2 devices · /irk") && screen.contains(#/\n irk:0011aabb +café /#) && !screen.contains("Visitor")
+        }
+        // The scanner list filters itself: its two beacontop agents of six scanners.
+        try session.send("n", "/", "p", "i", "-", "Enter")
+        try session.waitFor(timeout: 10, "pi-a and pi-b alone, 2 of 6 scanners · /pi-") { screen in
+            screen.contains("2 of 6 scanners · /pi-") && screen.contains(#/\n pi-a +pi-a +online /#) && screen.contains(#/\n pi-b +pi-b +online /#)
+                && !screen.contains(" café ")
+        }
+        // So does the event log: the events that name the café, counted of all.
+        try session.send("e", "/", "c", "a", "f", "é", "Enter")
+        try session.waitFor(timeout: 10, "the café's events alone, Events (N of M)") { screen in
+            screen.contains(" · /café") && screen.contains(#/Events \(\d+ of \d+\)/#) && screen.contains("irk:0011aabb in café")
+                && !screen.contains(" in lab") && !screen.contains("scanner pi-a online")
         }
         try session.send("q")
         try MonitorTerminalTests.expectRestored(session)

@@ -145,6 +145,64 @@ import Testing
         #expect(!RowFilter("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4").matches(BeaconRowModel(identity: .eddystoneURL("https://e2c56db5-dffb-48d2-b060-d0f5a71096e4"))))
     }
 
+    @Test("/ filters the screen shown: the scanner list and the event log each a text of their own, kept across screens; the help and the detail pane filter the table")
+    func slashFiltersTheScreenShown() {
+        let scanners = ["pi-lobby", "pi-booth-1", "pi-booth-12"].map {
+            ScannerState(name: $0, room: String($0.dropFirst(3)), alive: $0 != "pi-booth-12", declaredOnline: nil, secondsSinceHeard: 1, messages: 3,
+                         offset: 0, offsetSource: "none")
+        }
+        let events = [MonitorEvent(time: 1, kind: .enter, message: "Rosetta Stone (cast)"), MonitorEvent(time: 2, kind: .info, message: "irk:0011aabb in café"),
+                      MonitorEvent(time: 3, kind: .exit, message: "Rosetta Stone (cast)")]
+        var state = MonitorState(snapshot: MonitorSnapshot(rows: Self.rows, source: SourceStatus(name: "mqtt://broker"), events: events, scanners: scanners))
+        func type(_ text: String) { for c in text { _ = state.handle(.character(c)) } }
+        _ = state.handle(.character("n"))
+        _ = state.handle(.character("/"))
+        type("BOOTH-1")
+        #expect(state.screen == .scanners && state.visibleScanners.map(\.name) == ["pi-booth-1", "pi-booth-12"])
+        // The state as the list shows it counts too: the one not heard is `silent`.
+        for _ in 0..<7 { _ = state.handle(.backspace) }
+        type("silent ")
+        _ = state.handle(.enter)
+        #expect(state.visibleScanners.map(\.name) == ["pi-booth-12"] && state.viewModel().totalScannerCount == 3)
+        #expect(state.filterText.isEmpty && state.visibleRows.count == 4, "the table's filter is untouched")
+
+        _ = state.handle(.character("e"))
+        _ = state.handle(.character("/"))
+        type("Café")
+        #expect(state.screen == .events && state.visibleEvents.map(\.time) == [2])
+        _ = state.handle(.backspace)
+        _ = state.handle(.backspace)
+        _ = state.handle(.backspace)
+        _ = state.handle(.backspace)
+        type("exit")
+        _ = state.handle(.enter)
+        #expect(state.viewModel().events.map(\.time) == [3] && state.viewModel().totalEventCount == 3)
+
+        // Each screen keeps its text while the keys switch; Esc clears the one shown.
+        _ = state.handle(.character("n"))
+        #expect(state.screenFilters[.scanners] == "silent " && state.visibleScanners.count == 1)
+        _ = state.handle(.character("/"))
+        _ = state.handle(.escape)
+        #expect(state.visibleScanners.count == 3 && state.screenFilters[.events] == "exit")
+
+        // The help and the detail pane filter the table, as before; the health view itself.
+        _ = state.handle(.character("?"))
+        _ = state.handle(.character("/"))
+        #expect(state.screen == .table && state.isEditingFilter)
+        _ = state.handle(.escape)
+        _ = state.handle(.character("H"))
+        _ = state.handle(.character("/"))
+        #expect(state.screen == .health && state.isEditingFilter)
+        _ = state.handle(.escape)
+        _ = state.handle(.character("H"))
+        _ = state.handle(.enter)
+        #expect(state.screen == .detail)
+        _ = state.handle(.character("/"))
+        type("chess")
+        _ = state.handle(.enter)
+        #expect(state.screen == .table && Self.names(state) == ["Lewis Chessmen"] && state.screenFilters[.events] == "exit")
+    }
+
     @Test func sourceKeysBecomeCommandsForTheWiring() {
         var state = Self.state()
         let expected: [(Key, MonitorCommand)] = [

@@ -91,7 +91,7 @@ import Venue
         _ = state.handle(.character("/"))
         #expect(state.screen == .devices && state.isEditingFilter, "/ no longer goes back to the table")
         Self.type("IRK", into: &state)
-        #expect(state.visibleDevices.map(\.id) == ["irk:5566ccddeeff"] && state.deviceFilterText == "IRK")
+        #expect(state.visibleDevices.map(\.id) == ["irk:5566ccddeeff"] && state.screenFilters[.devices] == "IRK")
         #expect(state.filterText.isEmpty && state.visibleRows.count == 1, "the table's filter is untouched")
         _ = state.handle(.enter)
         #expect(!state.isEditingFilter && state.screen == .devices)
@@ -103,7 +103,7 @@ import Venue
         Self.type("x", into: &state)
         #expect(state.visibleDevices.isEmpty)
         _ = state.handle(.escape)
-        #expect(state.deviceFilterText.isEmpty && state.visibleDevices.map(\.id) == phones, "Esc clears the list's filter")
+        #expect(state.screenFilters[.devices].isEmpty && state.visibleDevices.map(\.id) == phones, "Esc clears the list's filter")
 
         // The table's filter (here a region) leaves the list whole, and each keeps its own across d.
         _ = state.handle(.character("/"))
@@ -115,7 +115,7 @@ import Venue
         _ = state.handle(.enter)
         #expect(state.screen == .table && state.visibleRows.count == 1)
         _ = state.handle(.character("d"))
-        #expect(state.visibleDevices.map(\.id) == ["name:Visitor's phone"] && state.deviceFilterText == "visitor")
+        #expect(state.visibleDevices.map(\.id) == ["name:Visitor's phone"] && state.screenFilters[.devices] == "visitor")
         #expect(state.viewModel().devices.map(\.id) == ["name:Visitor's phone"] && state.viewModel().totalDeviceCount == 2)
     }
 }

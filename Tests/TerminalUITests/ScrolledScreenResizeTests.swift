@@ -28,11 +28,11 @@ extension ScrolledScreenTests {
     func theHelpKeepsItsKeyAcrossAResize() throws {
         var state = try Self.helpState(columns: 40, lines: 12)
         let narrow = try Self.scroll(&state, untilLine: 2, startsWith: " /  ")
-        #expect(narrow[2...3] == [" /          filter by text or region", "            UUID[:major[:minor]]"], "\(narrow)")
+        #expect(narrow[2...3] == [" /          filter this screen: text or", "            UUID[:major[:minor]]"], "\(narrow)")
         // Wider, each summary takes fewer lines: the filter key is still the one at the top.
         Self.resize(&state, columns: 60, lines: 12)
         let wide = Self.frame(&state)
-        #expect(wide[2] == " /          filter by text or region UUID[:major[:minor]]", "\(wide)")
+        #expect(wide[2] == " /          filter this screen: text or UUID[:major[:minor]]", "\(wide)")
         #expect(wide[3].hasPrefix(" f  "), "\(wide)")
         // The keys count from there: a line down is the next key.
         _ = state.handle(.character("j"))
@@ -208,10 +208,10 @@ extension NarrowScreenTests {
     func theHelpNarrowedKeepsItsKey() throws {
         var state = try ScrolledScreenTests.helpState(columns: 60, lines: 12)
         let wide = try ScrolledScreenTests.scroll(&state, untilLine: 2, startsWith: " /  ")
-        #expect(wide[2] == " /          filter by text or region UUID[:major[:minor]]", "\(wide)")
+        #expect(wide[2] == " /          filter this screen: text or UUID[:major[:minor]]", "\(wide)")
         ScrolledScreenTests.resize(&state, columns: 40, lines: 12)
         let narrow = ScrolledScreenTests.frame(&state)
-        #expect(narrow[2...3] == [" /          filter by text or region", "            UUID[:major[:minor]]"], "\(narrow)")
+        #expect(narrow[2...3] == [" /          filter this screen: text or", "            UUID[:major[:minor]]"], "\(narrow)")
         ScrolledScreenTests.resize(&state, columns: 60, lines: 12)
         #expect(ScrolledScreenTests.frame(&state) == wide)
     }
