@@ -16,6 +16,7 @@ enum TitleBar {
         case .events: screen = separator + "events"
         case .scanners: screen = separator + "scanners"
         case .devices: screen = separator + "devices"
+        case .deviceDetail: screen = separator + "device"
         case .calibration: screen = separator + "calibration"
         case .health: screen = separator + "health"
         }
@@ -30,7 +31,7 @@ enum TitleBar {
             // by name then address: the table's count, sort and filter do not apply to it.
             let count = model.health.transmitters.count
             rights = ["\(count) " + (count == 1 ? "transmitter" : "transmitters")]
-        } else if model.screen == .devices {
+        } else if model.screen == .devices || model.screen == .deviceDetail {
             // The device list is not the table: its own count and `/` filter, no sort.
             let count = model.devices.count == model.totalDeviceCount ? "\(model.devices.count)" : "\(model.devices.count) of \(model.totalDeviceCount)"
             rights = [count + (model.totalDeviceCount == 1 ? " device" : " devices")]
