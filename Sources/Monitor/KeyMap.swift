@@ -44,7 +44,7 @@ public struct KeyMap: Sendable {
         KeyBinding([.pageDown], .pageDown, "select a page down (scroll a page down)"),
         KeyBinding([.home], .selectFirst, "select the first beacon (scroll to the top)"),
         KeyBinding([.end], .selectLast, "select the last beacon (scroll to the end)"),
-        KeyBinding([.enter], .toggleDetail, "detail: RSSI and distance charts, raw frame, filters"),
+        KeyBinding([.enter], .toggleDetail, "detail: charts, raw frame, filters; a device's scanners"),
         KeyBinding([.character("s")], .cycleSort, "sort by distance, RSSI, name, id"),
         KeyBinding([.character("/")], .beginFilter, "filter this screen: text or UUID[:major[:minor]]"),
         KeyBinding([.character("f")], .cycleRangingFilter, "pick the ranging filter"),

@@ -150,7 +150,7 @@ extension MonitorFeed {
             guard let best = beacon.best else { continue }
             // An id that names no beacon is a device's (a phone's `irk:...`): no identity, no row.
             guard let identity = VenueBeaconKey.identity(beacon.id) else {
-                devices.append(VenueDevice(id: beacon.id, room: beacon.room, reading: Self.venueCell(best, at: time)))
+                devices.append(Self.venueDevice(beacon, best: best, at: time))
                 continue
             }
             var row = Self.venueRow(beacon, best: best, identity: identity, exhibit: catalog?.exhibit(forID: beacon.id)?.name, at: time)
@@ -204,17 +204,29 @@ extension MonitorFeed {
         )
     }
 
+    /// A device with what its detail shows: the same placement a beacon's row carries, how long it
+    /// has been in its room and the room challenging it.
+    static func venueDevice(_ beacon: VenueBeacon, best: RoomPresence.ScannerLevel, at time: Double) -> VenueDevice {
+        VenueDevice(
+            id: beacon.id, room: beacon.room, reading: venueCell(best, at: time), placement: venuePlacement(beacon, best: best, at: time),
+            inRoomFor: beacon.inRoomSince.map { max(0, time - $0) },
+            challenge: beacon.challenge.map { VenueDevice.Challenge(room: $0.room, evidence: $0.evidence, threshold: $0.threshold) }
+        )
+    }
+
     static func venueRow(_ beacon: VenueBeacon, best: RoomPresence.ScannerLevel, identity: BeaconIdentity, exhibit: String?, at time: Double) -> BeaconRowModel {
-        func cell(_ level: RoomPresence.ScannerLevel) -> VenuePlacement.ScannerCell { venueCell(level, at: time) }
         var row = BeaconRowModel(
             identity: identity, exhibitName: exhibit, rssi: Int(best.rssi.rounded()), accuracy: best.distance,
             proximity: best.distance.map(Self.proximity) ?? .unknown, packetsPerSecond: nil,
             secondsSinceSeen: max(0, time - best.time), isStale: beacon.room == nil
         )
-        row.venue = VenuePlacement(
-            room: beacon.room, scanner: best.scanner, runnerUp: beacon.runnerUp.map(cell), scanners: beacon.readings.map(cell)
-        )
+        row.venue = venuePlacement(beacon, best: best, at: time)
         return row
+    }
+
+    static func venuePlacement(_ beacon: VenueBeacon, best: RoomPresence.ScannerLevel, at time: Double) -> VenuePlacement {
+        func cell(_ level: RoomPresence.ScannerLevel) -> VenuePlacement.ScannerCell { venueCell(level, at: time) }
+        return VenuePlacement(room: beacon.room, scanner: best.scanner, runnerUp: beacon.runnerUp.map(cell), scanners: beacon.readings.map(cell))
     }
 
     /// CoreLocation's classes by distance alone (a scanner's message carries no class).

@@ -10,6 +10,8 @@ public enum MonitorScreen: String, Sendable {
     case scanners
     /// `d`: the devices a venue tracks (ids that name no beacon: phones).
     case devices
+    /// Enter on the device list: every scanner hearing the selected device, its room and the runner-up.
+    case deviceDetail
 }
 
 /// The monitor's whole app state: the latest data snapshot plus what the user chose (screen, sort,
@@ -49,6 +51,12 @@ public struct MonitorState: Sendable {
     public private(set) var isEditingFilter = false
     /// The selected beacon; nil follows the first row (the nearest, by default).
     public private(set) var selected: BeaconIdentity?
+    /// The device list's selection, by id, and the device its detail shows; nil follows the first.
+    public internal(set) var selectedDevice: String?
+    /// Where the selected device was in the list at the last snapshot: when it leaves, the one
+    /// taking its place is selected (the table falls back to its top row, which on a list sorted by
+    /// id is a jump across the venue).
+    var selectedDevicePlace = 0
     /// Terminal size in cells, kept for mouse clicks and page keys.
     public var screenSize: (columns: Int, lines: Int)
     public let keyMap: KeyMap
@@ -117,6 +125,7 @@ public struct MonitorState: Sendable {
     public mutating func update(_ snapshot: MonitorSnapshot) -> Reaction {
         guard snapshot != self.snapshot else { return [] }
         self.snapshot = snapshot
+        if let selectedDevice, let index = visibleDevices.firstIndex(where: { $0.id == selectedDevice }) { selectedDevicePlace = index }
         return .redraw
     }
 
@@ -124,6 +133,7 @@ public struct MonitorState: Sendable {
     public mutating func handle(_ key: Key) -> (Reaction, MonitorCommand?) {
         if isEditingFilter { return (editFilter(key), nil) }
         if case .click(let line, _) = key {
+            if screen == .devices { return (clickDevice(atLine: line), nil) }
             let rows = visibleRows
             guard screen == .table,
                   let index = geometry.rowIndex(atLine: line, selectedIndex: selectedIndex(in: rows), rowCount: rows.count)
@@ -169,7 +179,9 @@ public struct MonitorState: Sendable {
 
     /// Carries out one action (htop's Action functions).
     public mutating func perform(_ action: MonitorAction) -> (Reaction, MonitorCommand?) {
-        if Self.scrollActions.contains(action), [.help, .health, .scanners, .devices, .events].contains(screen) || (screen == .detail && scrollLimit > 0) {
+        if Self.scrollActions.contains(action), let reaction = moveDeviceSelection(for: action) { return (reaction, nil) }
+        if action == .beginFilter, screen == .deviceDetail { screen = .devices }
+        if Self.scrollActions.contains(action), [.help, .health, .scanners, .events].contains(screen) || ([.detail, .deviceDetail].contains(screen) && scrollLimit > 0) {
             return (scroll(for: action), nil)
         }
         switch action {
@@ -195,6 +207,14 @@ public struct MonitorState: Sendable {
                 screen = .detail
             case .calibration:
                 return saveCalibration()
+            case .devices:
+                let devices = visibleDevices
+                guard let index = selectedDeviceIndex(in: devices) else { return ([], nil) }
+                // Pinned: the detail shows this device, not whichever takes the list's top.
+                selectedDevice = devices[index].id
+                screen = .deviceDetail
+            case .deviceDetail:
+                screen = .devices
             default:
                 screen = .table
             }
@@ -241,7 +261,7 @@ public struct MonitorState: Sendable {
             return (.redraw, nil)
         case .toggleDeviceList:
             if screen == .calibration { _ = leaveCalibration() }
-            screen = screen == .devices ? .table : .devices
+            screen = [.devices, .deviceDetail].contains(screen) ? .table : .devices
             return (.redraw, nil)
         case .toggleHelp:
             if screen == .calibration { _ = leaveCalibration() }
@@ -250,7 +270,7 @@ public struct MonitorState: Sendable {
         case .back:
             if screen == .calibration { return leaveCalibration() }
             guard screen != .table else { return ([], nil) }
-            screen = .table
+            screen = screen == .deviceDetail ? .devices : .table
             return (.redraw, nil)
         }
     }
@@ -323,7 +343,9 @@ public struct MonitorState: Sendable {
             calibration: snapshot.calibration, keyBindings: keyMap.bindings, health: visibleHealth,
             totalTransmitterCount: snapshot.health.transmitters.count,
             scanners: scanners, totalScannerCount: snapshot.scanners.count, devices: devices,
-            totalDeviceCount: snapshot.devices.count, screenFilterText: screenFilters[screen],
+            totalDeviceCount: snapshot.devices.count, screenFilterText: screenFilters[screen == .deviceDetail ? .devices : screen],
+            selectedDeviceIndex: selectedDeviceIndex(in: devices),
+            shownDevice: screen == .deviceDetail ? selectedDevice.map { id in ShownDevice(id: id, device: snapshot.devices.first { $0.id == id }) } : nil,
             scroll: screen == .events && followsLog ? Int.max : scroll,
             scrollAnchor: screen == .events && followsLog ? nil : anchor
         )

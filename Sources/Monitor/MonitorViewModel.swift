@@ -38,6 +38,10 @@ public struct MonitorViewModel: Sendable, Equatable {
     /// The `/` filter of the screen shown where it has one of its own (`ScreenFilters.screens`:
     /// the scanner list, the device list, the event log); `filterText` is the table's.
     public var screenFilterText: String
+    /// The device list's selection within `devices`.
+    public var selectedDeviceIndex: Int?
+    /// The device detail's device (every device, whatever the list's filter).
+    public var shownDevice: ShownDevice?
     /// Lines the help screen or the detail pane is scrolled down by (the renderer keeps it in range).
     public var scroll: Int
     /// A screen scrolled down: the line to keep at its top, which wins over `scroll` where its
@@ -51,8 +55,11 @@ public struct MonitorViewModel: Sendable, Equatable {
         activeFilter: String? = nil, events: [MonitorEvent] = [], totalEventCount: Int? = nil, calibration: CalibrationProgress? = nil,
         keyBindings: [KeyBinding] = KeyMap.standard.bindings, health: BeaconConditions = BeaconConditions(),
         totalTransmitterCount: Int? = nil, scanners: [ScannerState] = [], totalScannerCount: Int? = nil, devices: [VenueDevice] = [],
-        totalDeviceCount: Int? = nil, screenFilterText: String = "", scroll: Int = 0, scrollAnchor: ScrollAnchor? = nil
+        totalDeviceCount: Int? = nil, screenFilterText: String = "", selectedDeviceIndex: Int? = nil, shownDevice: ShownDevice? = nil,
+        scroll: Int = 0, scrollAnchor: ScrollAnchor? = nil
     ) {
+        self.selectedDeviceIndex = selectedDeviceIndex
+        self.shownDevice = shownDevice
         self.devices = devices
         self.totalDeviceCount = totalDeviceCount ?? devices.count
         self.totalScannerCount = totalScannerCount ?? scanners.count
@@ -80,4 +87,16 @@ public struct MonitorViewModel: Sendable, Equatable {
     }
 
     public var selectedRow: BeaconRowModel? { selectedIndex.map { rows[$0] } }
+}
+
+/// The device detail's subject: the id selected on the list, and the device as the snapshot has it
+/// now; nil once presence forgot it (the detail says so rather than showing another device).
+public struct ShownDevice: Sendable, Equatable {
+    public var id: String
+    public var device: VenueDevice?
+
+    public init(id: String, device: VenueDevice?) {
+        self.id = id
+        self.device = device
+    }
 }

@@ -11,11 +11,37 @@ public struct VenueDevice: Sendable, Equatable {
     public var room: String?
     /// The reading shown: the best from its room, with no room the best of all (as a beacon's row).
     public var reading: VenuePlacement.ScannerCell
+    /// Every live scanner's reading, the runner-up from another room and the placing scanner, as a
+    /// venue beacon's detail pane has them: Enter on the list shows them (`DeviceDetailView`).
+    public var placement: VenuePlacement
+    /// Seconds since its visit of `room` started (its first reading there), at the snapshot's time.
+    public var inRoomFor: Double?
+    /// The room gaining evidence against `room` (to place it, with none), as presence has it.
+    public var challenge: Challenge?
 
-    public init(id: String, room: String?, reading: VenuePlacement.ScannerCell) {
+    /// Presence's evidence for another room, in dB·s beyond the hysteresis (docs/venue.md "The
+    /// presence rule"): the room moves, or is first placed, when `evidence` reaches `threshold`.
+    public struct Challenge: Sendable, Equatable {
+        public var room: String
+        public var evidence: Double
+        public var threshold: Double
+
+        public init(room: String, evidence: Double, threshold: Double) {
+            self.room = room
+            self.evidence = evidence
+            self.threshold = threshold
+        }
+    }
+
+    /// `placement` defaults to the one reading (a list that shows no detail needs no more).
+    public init(id: String, room: String?, reading: VenuePlacement.ScannerCell, placement: VenuePlacement? = nil,
+                inRoomFor: Double? = nil, challenge: Challenge? = nil) {
         self.id = id
         self.room = room
         self.reading = reading
+        self.placement = placement ?? VenuePlacement(room: room, scanner: reading.scanner, runnerUp: nil, scanners: [reading])
+        self.inRoomFor = inRoomFor
+        self.challenge = challenge
     }
 }
 

@@ -69,7 +69,7 @@ enum DeviceListView {
         var canvas = ScreenBuffer(width: buffer.width, height: model.devices.count, charset: buffer.charset)
         let charset = canvas.charset
         for (y, device) in model.devices.enumerated() {
-            let role: StyleRole = device.room == nil ? .stale : .plain
+            let role: StyleRole = y == model.selectedDeviceIndex ? .selected : device.room == nil ? .stale : .plain
             canvas.fill(y: y, role: role)
             canvas.write(HealthView.cutInTheMiddle(device.id, width: layout.device - 1, charset: charset), x: 1, y: y, role: role, limit: layout.device - 1)
             canvas.write(HealthView.cutInTheMiddle(device.room ?? "?", width: layout.room - 1, charset: charset), x: roomX, y: y, role: role, limit: layout.room - 1)
@@ -82,8 +82,24 @@ enum DeviceListView {
             for (text, end) in zip(texts, ends) { canvas.writeRight(text, end: end, y: y, role: role) }
         }
         // Anchored by id, as the scanner list by name: a phone arriving above the one read, or a
-        // resize, leaves the reader at the same device.
+        // resize, leaves the reader at the same device; then moved as little as shows the selection.
         let paragraphs = ScrollParagraphs(model.devices.map { ($0.id, 1) })
-        ScrollWindow.show(canvas, paragraphs, scroll: model.scroll, anchor: model.scrollAnchor, top: 2, bottom: buffer.height - 1, into: &buffer)
+        var top = model.scroll
+        if let anchor = model.scrollAnchor, let found = paragraphs.find(anchor) { top = found.line }
+        if let selected = model.selectedDeviceIndex {
+            top = showing(selected, from: top, lines: buffer.height - 3, count: model.devices.count)
+        }
+        ScrollWindow.show(canvas, paragraphs, scroll: top, anchor: nil, top: 2, bottom: buffer.height - 1, into: &buffer)
+    }
+
+    /// The first device to show so that line `selected` is in a window of `lines` from `top` on,
+    /// moved as little as that takes. While devices are left below, the window's last line is the
+    /// marker saying how many (`ScrollWindow`), which would cover the selection.
+    static func showing(_ selected: Int, from top: Int, lines: Int, count: Int) -> Int {
+        let limit = max(0, count - max(1, lines))
+        var first = min(max(0, top), limit)
+        if selected < first { first = selected }
+        if first < limit, selected >= first + lines - 1 { first = min(limit, selected - lines + 2) }
+        return first
     }
 }

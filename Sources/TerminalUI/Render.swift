@@ -28,6 +28,7 @@ public func render(_ model: MonitorViewModel, size: ScreenSize, charset: Charset
     case .health: HealthView.draw(model, into: &buffer)
     case .scanners: ScannerListView.draw(model, into: &buffer)
     case .devices: DeviceListView.draw(model, into: &buffer)
+    case .deviceDetail: DeviceDetailView.draw(model, into: &buffer)
     }
     StatusLine.draw(model, into: &buffer)
     return buffer

@@ -17,6 +17,7 @@ enum TitleBar {
         case .events: screen = separator + "events"
         case .scanners: screen = separator + "scanners"
         case .devices: screen = separator + "devices"
+        case .deviceDetail: screen = separator + "device"
         case .calibration: screen = separator + "calibration"
         case .health: screen = separator + "health"
         }
@@ -26,13 +27,13 @@ enum TitleBar {
         func measure(_ s: String) -> Int { TerminalText.width(s, charset: buffer.charset) }
 
         var rights: [String]
-        if [.health, .devices, .scanners].contains(model.screen) {
+        if [.health, .devices, .deviceDetail, .scanners].contains(model.screen) {
             // These lists are not the table: their own count and `/` filter, no sort. The health
             // view lists transmitters (one identity from two addresses is two lines), by name then
             // address; a venue's lists, its scanners and its devices.
             rights = switch model.screen {
             case .health: [count(model.health.transmitters.count, of: model.totalTransmitterCount, "transmitter")]
-            case .devices: [count(model.devices.count, of: model.totalDeviceCount, "device")]
+            case .devices, .deviceDetail: [count(model.devices.count, of: model.totalDeviceCount, "device")]
             default: [count(model.scanners.count, of: model.totalScannerCount, "scanner")]
             }
             if !model.screenFilterText.isEmpty && !model.isEditingFilter { rights.append("/\(model.screenFilterText)") }

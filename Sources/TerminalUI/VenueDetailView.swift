@@ -28,6 +28,20 @@ enum VenueDetailView {
             buffer.write(" " + HealthView.cutInTheMiddle(line, width: width - 1, charset: buffer.charset), x: 0, y: y, role: .columnHeader)
             y += 1
         }
+        let table = readings(venue, width: width, charset: buffer.charset)
+        buffer.copyLine(0, of: table, to: y)
+        y += 1
+        // Every scanner's reading shown under the heading (ScrollWindow): a beacon heard by more
+        // scanners than lines lost the rest off the bottom with no sign.
+        ScrollWindow.show(contentLines: venue.scanners.count, scroll: scroll, top: y, bottom: buffer.height - 1, into: &buffer) { line, y, buffer in
+            buffer.copyLine(line + 1, of: table, to: y)
+        }
+        if venue.scanners.isEmpty { buffer.write("  No live scanner hears it.", x: 0, y: y, role: .muted) }
+    }
+
+    /// The readings table, `width` columns wide: its column heading on line 0, then one line per
+    /// scanner, strongest level first, the placing one marked `>` (a device's detail shows it too).
+    static func readings(_ venue: VenuePlacement, width: Int, charset: Charset) -> ScreenBuffer {
         var kept = 0
         var valuesWidth = 0
         while kept < columns.count, 1 + 2 * narrowestName + valuesWidth + columns[kept].width <= width {
@@ -41,24 +55,21 @@ enum VenueDetailView {
         var ends: [Int] = []
         for column in columns.prefix(kept) { ends.append((ends.last ?? names) + column.width) }
 
-        buffer.write(" SCANNER", x: 0, y: y, role: .columnHeader)
-        buffer.write("ROOM", x: roomX, y: y, role: .columnHeader)
-        for (column, end) in zip(columns, ends) { buffer.writeRight(column.heading, end: end, y: y, role: .columnHeader) }
-        y += 1
-        // Every scanner's reading on a canvas shown under the heading (ScrollWindow): a beacon heard
-        // by more scanners than lines lost the rest off the bottom with no sign.
-        var canvas = ScreenBuffer(width: width, height: venue.scanners.count, charset: buffer.charset)
-        for (line, cell) in venue.scanners.enumerated() {
+        var canvas = ScreenBuffer(width: width, height: 1 + venue.scanners.count, charset: charset)
+        canvas.write(" SCANNER", x: 0, y: 0, role: .columnHeader)
+        canvas.write("ROOM", x: roomX, y: 0, role: .columnHeader)
+        for (column, end) in zip(columns, ends) { canvas.writeRight(column.heading, end: end, y: 0, role: .columnHeader) }
+        for (index, cell) in venue.scanners.enumerated() {
+            let line = 1 + index
             let placing = cell.scanner == venue.scanner && cell.room == venue.room
             let role: StyleRole = placing ? .nearest : .plain
             if placing { canvas.write(">", x: 0, y: line, role: role) }
-            canvas.write(HealthView.cutInTheMiddle(cell.scanner, width: roomX - 2, charset: canvas.charset), x: 1, y: line, role: role)
-            canvas.write(HealthView.cutInTheMiddle(cell.room, width: roomWidth, charset: canvas.charset), x: roomX, y: line, role: role)
+            canvas.write(HealthView.cutInTheMiddle(cell.scanner, width: roomX - 2, charset: charset), x: 1, y: line, role: role)
+            canvas.write(HealthView.cutInTheMiddle(cell.room, width: roomWidth, charset: charset), x: roomX, y: line, role: role)
             let values = [CellFormat.fixed(cell.rssi, decimals: 0), CellFormat.fixed(cell.level, decimals: 1),
                           cell.distance.map(CellFormat.metres) ?? "?", CellFormat.age(cell.age)]
             for (value, end) in zip(values, ends) { canvas.writeRight(value, end: end, y: line, role: role) }
         }
-        ScrollWindow.show(canvas, contentLines: venue.scanners.count, scroll: scroll, top: y, bottom: buffer.height - 1, into: &buffer)
-        if venue.scanners.isEmpty { buffer.write("  No live scanner hears it.", x: 0, y: y, role: .muted) }
+        return canvas
     }
 }

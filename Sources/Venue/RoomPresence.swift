@@ -170,6 +170,24 @@ public struct RoomPresence: Sendable {
         return state.holderLastHeard
     }
 
+    /// A room piling up evidence against the beacon's room (to place it at all, while it has none):
+    /// what presence knows beyond the readings, for the device detail's "why this room".
+    public struct Challenge: Sendable, Equatable {
+        public var room: String
+        /// dB·s beyond the hysteresis so far, as of the last evaluation (readings and ticks).
+        public var evidence: Double
+        /// What moves it: `PresenceSettings.evidenceThreshold`.
+        public var threshold: Double
+    }
+
+    /// The room challenging the beacon's, and how far its evidence has come; nil when none gains
+    /// (the strongest other room is always the challenger, but one behind by the hysteresis or
+    /// more, with no evidence, is gaining nothing).
+    public func challenge(of beacon: String) -> Challenge? {
+        guard let state = beacons[beacon], let room = state.challenger, state.evidence > 0 || state.standingLead > 0 else { return nil }
+        return Challenge(room: room, evidence: state.evidence, threshold: settings.evidenceThreshold)
+    }
+
     /// Every beacon with a live reading or a room, sorted.
     public var beaconKeys: [String] { sortedKeys }
 

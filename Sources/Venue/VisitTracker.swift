@@ -49,6 +49,9 @@ public struct VisitTracker: Sendable {
         return events
     }
 
+    /// The room `beacon`'s open visit is in and when it started (its first reading there), if any.
+    public func openVisit(of beacon: String) -> (room: String, since: Double)? { open[beacon] }
+
     /// Visits open now.
     public var openVisits: Int { open.count }
 

@@ -42,7 +42,7 @@ struct ReplayStatusTerminalTests {
         try MonitorTerminalTests.expectRestored(session)
     }
 
-    @Test("a venue recording shows its length too, d lists the phones its ESPresense nodes report, and / narrows the list, the scanner list and the event log")
+    @Test("a venue recording shows its length too, d lists the phones its ESPresense nodes report, / narrows the list, Enter shows the scanners hearing one, / narrows the scanner list and the event log")
     func venueRecordingLength() throws {
         let recording = SharedData.repositoryRoot.appendingPathComponent("Tests/VenueRecordings/mixed.venue.ndjson").path
         let session = try MonitorTerminalTests.start("monitor \(recording) --speed 1")
@@ -61,6 +61,18 @@ struct ReplayStatusTerminalTests {
         try session.send("/", "i", "r", "k", "Enter")
         try session.waitFor(timeout: 10, "irk:0011aabb alone, 1 of 2 devices · /irk") { screen in
             screen.contains("1 of 2 devices · /irk") && screen.contains(#/\n irk:0011aabb +café /#) && !screen.contains("Visitor")
+        }
+        // Enter on the selected phone: every scanner hearing it, the café's marked as placing it,
+        // and how long it has been there; Esc goes back to the list.
+        try session.send("Enter")
+        try session.waitFor(timeout: 10, "irk:0011aabb's detail: in café, >café and another room's scanner") { screen in
+            screen.contains("beacontop · device ") && screen.contains("\n irk:0011aabb\n") && screen.contains(#/\n In café for \d\d:\d\d, placed by café/#)
+                && screen.contains(#/\n SCANNER +ROOM +RSSI/#) && screen.contains(#/\n>café +café +-\d+ /#)
+                && screen.contains(#/\n (hall|lab|shop) +(hall|lab|shop) +-\d+ /#)
+        }
+        try session.send("Escape")
+        try session.waitFor(timeout: 10, "the list again") { screen in
+            screen.contains("beacontop · devices ") && screen.contains(#/\n irk:0011aabb +café /#)
         }
         // The scanner list filters itself: its two beacontop agents of six scanners.
         try session.send("n", "/", "p", "i", "-", "Enter")

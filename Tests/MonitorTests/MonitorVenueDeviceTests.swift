@@ -76,6 +76,34 @@ import Venue
         #expect(first.rows.isEmpty)
     }
 
+    @Test("A phone heard by two scanners in two rooms carries what its detail shows: both readings, the runner-up, how long in its room, and the room gaining evidence as it walks over")
+    func aDeviceCarriesItsPlacement() throws {
+        var feed = MonitorFeed(status: SourceStatus(name: "mqtt://127.0.0.1:1883"))
+        feed.startVenue(VenueView())
+        let phone = "irk:5566ccddeeff"
+        // Kitchen close, hall far, from 1000 s; the last snapshot at 1005.85 s.
+        let placed = try #require(Self.play(&feed, ids: [phone], from: 1000, seconds: 6).devices.first)
+        #expect(placed.room == "kitchen" && placed.placement.room == "kitchen" && placed.placement.scanner == "kitchen")
+        #expect(placed.placement.scanners.map(\.scanner) == ["kitchen", "hall"], "strongest first: \(placed.placement.scanners)")
+        let hall = try #require(placed.placement.runnerUp)
+        #expect(hall.scanner == "hall" && hall.room == "hall" && hall.rssi == -81 && hall.distance == 8.5, "\(hall)")
+        #expect(placed.reading.level - hall.level == 23, "the lead presence weighs")
+        // In the kitchen since its first reading there, not since presence decided seconds later.
+        #expect(abs((placed.inRoomFor ?? -1) - 5.85) < 1e-6, "\(String(describing: placed.inRoomFor))")
+        #expect(placed.challenge == nil, "the hall is far behind: nothing gains on the kitchen")
+
+        // The phone walks into the hall: a second later the hall is gaining, the kitchen still holds it.
+        for step in 0..<4 {
+            let time = 1006 + Double(step) * 0.25
+            feed.feed(Self.message(phone, node: "hall", rssi: -58, distance: 0.9, at: time))
+            feed.feed(Self.message(phone, node: "kitchen", rssi: -81, distance: 8.5, at: time + 0.01))
+        }
+        let walking = try #require(feed.snapshot(at: 1006.9).devices.first)
+        #expect(walking.room == "kitchen" && walking.placement.runnerUp?.room == "hall")
+        let challenge = try #require(walking.challenge, "\(walking)")
+        #expect(challenge.room == "hall" && challenge.evidence > 0 && challenge.evidence < challenge.threshold && challenge.threshold == 12, "\(challenge)")
+    }
+
     static func type(_ text: String, into state: inout MonitorState) {
         for character in text { _ = state.handle(.character(character)) }
     }

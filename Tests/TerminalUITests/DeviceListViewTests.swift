@@ -48,7 +48,8 @@ import Testing
             """)
         let roles = ScreenScenarioTests.roles(screen).split(separator: "\n", omittingEmptySubsequences: false)
         #expect(roles[1] == Substring(String(repeating: "C", count: 80)))
-        #expect(roles[2] == "" && roles[3] == "", "placed devices are plain")
+        #expect(roles[2] == Substring(String(repeating: "S", count: 80)), "the first is selected, as the table's first row")
+        #expect(roles[3] == "", "placed devices are plain")
         #expect(roles[4] == Substring(String(repeating: "s", count: 80)), "no room yet: stale")
         _ = state.handle(.character("d"))
         #expect(state.screen == .table)
@@ -90,22 +91,87 @@ import Testing
         #expect(wide[5...58].allSatisfy(\.isEmpty) && wide[59].hasPrefix(" mqtt://broker scanning"))
     }
 
-    @Test("more devices than lines scroll as the scanner list does; at 40x12 the rest were nowhere")
+    static let many = (1...14).map { device("irk:\(String($0, radix: 16))0aabb", room: "room-\($0)", scanner: "room-\($0)", rssi: -60, distance: 1, age: 0.5) }
+
+    /// Which line of the frame is drawn selected.
+    static func selectedLine(_ state: MonitorState) -> Int? {
+        ScreenScenarioTests.roles(screen(state)).split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("SSSS") }
+    }
+
+    @Test("more devices than lines: j, PgDn and End move the selection and the list scrolls as little as keeps it in view, above the marker; at 40x12 the rest were nowhere")
     func theListScrolls() {
-        let many = (1...14).map { Self.device("irk:\(String($0, radix: 16))0aabb", room: "room-\($0)", scanner: "room-\($0)", rssi: -60, distance: 1, age: 0.5) }
-        var state = Self.state(many, columns: 40, lines: 12)
+        var state = Self.state(Self.many, columns: 40, lines: 12)
         _ = state.handle(.character("d"))
         let top = ScrolledScreenTests.frame(&state)
         #expect(top[2] == " irk:10aabb   room-1    -60   1.00 0.5s" && top[10] == " ↓ 6 more lines (j/k, PgDn)", "\(top)")
+        for _ in 0..<7 { _ = state.handle(.character("j")) }
+        let seventh = ScrolledScreenTests.frame(&state)
+        #expect(seventh[2] == top[2] && seventh[9].hasPrefix(" irk:80aabb ") && Self.selectedLine(state) == 9, "\(seventh)")
+        // One more: the list moves up a line, the selection stays above the marker.
         _ = state.handle(.character("j"))
-        #expect(ScrolledScreenTests.frame(&state)[2].hasPrefix(" irk:20aabb "))
+        let eighth = ScrolledScreenTests.frame(&state)
+        #expect(eighth[2].hasPrefix(" irk:20aabb ") && eighth[9].hasPrefix(" irk:90aabb ") && Self.selectedLine(state) == 9, "\(eighth)")
         _ = state.handle(.end)
         let end = ScrolledScreenTests.frame(&state)
         #expect(end[1] == top[1], "the column heading stays")
         #expect(end[10] == " irk:e0aabb   room-14   -60   1.00 0.5s" && !end.joined().contains("more line"), "\(end)")
+        #expect(Self.selectedLine(state) == 10)
+        _ = state.handle(.pageUp)
+        #expect(ScrolledScreenTests.frame(&state)[2].hasPrefix(" irk:60aabb ") && Self.selectedLine(state) == 2, "a page up: 8 devices")
+        _ = state.handle(.home)
+        #expect(ScrolledScreenTests.frame(&state)[2] == top[2] && Self.selectedLine(state) == 2)
+        _ = state.handle(.pageDown)
+        #expect(ScrolledScreenTests.frame(&state)[9].hasPrefix(" irk:90aabb ") && Self.selectedLine(state) == 9)
+        // The list opened again shows the device still selected.
         _ = state.handle(.character("d"))
         _ = state.handle(.character("d"))
-        #expect(ScrolledScreenTests.frame(&state)[2] == top[2], "opened again at its top")
+        #expect(ScrolledScreenTests.frame(&state)[9].hasPrefix(" irk:90aabb ") && Self.selectedLine(state) == 9)
+    }
+
+    @Test("a click selects the device drawn on that line, scrolled or not; the heading, the title and the status line select nothing")
+    func aClickSelects() {
+        var state = Self.state(Self.many, columns: 40, lines: 12)
+        _ = state.handle(.character("d"))
+        _ = ScrolledScreenTests.frame(&state)
+        #expect(state.handle(.click(row: 5, column: 3)) == (.redraw, nil))
+        #expect(state.selectedDevice == "irk:40aabb" && Self.selectedLine(state) == 5)
+        _ = state.handle(.end)
+        _ = ScrolledScreenTests.frame(&state)
+        _ = state.handle(.click(row: 2, column: 3))
+        #expect(state.selectedDevice == "irk:60aabb", "the list's top is the sixth device at its end")
+        for line in [0, 1, 11] { #expect(state.handle(.click(row: line, column: 3)) == ([], nil)) }
+        _ = state.handle(.enter)
+        #expect(state.screen == .deviceDetail && state.viewModel().shownDevice?.id == "irk:60aabb")
+    }
+
+    @Test("a selected device that leaves hands the selection to the one in its place, not the top; it is selected again when it comes back")
+    func aSelectedDeviceThatLeaves() {
+        var state = Self.state(Self.devices, columns: 80, lines: 10)
+        _ = state.handle(.character("d"))
+        _ = state.handle(.down)
+        #expect(Self.selectedLine(state) == 3)
+        // A phone whose id sorts first arrives: the visitor's moves down a line, still selected.
+        var snapshot = state.snapshot
+        let first = Self.device("apple:0001:01", room: "hall", scanner: "hall", rssi: -70, distance: 2, age: 0.1)
+        snapshot.devices.insert(first, at: 0)
+        _ = state.update(snapshot)
+        #expect(Self.screen(state).line(4).hasPrefix(" name:Visitor's phone ") && Self.selectedLine(state) == 4)
+        // It leaves: the one now in its place, the last, is selected.
+        snapshot.devices.remove(at: 2)
+        _ = state.update(snapshot)
+        #expect(Self.screen(state).line(4).hasPrefix(" apple:1006:10 ") && Self.selectedLine(state) == 4)
+        snapshot.devices = [first] + Self.devices
+        _ = state.update(snapshot)
+        #expect(Self.screen(state).line(4).hasPrefix(" name:Visitor's phone ") && Self.selectedLine(state) == 4, "back, and selected again")
+        snapshot.devices = Self.devices
+        // The last device leaving: the one above it now ends the list.
+        _ = state.handle(.end)
+        snapshot.devices.removeLast()
+        _ = state.update(snapshot)
+        #expect(Self.selectedLine(state) == 3)
+        snapshot.devices = []
+        _ = state.update(snapshot)
+        #expect(Self.selectedLine(state) == nil && state.handle(.enter) == ([], nil), "nothing to show")
     }
 
     @Test("scrolled, the list keeps the device being read at its top as phones arrive or leave above it (sorted by id), as the scanner list keeps its scanner")
@@ -162,24 +228,34 @@ import Testing
         #expect(NarrowScreenTests.lines(Self.screen(state))[0].hasSuffix(" 0 beacons, 3 devices"))
     }
 
-    @Test("typing a filter shows the matches from the top; scrolled through them, the device read stays at the top across a resize")
-    func theFilteredListScrollsAndKeepsItsDevice() throws {
+    @Test("a filter keeps the selected device selected and in view, across a resize too; one the filter hides is selected again once it is cleared")
+    func theFilteredListKeepsTheSelection() {
         let phones = (1...14).map { Self.device("irk:\(String($0, radix: 16))0aabb", room: "room-\($0)", scanner: "room-\($0)", rssi: -60, distance: 1, age: 0.5) }
         let names = (1...6).map { Self.device("name:phone \($0)", room: "hall", scanner: "hall", rssi: -70, distance: 2, age: 0.5) }
         var state = Self.state(phones + names, columns: 40, lines: 12)
         _ = state.handle(.character("d"))
-        _ = try ScrolledScreenTests.scroll(&state, untilLine: 2, startsWith: " irk:40aabb ")
+        for _ in 0..<11 { _ = state.handle(.character("j")) }
+        #expect(ScrolledScreenTests.frame(&state)[9].hasPrefix(" irk:c0aabb ") && Self.selectedLine(state) == 9)
         _ = state.handle(.character("/"))
         for character in "irk" { _ = state.handle(.character(character)) }
-        let top = ScrolledScreenTests.frame(&state)
-        #expect(top[2].hasPrefix(" irk:10aabb ") && top[10] == " ↓ 6 more lines (j/k, PgDn)", "\(top)")
+        let typed = ScrolledScreenTests.frame(&state)
+        #expect(typed[9].hasPrefix(" irk:c0aabb ") && Self.selectedLine(state) == 9 && typed[0].hasSuffix("14 of 20 devices"), "\(typed)")
         _ = state.handle(.enter)
-        _ = try ScrolledScreenTests.scroll(&state, untilLine: 2, startsWith: " irk:40aabb ")
         ScrolledScreenTests.resize(&state, columns: 70, lines: 12)
-        #expect(ScrolledScreenTests.frame(&state)[2].hasPrefix(" irk:40aabb "))
+        let wide = ScrolledScreenTests.frame(&state)
+        #expect(wide[2].hasPrefix(" irk:50aabb ") && wide[9].hasPrefix(" irk:c0aabb ") && Self.selectedLine(state) == 9, "\(wide)")
         _ = state.handle(.end)
         let end = ScrolledScreenTests.frame(&state)
-        #expect(end[10].hasPrefix(" irk:e0aabb ") && !end.joined().contains("name:"), "\(end)")
+        #expect(end[10].hasPrefix(" irk:e0aabb ") && !end.joined().contains("name:") && Self.selectedLine(state) == 10, "\(end)")
+        _ = state.handle(.up)
+        _ = state.handle(.character("/"))
+        for _ in 0..<3 { _ = state.handle(.backspace) }
+        for character in "name" { _ = state.handle(.character(character)) }
+        _ = state.handle(.enter)
+        #expect(Self.selectedLine(state) != nil, "a device is selected among the names")
+        _ = state.handle(.character("/"))
+        _ = state.handle(.escape)
+        #expect(state.viewModel().selectedDeviceIndex == 12 && state.selectedDevice == "irk:d0aabb", "the filter cleared, the device selected before")
     }
 
     @Test("none yet: a line says what the list holds and where it comes from")
