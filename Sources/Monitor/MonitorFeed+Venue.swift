@@ -117,7 +117,7 @@ extension MonitorFeed {
         updateRate(at: time)
         logVenueEvents()
         let registry = venue!.presence.scanners
-        for name in scannerAlive.keys.sorted() where registry.scanners[name] == nil {
+        for name in scannerAlive.keys.sorted() where Self.isRetired(registry.scanners[name], counted: scannerRates[name]?.messages) {
             log(.info, "scanner \(name) retired: its retained status was deleted")
             scannerAlive[name] = nil
             scannerRadio[name] = nil
@@ -196,6 +196,15 @@ extension MonitorFeed {
             if entry.rssi.count > BeaconExtras.historyLength { entry.rssi.removeFirst(entry.rssi.count - BeaconExtras.historyLength) }
             venueHistory[beacon.id] = entry
         }
+    }
+
+    /// Whether a scanner was retired since the last snapshot, which counted `counted` messages of
+    /// it: gone from the view, or its count back below that. A catalog's scanner stays listed, gone
+    /// back to what the catalog declares (never heard, no messages): its msg/s went negative for a
+    /// second and the log called it silent. One heard again since counts from one.
+    static func isRetired(_ scanner: ScannerRegistry.Scanner?, counted: Int?) -> Bool {
+        guard let scanner else { return true }
+        return scanner.messages < (counted ?? 0)
     }
 
     static func venueCell(_ level: RoomPresence.ScannerLevel, at time: Double) -> VenuePlacement.ScannerCell {
