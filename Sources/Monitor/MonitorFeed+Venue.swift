@@ -33,6 +33,7 @@ extension MonitorFeed {
         lastPacketTime = nil
         lastTickTime = nil
         rateWindow = nil
+        venueRewound = true
     }
 
     /// One broker message, at the time it was received.
@@ -117,14 +118,25 @@ extension MonitorFeed {
         updateRate(at: time)
         logVenueEvents()
         let registry = venue!.presence.scanners
+        // After a seek back the log has lost its lines past the target, so what it says of the
+        // scanners is as of there, as the rebuilt view is: the view's scanners are taken as they
+        // are, unlogged. Before, one first heard after the target was logged "retired", one whose
+        // silence or lost radio was past it "online" or nothing when its radio was lost again.
+        let rebuilt = venueRewound
+        venueRewound = false
         for name in scannerAlive.keys.sorted() where Self.isRetired(registry.scanners[name], counted: scannerRates[name]?.messages) {
-            log(.info, "scanner \(name) retired: its retained status was deleted")
+            if !rebuilt { log(.info, "scanner \(name) retired: its retained status was deleted") }
             scannerAlive[name] = nil
             scannerRadio[name] = nil
             scannerRates[name] = nil
         }
         for name in registry.scanners.keys.sorted() {
             let alive = registry.isAlive(name, at: time)
+            if rebuilt {
+                scannerAlive[name] = alive
+                scannerRadio[name] = registry.scanners[name]?.radio
+                continue
+            }
             if scannerAlive[name] != alive {
                 if alive || scannerAlive[name] != nil {
                     let why = registry.scanners[name]?.online == false ? "offline" : "silent"
