@@ -63,9 +63,11 @@ public struct VenueMessageDecoder: Sendable {
             guard let rssi = message.rssi else { throw .wrongShape("ESPresense message without \"rssi\"") }
             try checkRSSI(rssi)
             let beacon = try keys.espresenseKey(for: try name(message.id))
+            // A negative distance is none, as a beacontop reading's `accuracy` of -1 is: the table
+            // showed `-3.50 immediate` and the venue line `"distance":-3.5`.
             return .reading(ScannerReading(
                 scanner: scanner, beacon: beacon, time: receivedAt, rssi: rssi, measuredPower: message.rssiAt1m,
-                distance: message.distance, format: .espresense
+                distance: message.distance.flatMap { $0 >= 0 ? $0 : nil }, format: .espresense
             ))
         case ("espresense", "rooms", "status"), ("beacontop", "scanners", "status"):
             scanner = try name(levels[2])

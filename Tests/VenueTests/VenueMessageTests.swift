@@ -133,6 +133,23 @@ struct VenueMessageTests {
         }
     }
 
+    @Test("An ESPresense reading's negative distance is none, as a beacontop reading's accuracy of -1; its RSSI is kept")
+    func negativeDistanceIsNone() {
+        var decoder = VenueMessageDecoder()
+        let topic = "espresense/devices/irk:0011aabb/hall"
+        let payload = Array(#"{"id":"irk:0011aabb","rssi":-60,"distance":-3.5}"#.utf8)
+        guard case .reading(let reading)? = decoder.decode(topic: topic, payload: payload, receivedAt: 1) else {
+            Issue.record("refused: \(decoder.refused)")
+            return
+        }
+        #expect(reading.distance == nil && reading.rssi == -60, "\(reading)")
+        guard case .reading(let zero)? = decoder.decode(topic: topic, payload: Array(#"{"id":"irk:0011aabb","rssi":-60,"distance":0}"#.utf8), receivedAt: 2) else {
+            Issue.record("refused: \(decoder.refused)")
+            return
+        }
+        #expect(zero.distance == 0)
+    }
+
     @Test("JSON reader: strict RFC 8259, depth-limited, surrogate pairs joined")
     func jsonReader() throws {
         #expect(try JSONValue(parsing: Array(#" {"a":[1,-2.5e2,true,null,"\ud83d\ude00\n"]} "#.utf8))
