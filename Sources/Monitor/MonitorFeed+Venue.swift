@@ -33,6 +33,7 @@ extension MonitorFeed {
         lastPacketTime = nil
         lastTickTime = nil
         rateWindow = nil
+        venueRewound = true
     }
 
     /// One broker message, at the time it was received.
@@ -117,14 +118,25 @@ extension MonitorFeed {
         updateRate(at: time)
         logVenueEvents()
         let registry = venue!.presence.scanners
-        for name in scannerAlive.keys.sorted() where registry.scanners[name] == nil {
-            log(.info, "scanner \(name) retired: its retained status was deleted")
+        // After a seek back the log has lost its lines past the target, so what it says of the
+        // scanners is as of there, as the rebuilt view is: the view's scanners are taken as they
+        // are, unlogged. Before, one first heard after the target was logged "retired", one whose
+        // silence or lost radio was past it "online" or nothing when its radio was lost again.
+        let rebuilt = venueRewound
+        venueRewound = false
+        for name in scannerAlive.keys.sorted() where Self.isRetired(registry.scanners[name], counted: scannerRates[name]?.messages) {
+            if !rebuilt { log(.info, "scanner \(name) retired: its retained status was deleted") }
             scannerAlive[name] = nil
             scannerRadio[name] = nil
             scannerRates[name] = nil
         }
         for name in registry.scanners.keys.sorted() {
             let alive = registry.isAlive(name, at: time)
+            if rebuilt {
+                scannerAlive[name] = alive
+                scannerRadio[name] = registry.scanners[name]?.radio
+                continue
+            }
             if scannerAlive[name] != alive {
                 if alive || scannerAlive[name] != nil {
                     let why = registry.scanners[name]?.online == false ? "offline" : "silent"
@@ -196,6 +208,15 @@ extension MonitorFeed {
             if entry.rssi.count > BeaconExtras.historyLength { entry.rssi.removeFirst(entry.rssi.count - BeaconExtras.historyLength) }
             venueHistory[beacon.id] = entry
         }
+    }
+
+    /// Whether a scanner was retired since the last snapshot, which counted `counted` messages of
+    /// it: gone from the view, or its count back below that. A catalog's scanner stays listed, gone
+    /// back to what the catalog declares (never heard, no messages): its msg/s went negative for a
+    /// second and the log called it silent. One heard again since counts from one.
+    static func isRetired(_ scanner: ScannerRegistry.Scanner?, counted: Int?) -> Bool {
+        guard let scanner else { return true }
+        return scanner.messages < (counted ?? 0)
     }
 
     static func venueCell(_ level: RoomPresence.ScannerLevel, at time: Double) -> VenuePlacement.ScannerCell {

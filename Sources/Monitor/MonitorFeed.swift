@@ -47,6 +47,9 @@ public struct MonitorFeed: Sendable {
     var scannerAlive: [String: Bool] = [:]
     /// Each scanner's radio as last shown (its telemetry's `radio`), likewise.
     var scannerRadio: [String: ScannerTelemetry.RadioState] = [:]
+    /// A seek back rebuilt the venue view since the last snapshot: the next takes its scanners as
+    /// they are, unlogged (`venueSnapshot`).
+    var venueRewound = false
     /// Per scanner: the window start (time, messages) and the last rate, for the `n` list.
     var scannerRates: [String: (time: Double, messages: Int, rate: Double?)] = [:]
     /// Per venue beacon: the placing scanner's RSSI once a second of the view's clock (the

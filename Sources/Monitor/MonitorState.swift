@@ -118,6 +118,9 @@ public struct MonitorState: Sendable {
         self.scrollLimit = scrollLimit
         guard !(screen == .events && followsLog) else { return }
         scroll = min(max(0, top), max(0, scrollLimit))
+        // A log that shows no event (its filter matches none) names no place: the event read stays
+        // for when the filter matches again. Before, clearing it then showed the log from its top.
+        if screen == .events && anchor == nil { return }
         self.anchor = screen == .events || anchor?.isTop == false ? anchor : nil
     }
 

@@ -61,10 +61,13 @@ public struct VenueMessageDecoder: Sendable {
             scanner = try name(levels[3])
             let message = try ESPresenseDeviceMessage(json: payload)
             guard let rssi = message.rssi else { throw .wrongShape("ESPresense message without \"rssi\"") }
+            try checkRSSI(rssi)
             let beacon = try keys.espresenseKey(for: try name(message.id))
+            // A negative distance is none, as a beacontop reading's `accuracy` of -1 is: the table
+            // showed `-3.50 immediate` and the venue line `"distance":-3.5`.
             return .reading(ScannerReading(
                 scanner: scanner, beacon: beacon, time: receivedAt, rssi: rssi, measuredPower: message.rssiAt1m,
-                distance: message.distance, format: .espresense
+                distance: message.distance.flatMap { $0 >= 0 ? $0 : nil }, format: .espresense
             ))
         case ("espresense", "rooms", "status"), ("beacontop", "scanners", "status"):
             scanner = try name(levels[2])
@@ -74,6 +77,7 @@ public struct VenueMessageDecoder: Sendable {
             guard !retained else { throw .retainedReading }
             scanner = try name(levels[2])
             var (reading, kind) = try ScannerReadingMessage.readingAndKind(json: payload, scanner: scanner, receivedAt: receivedAt)
+            try checkRSSI(reading.rssi)
             reading.beacon = try keys.beacontopKey(for: try name(reading.beacon), kind: kind)
             return .reading(reading)
         case ("beacontop", "scanners", "telemetry"):
@@ -92,6 +96,16 @@ public struct VenueMessageDecoder: Sendable {
         case VenueTopics.offline: return false
         default: throw .wrongShape("status is neither online nor offline")
         }
+    }
+
+    /// An RSSI a receiver can report: the controller's field is one signed byte (Core 5.4 Vol 4
+    /// Part E 7.7.65.2), and a scanner's filtered value stays within it. JSON takes any finite
+    /// number, and a reading of 1e300 dBm was taken: the monitor's table and sparkline make whole
+    /// dBm of it, and the conversion trapped (`monitor` on such a recording or broker crashed).
+    static let rssiRange: ClosedRange<Double> = -128...127
+
+    private static func checkRSSI(_ rssi: Double) throws(VenueMessageError) {
+        guard rssiRange.contains(rssi) else { throw .wrongShape("RSSI out of range (-128 to 127 dBm)") }
     }
 
     /// A scanner name or beacon id: at most 256 bytes, no control characters (C0, DEL, C1).

@@ -104,6 +104,20 @@ import Venue
         #expect(challenge.room == "hall" && challenge.evidence > 0 && challenge.evidence < challenge.threshold && challenge.threshold == 12, "\(challenge)")
     }
 
+    @Test("A reading of 1e300 dBm is refused and counted: the monitor lists the device from its sane readings (the table's whole-dBm conversion trapped)")
+    func anAbsurdRSSIIsRefused() throws {
+        var feed = MonitorFeed(status: SourceStatus(name: "mqtt://127.0.0.1:1883"))
+        feed.startVenue(VenueView())
+        let phone = "irk:0011aabb"
+        let absurd = #"{"id":"\#(phone)","rssi":1e300,"distance":1e300}"#
+        feed.feed(BrokerMessage(topic: "espresense/devices/\(phone)/hall", payload: Array(absurd.utf8), receivedAt: 3000))
+        feed.feed(Self.message(phone, node: "kitchen", rssi: -58, distance: 0.9, at: 3000.1))
+        let snapshot = feed.snapshot(at: 3000.5)
+        #expect(snapshot.source.malformedCount == 1)
+        let device = try #require(snapshot.devices.first)
+        #expect(snapshot.devices.count == 1 && device.reading.scanner == "kitchen" && device.reading.rssi == -58, "\(snapshot.devices)")
+    }
+
     static func type(_ text: String, into state: inout MonitorState) {
         for character in text { _ = state.handle(.character(character)) }
     }

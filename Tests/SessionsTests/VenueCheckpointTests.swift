@@ -138,6 +138,49 @@ struct VenueCheckpointTests {
         try Self.compare(Self.fixture(name), step: 17, to: 85, back: 15, resumesAt: 60)
     }
 
+    /// The hall node's beacon 0-10 s (the node silent from 35 s), an agent whose telemetry every 5 s
+    /// says its radio is lost from 40 s, and a node first heard at 30 s.
+    static func scannersRecording() throws -> String {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("beacontop-venue-scanners-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).venue.ndjson").path
+        var writer = try VenueRecordingWriter(path: path, prefix: "")
+        func write(_ topic: String, _ payload: String, at second: Double, retained: Bool = false) throws {
+            try writer.write(BrokerMessage(topic: topic, payload: Array(payload.utf8), receivedAt: start + second, retained: retained))
+        }
+        try write("espresense/rooms/hall/status", "online", at: 0, retained: true)
+        try write("beacontop/scanners/pi-a/status", "online", at: 0, retained: true)
+        for second in 0...60 {
+            let reading = #"{"id":"\#(id)","rssi@1m":-59,"rssi":-60,"distance":1.2}"#
+            if second <= 10 { try write("espresense/devices/\(id)/hall", reading, at: Double(second) + 0.5) }
+            if second == 30 { try write("espresense/rooms/late/status", "online", at: 30.25) }
+            if second >= 30 { try write("espresense/devices/\(id)/late", reading, at: Double(second) + 0.5) }
+            if second % 5 == 0 {
+                let radio = second >= 40 ? #""radio":"lost","radioReason":"hci0 removed""# : #""radio":"ok""#
+                let telemetry = #"{"scanner":"pi-a","t":\#(start + Double(second)),"uptime":10.0,"advertsPerSecond":0,"beacons":0,"published":0,"buffered":0,"dropped":0,"droppedQoS1":0,\#(radio)}"#
+                try write("beacontop/scanners/pi-a/telemetry", telemetry, at: Double(second) + 0.75)
+            }
+        }
+        return path
+    }
+
+    @Test("Back past a node's first message, a silence and a lost radio: no scanner called retired, each line once when played again")
+    func scannersAcrossASeekBack() throws {
+        let path = try Self.scannersRecording()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var run = try Run(path, checkpoints: true)
+        func lines() -> [String] { run.log.map(\.message).filter { $0.hasPrefix("scanner ") } }
+        let played = ["scanner hall online", "scanner pi-a online", "scanner late online", "scanner hall silent: its readings expire",
+                      "scanner pi-a radio lost (hci0 removed): online, hearing nothing"]
+        for _ in 0..<10 { _ = run.seek(by: 5) }
+        #expect(lines() == played)
+        // Back to 20 s: the node first heard at 30 s is not known yet, the hall node not yet silent.
+        let back = run.seek(by: -30)
+        #expect(back.scanners.map(\.name) == ["hall", "pi-a"])
+        #expect(lines() == Array(played.prefix(2)), "as the log stood at 20 s, with no line of the rebuild")
+        for _ in 0..<6 { _ = run.seek(by: 5) }
+        #expect(lines() == played, "each line once, as played the first time")
+    }
+
     // MARK: - The engine's side: where it resumes
 
     /// Seconds into the recording of the message each `.checkpoint` notice comes before.

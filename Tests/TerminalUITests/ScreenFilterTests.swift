@@ -155,14 +155,20 @@ import Testing
         #expect(none[1].hasSuffix(" Events (0 of 42)") && none[2] == "  No event matches the filter \"warning!\" (kind or message)", "\(none)")
     }
 
-    @Test("the narrowed event log scrolled back keeps the event read at the top, and Esc leaves the reader at it in the whole log")
-    func theFilteredEventLogKeepsItsEvent() throws {
-        var state = try Self.logState(typing: "rosetta")
+    /// The log narrowed to `rosetta`, scrolled from its top down two lines: the 06:00 event read.
+    static func logScrolledBack() throws -> MonitorState {
+        var state = try logState(typing: "rosetta")
         _ = state.handle(.enter)
         _ = ScrolledScreenTests.frame(&state)
         _ = state.handle(.home)
         _ = ScrolledScreenTests.frame(&state)
         for _ in 0..<2 { _ = state.handle(.character("j")) }
+        return state
+    }
+
+    @Test("the narrowed event log scrolled back keeps the event read at the top, and Esc leaves the reader at it in the whole log")
+    func theFilteredEventLogKeepsItsEvent() throws {
+        var state = try Self.logScrolledBack()
         let read = ScrolledScreenTests.frame(&state)
         #expect(read[2] == " ↑ 3 earlier lines (k/j, PgUp)" && read[3] == " 06:00 enter    Rosetta Stone (cast)", "\(read)")
         // Scrolled back, a new match stays below, as in the whole log.
@@ -177,5 +183,17 @@ import Testing
         #expect(whole[2] == " ↑ 12 earlier lines (k/j, PgUp)" && whole[3] == " 06:00 enter    Rosetta Stone (cast)" && whole[4] == " 06:30 exit     Lewis Chessmen",
                 "\(whole)")
         #expect(whole[1].hasSuffix("Events (41)"))
+    }
+
+    @Test("the event log scrolled back, a filter typed past any match keeps the event read: cleared, the whole log shows from it, not from its top")
+    func aFilterMatchingNothingKeepsTheEventRead() throws {
+        var state = try Self.logScrolledBack()
+        #expect(ScrolledScreenTests.frame(&state)[3] == " 06:00 enter    Rosetta Stone (cast)")
+        _ = state.handle(.character("/"))
+        Self.type("x", into: &state)
+        #expect(ScrolledScreenTests.frame(&state)[2] == "  No event matches the filter \"rosettax\" (kind or message)")
+        _ = state.handle(.escape)
+        let whole = ScrolledScreenTests.frame(&state)
+        #expect(whole[2] == " ↑ 12 earlier lines (k/j, PgUp)" && whole[3] == " 06:00 enter    Rosetta Stone (cast)", "\(whole)")
     }
 }

@@ -118,6 +118,38 @@ struct VenueMessageTests {
         #expect(decoder.accepted == 0)
     }
 
+    @Test("An RSSI no receiver reports (1e300, -1e300, 200 dBm) is refused as a wrong shape, on both topics; -128 to 127 is taken")
+    func rssiOutOfRange() {
+        var decoder = VenueMessageDecoder()
+        let device = "espresense/devices/irk:0011aabb/hall"
+        for rssi in ["1e300", "-1e300", "200", "-128.5"] {
+            #expect(decoder.decode(topic: device, payload: Array(#"{"id":"irk:0011aabb","rssi":\#(rssi)}"#.utf8), receivedAt: 1) == nil, "\(rssi)")
+        }
+        let reading = #"{"t":1,"beacon":{"id":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1","kind":"iBeacon","filteredRssi":1e300}}"#
+        #expect(decoder.decode(topic: "beacontop/scanners/pi-1/readings", payload: Array(reading.utf8), receivedAt: 1) == nil)
+        #expect(decoder.refused == ["wrong shape": 5])
+        for rssi in ["-128", "-71.5", "127"] {
+            #expect(decoder.decode(topic: device, payload: Array(#"{"id":"irk:0011aabb","rssi":\#(rssi)}"#.utf8), receivedAt: 1) != nil, "\(rssi)")
+        }
+    }
+
+    @Test("An ESPresense reading's negative distance is none, as a beacontop reading's accuracy of -1; its RSSI is kept")
+    func negativeDistanceIsNone() {
+        var decoder = VenueMessageDecoder()
+        let topic = "espresense/devices/irk:0011aabb/hall"
+        let payload = Array(#"{"id":"irk:0011aabb","rssi":-60,"distance":-3.5}"#.utf8)
+        guard case .reading(let reading)? = decoder.decode(topic: topic, payload: payload, receivedAt: 1) else {
+            Issue.record("refused: \(decoder.refused)")
+            return
+        }
+        #expect(reading.distance == nil && reading.rssi == -60, "\(reading)")
+        guard case .reading(let zero)? = decoder.decode(topic: topic, payload: Array(#"{"id":"irk:0011aabb","rssi":-60,"distance":0}"#.utf8), receivedAt: 2) else {
+            Issue.record("refused: \(decoder.refused)")
+            return
+        }
+        #expect(zero.distance == 0)
+    }
+
     @Test("JSON reader: strict RFC 8259, depth-limited, surrogate pairs joined")
     func jsonReader() throws {
         #expect(try JSONValue(parsing: Array(#" {"a":[1,-2.5e2,true,null,"\ud83d\ude00\n"]} "#.utf8))
