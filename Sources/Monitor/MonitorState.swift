@@ -182,6 +182,12 @@ public struct MonitorState: Sendable {
 
     /// Carries out one action (htop's Action functions).
     public mutating func perform(_ action: MonitorAction) -> (Reaction, MonitorCommand?) {
+        if screen == .calibration, Self.screenSwitches.contains(action) {
+            // The wizard is left as by Esc, samples and all, and the key then acts from the table.
+            screen = .table
+            let (reaction, _) = perform(action)
+            return (reaction.union([.redraw, .command]), .cancelCalibration)
+        }
         if Self.scrollActions.contains(action), let reaction = moveDeviceSelection(for: action) { return (reaction, nil) }
         if action == .beginFilter, screen == .deviceDetail { screen = .devices }
         if Self.scrollActions.contains(action), [.help, .health, .scanners, .events].contains(screen) || ([.detail, .deviceDetail].contains(screen) && scrollLimit > 0) {
@@ -251,23 +257,18 @@ public struct MonitorState: Sendable {
             screen = .calibration
             return ([.redraw, .command], .startCalibration(row.identity))
         case .toggleEventLog:
-            if screen == .calibration { _ = leaveCalibration() }
             screen = screen == .events ? .table : .events
             return (.redraw, nil)
         case .toggleHealth:
-            if screen == .calibration { _ = leaveCalibration() }
             screen = screen == .health ? .table : .health
             return (.redraw, nil)
         case .toggleScannerList:
-            if screen == .calibration { _ = leaveCalibration() }
             screen = screen == .scanners ? .table : .scanners
             return (.redraw, nil)
         case .toggleDeviceList:
-            if screen == .calibration { _ = leaveCalibration() }
             screen = [.devices, .deviceDetail].contains(screen) ? .table : .devices
             return (.redraw, nil)
         case .toggleHelp:
-            if screen == .calibration { _ = leaveCalibration() }
             screen = screen == .help ? .table : .help
             return (.redraw, nil)
         case .back:
@@ -319,6 +320,11 @@ public struct MonitorState: Sendable {
         anchor = nil
         return .redraw
     }
+
+    /// The keys that open another screen. From the calibration wizard they cancel it, as Esc does:
+    /// `e`, `H`, `n`, `d`, `?` and `/` used to leave its screen with the feed still sampling the
+    /// beacon unseen (a later `c` started over; nothing said the wizard had gone on).
+    static let screenSwitches: Set<MonitorAction> = [.toggleEventLog, .toggleHealth, .toggleScannerList, .toggleDeviceList, .toggleHelp, .beginFilter]
 
     private mutating func leaveCalibration() -> (Reaction, MonitorCommand?) {
         screen = .table

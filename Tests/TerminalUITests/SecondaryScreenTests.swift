@@ -227,6 +227,29 @@ import Testing
         #expect(state.handle(.escape).1 == .cancelCalibration)
         #expect(state.screen == .table)
     }
+
+    @Test("A key that opens another screen from the calibration wizard cancels it, as Esc does: the feed stops sampling the beacon")
+    func leavingTheWizardForAnotherScreenCancelsIt() throws {
+        let row = try Self.vectorRow()
+        let opened: [(Key, MonitorScreen)] = [
+            (.character("e"), .events), (.character("H"), .health), (.character("n"), .scanners),
+            (.character("d"), .devices), (.character("?"), .help), (.character("/"), .table),
+        ]
+        for (key, screen) in opened {
+            var state = Self.state(row)
+            #expect(state.handle(.character("c")).1 == .startCalibration(row.identity))
+            let (reaction, command) = state.handle(key)
+            #expect(command == .cancelCalibration, "\(key)")
+            #expect(reaction.contains(.command) && reaction.contains(.redraw), "\(key): \(reaction)")
+            #expect(state.screen == screen, "\(key)")
+        }
+        // `/` from the wizard edits the table's filter.
+        var state = Self.state(row)
+        _ = state.handle(.character("c"))
+        _ = state.handle(.character("/"))
+        _ = state.handle(.character("x"))
+        #expect(state.isEditingFilter && state.filterText == "x")
+    }
 }
 
 extension String {
