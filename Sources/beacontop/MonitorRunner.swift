@@ -78,7 +78,12 @@ enum MonitorRunner {
         if let record {
             do { try source.startRecording(to: record) } catch { fail("--record \(record): \(error)") }
         }
-        do { try source.start(into: inbox) } catch { fail(startFailure(error)) }
+        // A failure before the loop runs leaves no recording: nothing was recorded that anyone
+        // asked for, and its header made the same command, once the cause was fixed, refuse the name.
+        do { try source.start(into: inbox) } catch {
+            source.discardRecording()
+            fail(startFailure(error))
+        }
         if let measure = opening.lengthMeasure { opening.replayControl?.measureLength(measure) }
         var mode: ScanMode?
         if let controller = opening.controller, let options = scanning {
@@ -87,6 +92,7 @@ enum MonitorRunner {
                 if let mode { controller.setCrashStop(ScanProcedure.disable(mode)) }
             } catch {
                 source.stop()
+                source.discardRecording()
                 fail("\(error)")
             }
             controller.onReconnect { await ScanProcedure.restart(on: controller, options: options) }
@@ -108,6 +114,9 @@ enum MonitorRunner {
         inbox.close()
         if let broker = opening.broker { VenueBrokerClosing.close(broker) }
         if case .failure(let error) = outcome {
+            // The loop throws only before it draws (no terminal, the survey file cannot be
+            // created), so there is no session whose recording to keep.
+            source.discardRecording()
             // TerminalError says what to do (a TERM, a pipe); any other error is printed as it is.
             fail("\(error)")
         }
