@@ -36,7 +36,8 @@ struct MonitorSubcommand: AsyncParsableCommand {
     @OptionGroup var broker: BrokerOptions
 
     func validate() throws {
-        do { _ = try RSSIFilterKind(name: filter) } catch { throw ValidationError(error.description) }
+        // Named as the flag, as scan, replay and report name it (it said `filter: unknown filter`).
+        do { _ = try RSSIFilterKind(name: filter) } catch { throw ValidationError("--filter: \(error.reason)") }
         let replaySpeed: ReplaySpeed
         do { replaySpeed = try ReplaySpeed(parsing: speed) } catch { throw ValidationError(error.description) }
         if let problem = ReplayOptions.windowProblem(from: from, to: to) { throw ValidationError(problem) }

@@ -65,7 +65,7 @@ struct StartupErrorTests {
     @Test func badOptionsNameTheOption() throws {
         let filter = try Self.run(["monitor", "x.btsnoop", "--filter", "median"])
         #expect(filter.status != 0)
-        #expect(filter.stderr.contains("unknown filter \"median\""))
+        #expect(filter.stderr.contains("--filter: unknown filter \"median\""), "\(filter.stderr)")
         let catalog = try Self.run(["monitor", "sim:/nonexistent/venue.yaml"])
         #expect(catalog.status == 1)
         #expect(catalog.stderr.contains("/nonexistent/venue.yaml"))
