@@ -61,11 +61,16 @@ struct SimulateCommand: ParsableCommand {
         }
         let venue: Scenario
         if let catalog {
-            let parsed = try ExhibitCatalog(path: catalog)
+            // One line and status 1, as every command that reads a catalog says it: this one said
+            // argument-parser's `Error: catalog line 2, ...`, without the file's name.
             do {
-                venue = try scenario.scenario(catalog: parsed, seed: seed)
+                venue = try scenario.scenario(catalog: try SourceOpening.catalog(catalog), seed: seed)
+            } catch let error as SourceOpeningError {
+                StandardError.report(error.description)
+                throw ExitCode(1)
             } catch {
-                throw CatalogNotSimulable(description: "\(catalog): \(error)")
+                StandardError.report("\(catalog): \(error)")
+                throw ExitCode(1)
             }
         } else {
             venue = scenario.scenario(seed: seed)
@@ -82,9 +87,3 @@ struct SimulateCommand: ParsableCommand {
 }
 
 extension VenueStyle: ExpressibleByArgument {}
-
-/// A catalog that parses but cannot be simulated (an exhibit without a position, a non-iBeacon
-/// id): printed as `Error: FILE: exhibits[N].field: reason`, without the usage text.
-struct CatalogNotSimulable: Error, CustomStringConvertible {
-    var description: String
-}
