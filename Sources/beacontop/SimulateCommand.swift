@@ -75,10 +75,17 @@ struct SimulateCommand: ParsableCommand {
         } else {
             venue = scenario.scenario(seed: seed)
         }
-        let summary = try SimulatedRecording.write(
-            scenario: venue, seed: seed, duration: duration ?? venue.duration, truthStep: truthStep,
-            capturePath: out, truthPath: truthPath, replacing: false
-        )
+        let summary: SimulatedRecording.Summary
+        do {
+            summary = try SimulatedRecording.write(
+                scenario: venue, seed: seed, duration: duration ?? venue.duration, truthStep: truthStep,
+                capturePath: out, truthPath: truthPath, replacing: false
+            )
+        } catch {
+            // As every command's failure to write: it was argument-parser's `Error: ...`.
+            StandardError.report("\(error)")
+            throw ExitCode(1)
+        }
         var output = StandardOutput()
         output.write("\(out): \(summary.packets) advertisements from \(venue.beacons.count) beacons over \(Int(summary.duration.rounded())) s, \(summary.stays) stays\n")
         output.write("\(truthPath): \(summary.truthSamples) truth samples\n")

@@ -110,6 +110,14 @@ struct StartupErrorTests {
         }
     }
 
+    /// `simulate --out` into a directory that does not exist said argument-parser's `Error: ...`.
+    @Test func simulateCannotWriteIsOneLine() throws {
+        let out = "/nonexistent/beacontop-simulate/walk.btsnoop"
+        let result = try Self.run(["simulate", "--duration", "5", "--out", out])
+        #expect(result.status == 1)
+        #expect(result.stderr == "beacontop: \(out): cannot write: No such file or directory\n", "\(result.stderr)")
+    }
+
     /// `advertise` on a kernel without Bluetooth offered "or a capture file", which cannot
     /// advertise; it names the H4 controllers alone. (With Bluetooth but no hci9 the line names the
     /// adapters instead, and offers no capture file either.)
