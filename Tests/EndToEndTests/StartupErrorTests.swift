@@ -110,6 +110,22 @@ struct StartupErrorTests {
         }
     }
 
+    /// Plain `beacontop WORD` is the monitor on a source WORD, so a misspelt command was only a
+    /// file that cannot be opened; the line now ends with the command meant.
+    @Test func aMisspeltCommandIsNamed() throws {
+        for (typed, meant) in [("dmeo", "demo"), ("moniter", "monitor"), ("survy", "survey")] {
+            let result = try Self.run([typed])
+            #expect(result.status == 1)
+            #expect(result.stderr == "beacontop: \(typed): cannot open: No such file or directory; did you mean `beacontop \(meant)`?\n", "\(result.stderr)")
+        }
+        // A capture's name, or a word near no command, gets no guess.
+        for typed in ["demo.btsnoop", "zebra"] {
+            let result = try Self.run([typed])
+            #expect(result.status == 1)
+            #expect(result.stderr == "beacontop: \(typed): cannot open: No such file or directory\n", "\(result.stderr)")
+        }
+    }
+
     /// `simulate --out` into a directory that does not exist said argument-parser's `Error: ...`.
     @Test func simulateCannotWriteIsOneLine() throws {
         let out = "/nonexistent/beacontop-simulate/walk.btsnoop"
