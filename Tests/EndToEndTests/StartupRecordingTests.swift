@@ -4,7 +4,8 @@ import Testing
 
 /// A run that fails at start-up (no controller, no terminal, a bad catalog) leaves no recording: it
 /// left its `--record` file (a 16-byte header, or a replay's first 42 KB), and the same command, run
-/// again once the cause was fixed, refused the name (`already holds 16 bytes`, status 64).
+/// again once the cause was fixed, refused the name (`already holds 16 bytes`, status 64). Nor does
+/// it touch the `--export` file named.
 @Suite struct StartupRecordingTests {
     init() throws {
         try TestPrerequisites.requireExecutable(beacontopExecutable)
@@ -45,6 +46,16 @@ import Testing
         let run = try HostileInputCommandTests.run(["scan", noController, "--record", given], timeout: 30)
         #expect(run.status == 1, "\(run.stderr)")
         #expect(try FileManager.default.attributesOfItem(atPath: given)[.size] as? Int == 0)
+
+        // --export FILE opens once the source runs: a failed start replaced it with a CSV header.
+        let export = directory.appendingPathComponent("yesterday.csv").path
+        try "time,id\r\n1,a\r\n".write(toFile: export, atomically: true, encoding: .utf8)
+        let exported = try HostileInputCommandTests.run(["monitor", noController, "--export", export], timeout: 30)
+        #expect(exported.status == 1, "\(exported.stderr)")
+        #expect(try String(contentsOfFile: export, encoding: .utf8) == "time,id\r\n1,a\r\n")
+        let fresh = directory.appendingPathComponent("new.csv").path
+        _ = try HostileInputCommandTests.run(["monitor", noController, "--export", fresh], timeout: 30)
+        #expect(!FileManager.default.fileExists(atPath: fresh))
 
         // The survey's capture-N.btsnoop: capture-1, capture-2, ... piled up, one per failed attempt.
         let out = directory.appendingPathComponent("survey")
