@@ -68,6 +68,7 @@ enum MonitorRunner {
         }
         // Said again on the restored screen, with the status of a usage error (docs/commands.md).
         if let message = nothingReplayed.withLock({ $0 }) {
+            source.discardRecording()
             throw usageError(message)
         }
     }

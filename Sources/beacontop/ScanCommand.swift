@@ -253,7 +253,12 @@ struct ScanCommand: AsyncParsableCommand {
         }
         if consumerEnd == .outputFailed { throw ExitCode(1) }
         // Nothing replayed for a window past the end: a usage error found only by reading the file.
-        if pastTheEnd.withLock({ $0 }) { throw ExitCode(64) }
+        if pastTheEnd.withLock({ $0 }) {
+            // Nothing was replayed, so nothing was recorded: the header alone made the same command,
+            // with its --from corrected, refuse the --record name.
+            source.discardRecording()
+            throw ExitCode(64)
+        }
         // A replay stopped at a corrupt header field: what came before was written, as `replay`'s 2.
         if unreadable.withLock({ $0 }) { throw ExitCode(2) }
     }

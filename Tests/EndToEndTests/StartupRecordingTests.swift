@@ -31,6 +31,13 @@ import Testing
             // Standard input is no terminal: the loop refuses after the replay started.
             ["monitor", walk, "--record", record],
         ]
+        // A --from past the end replays nothing (a usage error, 64): it recorded nothing either.
+        let pastTheEnd = ["scan", walk, "--from", "500", "--record", record]
+        for attempt in 1...2 {
+            let run = try HostileInputCommandTests.run(pastTheEnd, timeout: 30)
+            #expect(run.status == 64 && run.stderr.contains("past the end"), "attempt \(attempt): \(run.status) \(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: record), "attempt \(attempt) left \(record)")
+        }
         for arguments in cases {
             for attempt in 1...2 {
                 let run = try HostileInputCommandTests.run(arguments, timeout: 30)
