@@ -40,6 +40,26 @@ public enum RecordingFileCreation {
         return existing
     }
 
+    /// Whether `path` exists: asked before a recording opens it, so that `discard` knows whether
+    /// the file was the recording's own.
+    public static func exists(path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    /// Undoes a recording that never became one (its run failed at start-up): deletes the file it
+    /// created, or empties again the empty regular file it was given (`mktemp`'s); a device or FIFO
+    /// (`/dev/null`) is left alone. Left behind, its header made the same command, run again once
+    /// the cause was fixed, refuse the name (`already holds 16 bytes`).
+    public static func discard(path: String, created: Bool) {
+        if created {
+            unlink(path)
+            return
+        }
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { _ = truncate(path, 0) }
+    }
+
     /// A regular file with bytes in it: a device or a FIFO (`/dev/null`) holds none to lose.
     private static func holdsBytes(_ info: stat) -> Bool {
         (info.st_mode & S_IFMT) == S_IFREG && info.st_size > 0

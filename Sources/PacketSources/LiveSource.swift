@@ -245,7 +245,9 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
             return (state.transport, state.waiters)
         }
         if let transport { opener.calls.close(transport.fd) }
-        for waiter in waiters.values { waiter.continuation.resume(throwing: TransportError.closed(spec: spec.description)) }
+        // With the reason: a start-up on a port where something accepts and hangs up said only
+        // `tcp:HOST:PORT was closed`.
+        for waiter in waiters.values { waiter.continuation.resume(throwing: TransportError.lostBeforeAnswer(spec: spec.description, reason: reason)) }
         deliver([.notice(.lost(source: spec.description, reason: reason))])
     }
 

@@ -136,15 +136,24 @@ public struct MQTTEndpoint: Sendable, Equatable, CustomStringConvertible {
         if trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             throw fail("prefix", "holds a control character")
         }
+        // An '@' after the first '/' is a user name or password with a bare '/': taken as a
+        // prefix, `mqtt://agent:12/34@broker` connected to host `agent`, port 12, and printed the
+        // password in its messages.
+        if trimmed.contains("@") {
+            throw fail("prefix", "holds '@': a '/' in a user name or password is written %2F")
+        }
         return String(trimmed)
     }
 
-    /// The spec with the password replaced by `***`, for error messages.
+    /// The spec with the password replaced by `***`, for error messages: everything from the first
+    /// ':' to the last '@' of the spec, not of the part before the first '/', so a password with a
+    /// bare '/' is hidden whole (`mqtt://agent:pa/ss@host` was printed as it is). A spec whose
+    /// prefix holds '@' is refused, so the wider cut hides nothing a valid spec shows.
     static func redacted(_ text: String) -> String {
         guard let schemeEnd = text.range(of: "://") else { return text }
-        let authority = text[schemeEnd.upperBound...].prefix { $0 != "/" }
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return text }
-        return String(text[..<authority.index(after: colon)]) + "***" + String(text[at...])
+        let afterScheme = text[schemeEnd.upperBound...]
+        guard let at = afterScheme.lastIndex(of: "@"), let colon = afterScheme[..<at].firstIndex(of: ":") else { return text }
+        return String(text[..<afterScheme.index(after: colon)]) + "***" + String(text[at...])
     }
 
     static func percentDecoded(_ text: Substring) -> String? {

@@ -29,6 +29,8 @@ public final class RecordingSource: PacketSource, Sendable {
     private struct State {
         var recorder: (any PacketRecorder)?
         var path: String?
+        /// Whether the recording created its file (else it took an existing empty one).
+        var created = false
         var packets = 0
         var sink: (any SourceSink)?
         /// Notices from before the source started, delivered when it does.
@@ -61,10 +63,12 @@ public final class RecordingSource: PacketSource, Sendable {
     /// Starts writing every packet to `path` (replacing a recording in progress). Throws when the
     /// file cannot be created; nothing changes then.
     public func startRecording(to path: String) throws {
+        let created = !RecordingFileCreation.exists(path: path)
         let recorder = try makeRecorder(path)
         note(state.withLock { state -> SourceEvent in
             state.recorder = recorder
             state.path = path
+            state.created = created
             state.packets = 0
             return .notice(.recordingStarted(path: path))
         })
@@ -83,6 +87,19 @@ public final class RecordingSource: PacketSource, Sendable {
         }
         if let stopped { note(.notice(.recordingStopped(path: stopped.path, packets: stopped.packets))) }
         return stopped
+    }
+
+    /// Stops recording and removes what it wrote (`RecordingFileCreation.discard`): for a run that
+    /// fails at start-up (the source, the controller, the broker or the catalog refused), whose
+    /// recording holds nothing the user asked for. Said nowhere: the run's error is the news.
+    public func discardRecording() {
+        let discarded = state.withLock { state -> (path: String, created: Bool)? in
+            guard let path = state.path else { return nil }
+            state.recorder = nil
+            state.path = nil
+            return (path, state.created)
+        }
+        if let discarded { RecordingFileCreation.discard(path: discarded.path, created: discarded.created) }
     }
 
     private func note(_ event: SourceEvent) {

@@ -26,8 +26,11 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     case commandsNotAccepted(spec: String)
     /// The controller did not answer a command in time.
     case commandTimedOut(command: String, seconds: Double)
-    /// The source was stopped or lost while a command waited.
+    /// The source was stopped while a command waited.
     case closed(spec: String)
+    /// The source was lost while a command waited, for `reason` (`the other end closed the
+    /// connection`: a TCP port where something that is no controller accepts and hangs up).
+    case lostBeforeAnswer(spec: String, reason: String)
 
     /// Maps a failed kernel-socket call to its case. `existing` is read only for ENODEV.
     public static func kernel(_ error: SystemCallError, spec: SourceSpec, existing: @autoclosure () -> [String]) -> TransportError {
@@ -94,6 +97,8 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
             return "the controller did not answer \(command) within \(seconds) s"
         case .closed(let spec):
             return "\(spec) was closed"
+        case .lostBeforeAnswer(let spec, let reason):
+            return "\(spec): lost (\(reason)) before the controller answered"
         }
     }
 }

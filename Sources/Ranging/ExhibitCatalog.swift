@@ -159,17 +159,27 @@ public struct ExhibitCatalog: Sendable, Equatable {
         self.init(title: title, exhibits: exhibits, regions: regions, nearestWithin: nearestWithin, walls: walls, rooms: venue.rooms, scanners: venue.scanners)
     }
 
+    /// The reader's errors (a control character, a byte order mark inside) and the composer's (an
+    /// alias to no anchor) are placed and worded as the scanner's: they printed Yams' whole
+    /// description, the offending line and a caret on lines of their own, escaped into one
+    /// (`reader: control characters are not allowed:\u{A}    name: ...`).
     private static func line(of error: YamlError) -> Int? {
         switch error {
-        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _): mark.line
+        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _): mark.line
+        case .reader(_, let offset?, _, let yaml): 1 + yaml.prefix(offset).reduce(0) { $1.isNewline ? $0 + 1 : $0 }
         default: nil
         }
     }
 
     private static func problem(of error: YamlError) -> String {
         switch error {
-        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _): problem
-        default: "\(error)"
+        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _):
+            return problem
+        case .reader(let problem, _, let value, _):
+            let hex = String(value, radix: 16, uppercase: true)
+            return "\(problem) (U+\(String(repeating: "0", count: max(0, 4 - hex.count)))\(hex))"
+        default:
+            return "\(error)"
         }
     }
 }

@@ -4,6 +4,7 @@ import Monitor
 import PacketSources
 import Ranging
 import Sessions
+import Survey
 import Synchronization
 import TerminalUI
 import Venue
@@ -42,13 +43,17 @@ enum MonitorRunner {
             feed: feed, inbox: inbox, recording: source, replay: opening.replayControl,
             speed: opening.replayControl == nil ? nil : setup.speed, catalogPath: setup.catalogPath
         )
-        if let export = setup.export {
-            do { try configured.startExport(to: export) } catch { fail("--export \(export): \(error.reason)") }
-        }
         if let broker = opening.broker { configured.publish = { broker.publish($0.message) } }
-        let session = configured
+        let configuredSession = configured
+        let export = setup.export
         let nothingReplayed = Mutex<String?>(nil)
         await drive(opening: opening, record: setup.record, scanning: setup.scanning, inbox: inbox) {
+            // The export opens once the source runs (and scans): a source that failed to start (no
+            // adapter, no permission) had already replaced the file named with a CSV header.
+            var session = configuredSession
+            if let export {
+                do throws(SurveyFileError) { try session.startExport(to: export) } catch { throw StartFailure(description: "--export \(export): \(error.reason)") }
+            }
             var loop = MonitorLoop(session: session, noColorVariable: ProcessInfo.processInfo.environment["NO_COLOR"])
             let exit = try loop.run()
             // The terminal is restored; a venue view closes its open visits before the broker goes.
@@ -63,8 +68,14 @@ enum MonitorRunner {
         }
         // Said again on the restored screen, with the status of a usage error (docs/commands.md).
         if let message = nothingReplayed.withLock({ $0 }) {
+            source.discardRecording()
             throw usageError(message)
         }
+    }
+
+    /// A failure of the loop's set-up, said as it is (`--export x.csv: cannot write: ...`).
+    struct StartFailure: Error, CustomStringConvertible {
+        var description: String
     }
 
     /// Starts `opening`'s source into `inbox` (recording to `record` first, so the file holds the
@@ -78,7 +89,12 @@ enum MonitorRunner {
         if let record {
             do { try source.startRecording(to: record) } catch { fail("--record \(record): \(error)") }
         }
-        do { try source.start(into: inbox) } catch { fail(startFailure(error)) }
+        // A failure before the loop runs leaves no recording: nothing was recorded that anyone
+        // asked for, and its header made the same command, once the cause was fixed, refuse the name.
+        do { try source.start(into: inbox) } catch {
+            source.discardRecording()
+            fail(startFailure(error))
+        }
         if let measure = opening.lengthMeasure { opening.replayControl?.measureLength(measure) }
         var mode: ScanMode?
         if let controller = opening.controller, let options = scanning {
@@ -87,6 +103,7 @@ enum MonitorRunner {
                 if let mode { controller.setCrashStop(ScanProcedure.disable(mode)) }
             } catch {
                 source.stop()
+                source.discardRecording()
                 fail("\(error)")
             }
             controller.onReconnect { await ScanProcedure.restart(on: controller, options: options) }
@@ -108,6 +125,9 @@ enum MonitorRunner {
         inbox.close()
         if let broker = opening.broker { VenueBrokerClosing.close(broker) }
         if case .failure(let error) = outcome {
+            // The loop throws only before it draws (no terminal, the export or the survey file
+            // cannot be created), so there is no session whose recording to keep.
+            source.discardRecording()
             // TerminalError says what to do (a TERM, a pipe); any other error is printed as it is.
             fail("\(error)")
         }

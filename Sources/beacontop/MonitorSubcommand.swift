@@ -36,7 +36,8 @@ struct MonitorSubcommand: AsyncParsableCommand {
     @OptionGroup var broker: BrokerOptions
 
     func validate() throws {
-        do { _ = try RSSIFilterKind(name: filter) } catch { throw ValidationError(error.description) }
+        // Named as the flag, as scan, replay and report name it (it said `filter: unknown filter`).
+        do { _ = try RSSIFilterKind(name: filter) } catch { throw ValidationError("--filter: \(error.reason)") }
         let replaySpeed: ReplaySpeed
         do { replaySpeed = try ReplaySpeed(parsing: speed) } catch { throw ValidationError(error.description) }
         if let problem = ReplayOptions.windowProblem(from: from, to: to) { throw ValidationError(problem) }
@@ -54,6 +55,13 @@ struct MonitorSubcommand: AsyncParsableCommand {
         catch { throw ValidationError("\(error.field): \(error.reason)") }
     }
 
+    /// The command a missing file's name misspells (`beacontop dmeo`), else nil.
+    private func misspeltCommand(_ spec: SourceSpec) -> String? {
+        guard case .file(let path) = spec, !FileManager.default.fileExists(atPath: path) else { return nil }
+        let names = BeacontopCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
+        return CommandNameSuggestion.command(misspeltAs: path, among: names)
+    }
+
     func run() async throws {
         let catalog = exhibits.map { path -> ExhibitCatalog in
             do { return try SourceOpening.catalog(path) } catch { MonitorRunner.fail("\(error)") }
@@ -63,6 +71,9 @@ struct MonitorSubcommand: AsyncParsableCommand {
         let replaySpeed = (try? ReplaySpeed(parsing: speed)) ?? .factor(1)
         let spec: SourceSpec
         do { spec = try SourceSpec(parsing: source) } catch { MonitorRunner.fail(error.description) }
+        if let name = misspeltCommand(spec) {
+            MonitorRunner.fail("\(CaptureError.cannotOpen(path: source, reason: String(cString: strerror(ENOENT)))); did you mean `beacontop \(name)`?")
+        }
         let inputs = InputOverwriteGuard.inputs(of: spec, catalog: exhibits)
         for (flag, output) in [("--record", record), ("--export", export)] {
             if let output, let refusal = InputOverwriteGuard.refusal(output: output, flag: flag, inputs: inputs) {

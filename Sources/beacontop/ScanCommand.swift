@@ -118,6 +118,11 @@ struct ScanCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let source = opening.source
+        // Until the scan runs, a failure (the source, the controller, the broker or the catalog
+        // refused) leaves no --record file: a replay had already copied part of itself into it, and
+        // its header made the same command, once the cause was fixed, refuse the name.
+        var running = false
+        defer { if !running { source.discardRecording() } }
         let inbox = SourceInbox(capacity: 65_536, wakeThreshold: 1)
         let stop = StopSignal()
         stop.catchTerminationSignals()
@@ -231,6 +236,7 @@ struct ScanCommand: AsyncParsableCommand {
             consumed.trigger(output.problem == nil ? .sourceEnded : .outputFailed)
         }
         consumer.name = "beacontop-scan"
+        running = true
         consumer.start()
         let reason = await stop.wait()
         if reason != .sourceEnded { await stopRadio(opening: opening, mode: mode) }
@@ -247,7 +253,12 @@ struct ScanCommand: AsyncParsableCommand {
         }
         if consumerEnd == .outputFailed { throw ExitCode(1) }
         // Nothing replayed for a window past the end: a usage error found only by reading the file.
-        if pastTheEnd.withLock({ $0 }) { throw ExitCode(64) }
+        if pastTheEnd.withLock({ $0 }) {
+            // Nothing was replayed, so nothing was recorded: the header alone made the same command,
+            // with its --from corrected, refuse the --record name.
+            source.discardRecording()
+            throw ExitCode(64)
+        }
         // A replay stopped at a corrupt header field: what came before was written, as `replay`'s 2.
         if unreadable.withLock({ $0 }) { throw ExitCode(2) }
     }

@@ -61,19 +61,31 @@ struct SimulateCommand: ParsableCommand {
         }
         let venue: Scenario
         if let catalog {
-            let parsed = try ExhibitCatalog(path: catalog)
+            // One line and status 1, as every command that reads a catalog says it: this one said
+            // argument-parser's `Error: catalog line 2, ...`, without the file's name.
             do {
-                venue = try scenario.scenario(catalog: parsed, seed: seed)
+                venue = try scenario.scenario(catalog: try SourceOpening.catalog(catalog), seed: seed)
+            } catch let error as SourceOpeningError {
+                StandardError.report(error.description)
+                throw ExitCode(1)
             } catch {
-                throw CatalogNotSimulable(description: "\(catalog): \(error)")
+                StandardError.report("\(catalog): \(error)")
+                throw ExitCode(1)
             }
         } else {
             venue = scenario.scenario(seed: seed)
         }
-        let summary = try SimulatedRecording.write(
-            scenario: venue, seed: seed, duration: duration ?? venue.duration, truthStep: truthStep,
-            capturePath: out, truthPath: truthPath, replacing: false
-        )
+        let summary: SimulatedRecording.Summary
+        do {
+            summary = try SimulatedRecording.write(
+                scenario: venue, seed: seed, duration: duration ?? venue.duration, truthStep: truthStep,
+                capturePath: out, truthPath: truthPath, replacing: false
+            )
+        } catch {
+            // As every command's failure to write: it was argument-parser's `Error: ...`.
+            StandardError.report("\(error)")
+            throw ExitCode(1)
+        }
         var output = StandardOutput()
         output.write("\(out): \(summary.packets) advertisements from \(venue.beacons.count) beacons over \(Int(summary.duration.rounded())) s, \(summary.stays) stays\n")
         output.write("\(truthPath): \(summary.truthSamples) truth samples\n")
@@ -82,9 +94,3 @@ struct SimulateCommand: ParsableCommand {
 }
 
 extension VenueStyle: ExpressibleByArgument {}
-
-/// A catalog that parses but cannot be simulated (an exhibit without a position, a non-iBeacon
-/// id): printed as `Error: FILE: exhibits[N].field: reason`, without the usage text.
-struct CatalogNotSimulable: Error, CustomStringConvertible {
-    var description: String
-}

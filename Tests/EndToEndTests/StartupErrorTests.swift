@@ -65,7 +65,7 @@ struct StartupErrorTests {
     @Test func badOptionsNameTheOption() throws {
         let filter = try Self.run(["monitor", "x.btsnoop", "--filter", "median"])
         #expect(filter.status != 0)
-        #expect(filter.stderr.contains("unknown filter \"median\""))
+        #expect(filter.stderr.contains("--filter: unknown filter \"median\""), "\(filter.stderr)")
         let catalog = try Self.run(["monitor", "sim:/nonexistent/venue.yaml"])
         #expect(catalog.status == 1)
         #expect(catalog.stderr.contains("/nonexistent/venue.yaml"))
@@ -83,9 +83,55 @@ struct StartupErrorTests {
             #expect(result.status == 1, "\(arguments): \(result.status)")
             #expect(result.stderr == "beacontop: \(missing): No such file or directory\n", "\(arguments): \(result.stderr)")
         }
+        // simulate said it as argument-parser's `Error: ...`.
         let simulate = try Self.run(["simulate", "--catalog", missing, "--out", "/nonexistent/walk.btsnoop"])
         #expect(simulate.status == 1)
-        #expect(simulate.stderr == "Error: \(missing): No such file or directory\n", "\(simulate.stderr)")
+        #expect(simulate.stderr == "beacontop: \(missing): No such file or directory\n", "\(simulate.stderr)")
+    }
+
+    /// `simulate --catalog` with a line that does not parse said `Error: catalog line 2, ...`,
+    /// without the file's name; it says it as demo and the monitor do, and so for a catalog that
+    /// parses but cannot be walked (an exhibit with no position).
+    @Test func simulateNamesTheCatalogItCannotUse() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("simulate-catalog-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let unknownKey = directory.appendingPathComponent("unknown-key.yaml").path
+        try "exhibits: []\ncolour: blue\n".write(toFile: unknownKey, atomically: true, encoding: .utf8)
+        let noPosition = directory.appendingPathComponent("no-position.yaml").path
+        try "exhibits:\n  - id: \"E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:1:1\"\n".write(toFile: noPosition, atomically: true, encoding: .utf8)
+        let out = directory.appendingPathComponent("walk.btsnoop").path
+        for (catalog, said) in [(unknownKey, "beacontop: catalog \(unknownKey): catalog line 2, colour: unknown key"),
+                                (noPosition, "beacontop: \(noPosition): exhibits[0].position: missing")] {
+            let result = try Self.run(["simulate", "--catalog", catalog, "--out", out])
+            #expect(result.status == 1, "\(catalog): \(result.status)")
+            #expect(result.stderr.hasPrefix(said) && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+    }
+
+    /// Plain `beacontop WORD` is the monitor on a source WORD, so a misspelt command was only a
+    /// file that cannot be opened; the line now ends with the command meant.
+    @Test func aMisspeltCommandIsNamed() throws {
+        for (typed, meant) in [("dmeo", "demo"), ("moniter", "monitor"), ("survy", "survey")] {
+            let result = try Self.run([typed])
+            #expect(result.status == 1)
+            #expect(result.stderr == "beacontop: \(typed): cannot open: No such file or directory; did you mean `beacontop \(meant)`?\n", "\(result.stderr)")
+        }
+        // A capture's name, or a word near no command, gets no guess.
+        for typed in ["demo.btsnoop", "zebra"] {
+            let result = try Self.run([typed])
+            #expect(result.status == 1)
+            #expect(result.stderr == "beacontop: \(typed): cannot open: No such file or directory\n", "\(result.stderr)")
+        }
+    }
+
+    /// `simulate --out` into a directory that does not exist said argument-parser's `Error: ...`.
+    @Test func simulateCannotWriteIsOneLine() throws {
+        let out = "/nonexistent/beacontop-simulate/walk.btsnoop"
+        let result = try Self.run(["simulate", "--duration", "5", "--out", out])
+        #expect(result.status == 1)
+        #expect(result.stderr == "beacontop: \(out): cannot write: No such file or directory\n", "\(result.stderr)")
     }
 
     /// `advertise` on a kernel without Bluetooth offered "or a capture file", which cannot

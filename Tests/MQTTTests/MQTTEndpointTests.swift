@@ -56,6 +56,11 @@ struct MQTTEndpointTests {
         ("mqtt://host/a//b", "prefix"),
         ("mqtt://[::1", "host"),
         ("mqtt://ho st", "host"),
+        // A bare '/' in the password: it was taken for the prefix's start and printed whole, or
+        // parsed as host `agent`, port 12 (no error at all).
+        ("mqtt://agent:pa/secret@host", "prefix"),
+        ("mqtt://agent:12/secret@127.0.0.1:1883", "prefix"),
+        ("mqtts://agent:secret/x@host/venue", "prefix"),
     ])
     func errors(spec: String, part: String) {
         #expect {

@@ -130,6 +130,31 @@ struct LiveSourceTests {
         source.stop()
     }
 
+    @Test("a connection lost while a command waits says so, with the loss's reason")
+    func lossWhileACommandWaits() async throws {
+        let server = try H4SocketServer()
+        let spec = SourceSpec.unix(path: server.path)
+        let source = LiveSource(spec: spec, commandTimeout: 5)
+        let inbox = SourceInbox()
+        try source.start(into: inbox)
+        server.accept()
+        // Something that takes the command and hangs up, as a TCP port that is no controller does.
+        nonisolated(unsafe) let controllerEnd = server
+        let hungUp = DispatchSemaphore(value: 0)
+        let controller = Thread {
+            _ = controllerEnd.read(4)
+            controllerEnd.dropClient()
+            hungUp.signal()
+        }
+        controller.start()
+        // It said `unix:PATH was closed`.
+        await #expect(throws: TransportError.lostBeforeAnswer(spec: spec.description, reason: "the other end closed the connection")) {
+            _ = try await source.execute(.reset)
+        }
+        hungUp.wait()
+        source.stop()
+    }
+
     @Test("a controller that never answers gives a timeout naming the command")
     func commandTimeout() async throws {
         let server = try H4SocketServer()

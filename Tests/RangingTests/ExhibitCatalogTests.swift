@@ -94,6 +94,13 @@ import Testing
         let syntax = try #require(Self.error("exhibits:\n  - id: \"unterminated\n"))
         #expect(syntax.field == "YAML")
         #expect(syntax.line != nil)
+
+        // The reader's and the composer's errors said Yams' whole description: the offending line
+        // and a caret on lines of their own, and no line number of ours.
+        let control = try #require(Self.error("exhibits:\n  - id: a\n    name: \"a\u{1B}[2Jb\"\n"))
+        #expect(control == CatalogError(line: 3, field: "YAML", reason: "control characters are not allowed (U+001B)"))
+        let alias = try #require(Self.error("exhibits:\n  - id: a\n    name: *nowhere\n"))
+        #expect(alias.field == "YAML" && alias.line == 3 && !alias.reason.contains("\n"), "\(alias)")
     }
 
     @Test func aMissingFileIsAClearError() {
