@@ -124,8 +124,9 @@ extension MonitorFeed {
         // silence or lost radio was past it "online" or nothing when its radio was lost again.
         let rebuilt = venueRewound
         venueRewound = false
+        let limit = scannerLimitLog.update(registry, limit: venue!.presence.settings.unlistedScannerLimit, rebuilt: rebuilt)
         for name in scannerAlive.keys.sorted() where Self.isRetired(registry.scanners[name], counted: scannerRates[name]?.messages) {
-            if !rebuilt { log(.info, "scanner \(name) retired: its retained status was deleted") }
+            if !rebuilt, limit.goneAreRetired { log(.info, "scanner \(name) retired: its retained status was deleted") }
             scannerAlive[name] = nil
             scannerRadio[name] = nil
             scannerRates[name] = nil
@@ -154,6 +155,9 @@ extension MonitorFeed {
                 scannerRadio[name] = radio
             }
         }
+        // After the scanners' own lines: a view starting on a broker full of names logs each one
+        // online, and the limit's line must not be pushed out of the log by them.
+        for line in limit.lines { log(.warning, line) }
         var rows: [BeaconRowModel] = []
         var devices: [VenueDevice] = []
         let beacons = venue!.beacons
@@ -180,7 +184,7 @@ extension MonitorFeed {
             }
         }
         var source = status
-        source.malformedCount = venue!.decoder.refusedTotal
+        source.malformedCount = venue!.refusedTotal
         source.advertsPerSecond = advertsPerSecond
         source.countsMessages = true
         return MonitorSnapshot(

@@ -50,6 +50,8 @@ public struct MonitorFeed: Sendable {
     /// A seek back rebuilt the venue view since the last snapshot: the next takes its scanners as
     /// they are, unlogged (`venueSnapshot`).
     var venueRewound = false
+    /// What the log has said of the venue's limit on scanners not in the catalog.
+    var scannerLimitLog = ScannerLimitLog()
     /// Per scanner: the window start (time, messages) and the last rate, for the `n` list.
     var scannerRates: [String: (time: Double, messages: Int, rate: Double?)] = [:]
     /// Per venue beacon: the placing scanner's RSSI once a second of the view's clock (the

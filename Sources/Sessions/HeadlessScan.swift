@@ -302,7 +302,7 @@ public struct HeadlessScan {
         } else if pipeline != nil { Self.finishTicks(pipeline: &pipeline!, health: &health, lines: &writer) }
         if venue != nil {
             venue!.finish(lines: &writer)
-            summary.refusedMessages = venue!.view.decoder.refusedTotal
+            summary.refusedMessages = venue!.view.refusedTotal
             if let refused = venue!.refusedSummary { StandardError.report(refused) }
         }
         output.write(writer.bytes)

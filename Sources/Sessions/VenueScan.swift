@@ -40,10 +40,10 @@ public struct VenueScan: Sendable {
 
     /// Messages refused, by reason, for the closing line on standard error.
     public var refusedSummary: String? {
-        let refused = view.decoder.refused
+        let refused = view.refused
         guard !refused.isEmpty else { return nil }
         let reasons = refused.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-        return "\(view.decoder.refusedTotal) broker messages refused (\(reasons))"
+        return "\(view.refusedTotal) broker messages refused (\(reasons))"
     }
 
     /// The view ticks every second passed before `time`, as a live view does on the wall clock (the

@@ -22,11 +22,17 @@ public struct PresenceSettings: Sendable, Equatable {
     public var defaultMeasuredPower: Double
     /// Reference-beacon readings in the median an offset is learnt from.
     public var referenceSamples: Int
+    /// Most scanners the catalog does not list that the view keeps at once (docs/venue.md
+    /// "Invented scanner names"): every name heard is a scanner with a room of its own, listed and
+    /// announced, so a publisher inventing names (a firmware putting its uptime in its room name,
+    /// anyone on an open broker) grew the view, its frames and the broker's retained store without
+    /// end. A new name beyond it takes the place of the unlisted scanner dead longest, or is refused.
+    public var unlistedScannerLimit: Int
 
     public init(
         readingLifetime: Double = 4, scannerSilence: Double = 25, hysteresis: Double = 4, evidenceThreshold: Double = 12,
         leadClip: Double = 4, minimumHold: Double = 2, floorLevel: Double = -40, defaultMeasuredPower: Double = -59,
-        referenceSamples: Int = 31
+        referenceSamples: Int = 31, unlistedScannerLimit: Int = 1_000
     ) {
         self.readingLifetime = readingLifetime
         self.scannerSilence = scannerSilence
@@ -37,5 +43,6 @@ public struct PresenceSettings: Sendable, Equatable {
         self.floorLevel = floorLevel
         self.defaultMeasuredPower = defaultMeasuredPower
         self.referenceSamples = referenceSamples
+        self.unlistedScannerLimit = unlistedScannerLimit
     }
 }

@@ -11,14 +11,23 @@ struct RoomAnnouncements: Sendable {
     /// Rooms not yet published, with the time the view learnt each.
     private var pending: [String: Double] = [:]
     private var done: Set<String> = []
-    /// The scanner registry's size when last looked at: it only grows, and only then can a room be new.
+    /// The scanner registry's admissions when last looked at: only a new scanner brings a new room.
     private var scannersSeen = -1
 
-    /// Notes the rooms of scanners heard since the last call (and the catalog's rooms, the first time).
-    mutating func learn(rooms: @autoclosure () -> [String], scannerCount: Int, at time: Double) {
-        guard scannerCount != scannersSeen else { return }
-        scannersSeen = scannerCount
-        for room in rooms() where !done.contains(room) && pending[room] == nil { pending[room] = time }
+    /// Notes the rooms of scanners taken in since the last call (and the catalog's rooms, the first
+    /// time): `newRooms` is asked only when the registry took in a scanner.
+    mutating func learn(rooms newRooms: @autoclosure () -> [String], admitted: Int, at time: Double) {
+        guard admitted != scannersSeen else { return }
+        scannersSeen = admitted
+        for room in newRooms() where !done.contains(room) && pending[room] == nil { pending[room] = time }
+    }
+
+    /// A room the view no longer knows (its only scanner was forgotten): true when its occupancy
+    /// was published, and the retained message is to be deleted, so the broker keeps no more rooms
+    /// than the view knows.
+    mutating func forget(_ room: String) -> Bool {
+        pending[room] = nil
+        return done.remove(room) != nil
     }
 
     /// A room an event has just published: nothing left to announce for it.

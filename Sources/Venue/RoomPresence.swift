@@ -91,10 +91,10 @@ public struct RoomPresence: Sendable {
         case .reading(let reading):
             return ingest(reading).map { [$0] } ?? []
         case .scannerStatus(let scanner, let online, let time):
-            scanners.setStatus(scanner, online: online, at: time)
+            guard scanners.setStatus(scanner, online: online, at: time) else { return [] }
             return online ? [] : tick(at: time)
         case .telemetry(let telemetry):
-            scanners.heard(telemetry.scanner, at: telemetry.time)
+            guard scanners.heard(telemetry.scanner, at: telemetry.time) else { return [] }
             scanners.noteRadio(telemetry.scanner, telemetry.radio)
             return []
         case .scannerRetired(let scanner, let time):
@@ -108,7 +108,7 @@ public struct RoomPresence: Sendable {
     }
 
     public mutating func ingest(_ reading: ScannerReading) -> PresenceChange? {
-        scanners.heard(reading.scanner, at: reading.time)
+        guard scanners.heard(reading.scanner, at: reading.time) else { return nil }
         if let sentAt = reading.sentAt { scanners.noteClock(reading.scanner, offset: reading.time - sentAt) }
         if scanners.isReference(reading.beacon) {
             scanners.learn(from: reading)

@@ -37,6 +37,20 @@ public struct ScannerRegistry: Sendable {
     }
 
     public private(set) var scanners: [String: Scanner] = [:]
+    /// New scanners taken in since the start (a room can be new only when this grows).
+    public private(set) var admitted = 0
+    /// Messages not used because they named a new scanner while `unlistedScannerLimit` unlisted
+    /// scanners were known and all alive; the first such name.
+    public private(set) var refusedMessages = 0
+    public private(set) var firstRefused: String?
+    /// Unlisted scanners forgotten to make room for a new name, and the last of them as it was.
+    public private(set) var forgotten = 0
+    public private(set) var lastForgotten: Scanner?
+    /// Scanners retired (their retained status deleted) since the start.
+    public private(set) var retired = 0
+    /// No unlisted scanner can be dead before this time (none was at the last look, and a silence
+    /// only ends with a message); an `offline` status resets it.
+    private var noneDeadBefore = -Double.infinity
     /// The catalog's scanners as declared, before any message: what a retired one goes back to.
     private var declared: [String: Scanner] = [:]
     private var referenceOwner: [String: String] = [:]
@@ -55,12 +69,63 @@ public struct ScannerRegistry: Sendable {
     }
 
     /// Notes any message from `name` at `time`; a scanner not in the catalog covers a room of its
-    /// own name (an ESPresense node is named after its room).
-    public mutating func heard(_ name: String, at time: Double) {
+    /// own name (an ESPresense node is named after its room). False when `name` is new and refused:
+    /// `unlistedScannerLimit` scanners not in the catalog are known and all alive. Then the message
+    /// is not used at all (counted in `refusedMessages`), so no room is learnt or announced from it.
+    @discardableResult
+    public mutating func heard(_ name: String, at time: Double) -> Bool {
         // A message's time never moves the last-heard time back (telemetry carries the scanner's
         // own clock, which may be behind the view's).
-        // One look-up, not three: this runs for every message.
+        // One look-up for a known scanner: this runs for every message.
+        if let index = scanners.index(forKey: name) {
+            scanners.values[index].noteHeard(at: time)
+            return true
+        }
+        guard admit(name, at: time) else { return false }
         scanners[name, default: Scanner(name: name, room: name, offset: 0, offsetSource: .none)].noteHeard(at: time)
+        return true
+    }
+
+    /// Scanners heard that the catalog does not list (the catalog's are always kept).
+    public var unlistedCount: Int { scanners.count - declared.count }
+
+    /// Makes room for a new scanner not in the catalog: below the limit there is room; at it, the
+    /// unlisted scanner dead longest (offline, or silent past `scannerSilence`) is forgotten, as
+    /// ESPresense Companion forgets a device unseen past its retention; with none dead, the name is
+    /// refused. A live scanner is never pushed out by a new name, so a flood cannot take a working
+    /// node's place; a renaming firmware's old names die in 25 s and make room for its new ones.
+    private mutating func admit(_ name: String, at time: Double) -> Bool {
+        admitted += 1
+        guard unlistedCount >= settings.unlistedScannerLimit else { return true }
+        if time >= noneDeadBefore, let dead = longestDead(at: time) {
+            scanners[dead.name] = nil
+            forgotten += 1
+            lastForgotten = dead
+            return true
+        }
+        admitted -= 1
+        refusedMessages += 1
+        if firstRefused == nil { firstRefused = name }
+        return false
+    }
+
+    /// The unlisted scanner dead longest at `time`; nil when all are alive, and then the earliest
+    /// time one can die of silence is noted, so a flood of refused names costs no scan each.
+    private mutating func longestDead(at time: Double) -> Scanner? {
+        var oldest: Scanner?
+        var firstDeath = Double.infinity
+        for (name, scanner) in scanners where declared[name] == nil {
+            let last = scanner.lastHeard ?? -.infinity
+            if scanner.online == false || time - last > settings.scannerSilence {
+                if oldest == nil || last < oldest!.lastHeard ?? -.infinity || last == oldest!.lastHeard ?? -.infinity && name < oldest!.name {
+                    oldest = scanner
+                }
+            } else {
+                firstDeath = min(firstDeath, last + settings.scannerSilence)
+            }
+        }
+        if oldest == nil { noneDeadBefore = firstDeath.nextUp }
+        return oldest
     }
 
     public mutating func noteClock(_ name: String, offset: Double) {
@@ -81,12 +146,18 @@ public struct ScannerRegistry: Sendable {
     /// It leaves the list, its last status, telemetry and counts with it; a catalog's scanner
     /// stays as the catalog declares it, never heard. A message of it later brings it back.
     public mutating func retire(_ name: String) {
+        guard scanners[name] != nil else { return }
+        retired += 1
         scanners[name] = declared[name]
     }
 
-    public mutating func setStatus(_ name: String, online: Bool, at time: Double) {
-        heard(name, at: time)
+    /// False when `name` is new and refused (`heard`).
+    @discardableResult
+    public mutating func setStatus(_ name: String, online: Bool, at time: Double) -> Bool {
+        guard heard(name, at: time) else { return false }
         scanners[name]!.online = online
+        if !online { noneDeadBefore = -.infinity }
+        return true
     }
 
     /// Alive: not declared offline, and heard within `scannerSilence` seconds.

@@ -8,6 +8,15 @@ public enum VenueInput: Sendable, Equatable {
     case scannerRetired(scanner: String, time: Double)
     /// Its retained telemetry was deleted: what it last said of its radio no longer stands.
     case telemetryCleared(scanner: String)
+
+    /// The scanner the message is from.
+    public var scanner: String {
+        switch self {
+        case .reading(let reading): reading.scanner
+        case .telemetry(let telemetry): telemetry.scanner
+        case .scannerStatus(let scanner, _, _), .scannerRetired(let scanner, _), .telemetryCleared(let scanner): scanner
+        }
+    }
 }
 
 /// Turns broker messages into `VenueInput`, counting what it refuses. Pure: the topic, the payload

@@ -17,6 +17,7 @@ public struct VenueView: Sendable {
     public static let pendingEventLimit = 10_000
     private let catalog: ExhibitCatalog?
     private var announcements = RoomAnnouncements()
+    private var announcementsStarted = false
 
     public init(catalog: ExhibitCatalog? = nil, topics: VenueTopics = VenueTopics(), settings: PresenceSettings = PresenceSettings()) {
         self.topics = topics
@@ -34,7 +35,31 @@ public struct VenueView: Sendable {
         guard !isFinished else { return [] }
         note(time)
         guard let input = decoder.decode(topic: topic, payload: payload, receivedAt: time, retained: retained) else { return announce(at: time) }
-        return publish(presence.ingest(input), at: time) + announce(at: time)
+        let admitted = presence.scanners.admitted
+        let forgotten = presence.scanners.forgotten
+        var out = publish(presence.ingest(input), at: time)
+        if presence.scanners.forgotten != forgotten, let gone = presence.scanners.lastForgotten { out += forget(room: gone.room) }
+        return out + announce(at: time, newScanner: presence.scanners.admitted != admitted ? input.scanner : nil)
+    }
+
+    /// Messages refused, by reason: the decoder's, and those naming a new scanner beyond
+    /// `PresenceSettings.unlistedScannerLimit` (`ScannerRegistry.heard`).
+    public var refused: [String: Int] {
+        var refused = decoder.refused
+        if presence.scanners.refusedMessages > 0 { refused[Self.scannerLimitRefusal] = presence.scanners.refusedMessages }
+        return refused
+    }
+
+    public var refusedTotal: Int { decoder.refusedTotal + presence.scanners.refusedMessages }
+    public static let scannerLimitRefusal = "new scanner over the limit"
+
+    /// The room of a forgotten scanner leaves the announcements, and its retained occupancy, if the
+    /// view published one, is deleted (an empty retained message, MQTT 3.1.1 §3.3.1.3), unless the
+    /// catalog names the room.
+    private mutating func forget(room: String) -> [VenueOutgoing] {
+        if let catalog, catalog.rooms.contains(where: { $0.id == room }) || catalog.scanners.contains(where: { $0.room == room }) { return [] }
+        guard announcements.forget(room) else { return [] }
+        return [VenueOutgoing(topic: topics.occupancy(room: room), payload: [], atLeastOnce: true, retain: true)]
     }
 
     /// Expiry and evidence without new messages; call about once a second.
@@ -83,9 +108,16 @@ public struct VenueView: Sendable {
 
     /// The occupancy of each room known for `RoomAnnouncements.delay` without an event yet, retained:
     /// it replaces what a view that died without its clean-up left on the broker.
-    private mutating func announce(at time: Double, all: Bool = false) -> [VenueOutgoing] {
-        let registry = presence.scanners.scanners
-        announcements.learn(rooms: (catalog?.rooms.map(\.id) ?? []) + registry.values.map(\.room), scannerCount: registry.count, at: time)
+    /// The first call learns the catalog's rooms and its scanners'; later ones the room of the one
+    /// scanner a message brought in (walking every scanner per new name made a flood of names quadratic).
+    private mutating func announce(at time: Double, all: Bool = false, newScanner: String? = nil) -> [VenueOutgoing] {
+        let registry = presence.scanners
+        if !announcementsStarted {
+            announcementsStarted = true
+            announcements.learn(rooms: (catalog?.rooms.map(\.id) ?? []) + registry.scanners.values.map(\.room), admitted: registry.admitted, at: time)
+        } else if let newScanner {
+            announcements.learn(rooms: [registry.room(of: newScanner)], admitted: registry.admitted, at: time)
+        }
         return announcements.due(at: time, all: all).map { occupancy(of: $0, at: time) }
     }
 

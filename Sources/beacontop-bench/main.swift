@@ -24,8 +24,9 @@ do {
     case "venue-replay": try VenueReplayBenchmark.run(rest)
     case "venue": try VenueLoadBenchmark.run(rest)
     case "venue-subscriber": try VenueLoadBenchmark.subscriber(rest)
+    case "venue-scanners": VenueScannerFloodBenchmark.run(rest)
     default:
-        print("usage: beacontop-bench decode-events|decode-file|ranging|render|monitor|monitor-idle|monitor-capture|simulate|h4-framer|replay-stages|replay-length|ranging-eval|posterior-table|survey|venue-presence|venue [ARGS]")
+        print("usage: beacontop-bench decode-events|decode-file|ranging|render|monitor|monitor-idle|monitor-capture|simulate|h4-framer|replay-stages|replay-length|ranging-eval|posterior-table|survey|venue-presence|venue|venue-scanners [ARGS]")
     }
 } catch {
     print("\(arguments.first ?? ""): \(error)")
