@@ -31,20 +31,12 @@ static void define_missing_keys(void) {
 
 int cnc_start(void) {
     if (active) return 0;
-    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) return -1;
+    int problem = cnc_terminal_problem();
+    if (problem != 0) return problem;
     // newterm, unlike initscr, returns NULL instead of exiting the process on an unknown TERM.
     screen = newterm(NULL, stdout, stdin);
     if (screen == NULL) return -1;
     set_term(screen);
-    // A known TERM that cannot move the cursor (TERM=dumb) gets every frame as scrolling lines with
-    // only the status line readable; refuse it before anything is drawn.
-    const char *cup = tigetstr("cup");
-    if (cup == NULL || cup == (char *)-1) {
-        endwin();
-        delscreen(screen);
-        screen = NULL;
-        return -2;
-    }
     cbreak();
     noecho();
     nonl();
@@ -210,3 +202,20 @@ void cnc_remove_signal_handlers(void) {
 }
 
 int cnc_pending_signal(void) { return pending_signal; }
+
+// Last in the file: <term.h> defines a macro for every capability's name (lines, columns, ...).
+#include <term.h>
+
+int cnc_terminal_problem(void) {
+    if (active) return 0;
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) return -1;
+    // setupterm reads the terminfo entry alone: nothing is written, no mode is changed.
+    int status = 0;
+    if (setupterm(NULL, STDOUT_FILENO, &status) != OK) return -1;
+    // A known TERM that cannot move the cursor (TERM=dumb) gets every frame as scrolling lines with
+    // only the status line readable; refuse it before anything is drawn.
+    const char *cup = tigetstr("cup");
+    int problem = (cup == NULL || cup == (char *)-1) ? -2 : 0;
+    del_curterm(cur_term);
+    return problem;
+}

@@ -69,6 +69,9 @@ public struct MonitorFeed: Sendable {
     private var pending: [(BeaconSighting, ArraySlice<UInt8>)] = []
     private var extras: [BeaconIdentity: BeaconExtras] = [:]
     var startTime: Double?
+    /// A replay's position (`status.replayPosition`) at the last tick and that tick's capture time:
+    /// the event log shows a replay's events at the position the status line showed.
+    var positionAnchor: (capture: Double, position: Double)?
     private var lastNearest: BeaconIdentity?
     var rateWindow: (time: Double, advertisements: Int)?
     var advertsPerSecond = 0.0
@@ -226,7 +229,8 @@ public struct MonitorFeed: Sendable {
     public mutating func log(_ kind: MonitorEvent.Kind, _ message: String, at source: Double? = nil) {
         let now = source ?? lastTickTime ?? lastPacketTime ?? 0
         let time = now - (startTime ?? lastTickTime ?? lastPacketTime ?? now)
-        insert(MonitorEvent(time: max(0, time), kind: kind, message: message), inTimeOrder: source != nil)
+        let position = positionAnchor.map { max(0, $0.position + now - $0.capture) } ?? status.replayPosition
+        insert(MonitorEvent(time: max(0, time), kind: kind, message: message, position: position), inTimeOrder: source != nil)
     }
 
     /// Adds a line to the log, `inTimeOrder` after the last line not later than it (else last),
@@ -302,6 +306,7 @@ public struct MonitorFeed: Sendable {
         }
         let time = max(requested, lastTickTime ?? requested)
         if startTime == nil { startTime = time }
+        if let position = status.replayPosition { positionAnchor = (time, position) }
         if venue != nil { return venueSnapshot(at: time, source: source) }
         let ranging = engine.tick(at: time)
         lastRanging = ranging

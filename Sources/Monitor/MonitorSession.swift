@@ -294,7 +294,10 @@ public struct MonitorSession: Sendable {
         }
         speed = .factor(target)
         replay.setSpeed(.factor(target))
-        note("speed \(ReplaySpeed.factor(target))")
+        let text = "speed \(ReplaySpeed.factor(target))"
+        note(text)
+        // Paused, the status line says `paused` and nothing of the speed: the press had no answer.
+        if replay.isPaused { pendingNotice = "\(text) once resumed (space)" }
     }
 
     private mutating func toggleRecording() {

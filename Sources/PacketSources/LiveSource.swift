@@ -43,6 +43,9 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
             didSet { armCrashStop() }
         }
         var guardsCrashes = false
+        /// Bytes of this connection that framed no H4 packet (skipped, or held for a packet that has
+        /// not completed), for a command's timeout to mention.
+        var unframedBytes = 0
         var sink: (any SourceSink)?
         var onReconnect: (@Sendable () async -> String?)?
         /// What the action restarts ("scanning", "advertising"), for the notices.
@@ -167,7 +170,8 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
                 return
             }
             commandTimer(timeout) { [self] in
-                takeWaiter(command.opcode, id: id)?.resume(throwing: TransportError.commandTimedOut(command: command.name, seconds: timeout))
+                let unframed = state.withLock { $0.unframedBytes }
+                takeWaiter(command.opcode, id: id)?.resume(throwing: TransportError.commandTimedOut(command: command.name, seconds: timeout, unframedBytes: unframed))
             }
         }
     }
@@ -204,6 +208,7 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
             guard let transport = state.withLock({ $0.transport }) else {
                 guard reconnect() else { break }
                 framer = H4Framer()
+                state.withLock { $0.unframedBytes = 0 }
                 continue
             }
             startRestartIfDue()
@@ -330,6 +335,13 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
         switch framing {
         case .h4:
             framer.append(bytes)
+            defer {
+                // Counted as they are skipped (a run of noise is reported only once a packet ends it),
+                // and the bytes held for a packet's rest: noise that starts with an indicator byte
+                // reads as a packet of up to 64 KiB, which never completes.
+                let unframed = framer.skippedByteCount + framer.bufferedByteCount
+                state.withLock { $0.unframedBytes = unframed }
+            }
             while let output = framer.next() {
                 switch output {
                 case .packet(let type, let payload):

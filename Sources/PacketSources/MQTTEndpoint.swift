@@ -32,7 +32,7 @@ public struct MQTTEndpoint: Sendable, Equatable, CustomStringConvertible {
 
     /// True for the strings this type parses (the coordinator's `SourceSpec` dispatches on it).
     public static func isEndpoint(_ text: String) -> Bool {
-        text.hasPrefix("mqtt://") || text.hasPrefix("mqtts://")
+        text.afterScheme("mqtt://") != nil || text.afterScheme("mqtts://") != nil
     }
 
     public init(parsing text: String) throws(MQTTEndpointError) {
@@ -41,12 +41,13 @@ public struct MQTTEndpoint: Sendable, Equatable, CustomStringConvertible {
             MQTTEndpointError(spec: shown, part: part, problem: problem)
         }
         var rest: Substring
-        if text.hasPrefix("mqtt://") {
+        // In any case (`MQTT://`): URL schemes are case-insensitive (RFC 3986 3.1).
+        if let afterScheme = text.afterScheme("mqtt://") {
             tls = false
-            rest = text.dropFirst(7)
-        } else if text.hasPrefix("mqtts://") {
+            rest = afterScheme
+        } else if let afterScheme = text.afterScheme("mqtts://") {
             tls = true
-            rest = text.dropFirst(8)
+            rest = afterScheme
         } else {
             throw fail("scheme", "must be mqtt:// or mqtts://")
         }

@@ -23,24 +23,25 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
 
     public init(parsing text: String) throws(SourceSpecError) {
         guard !text.isEmpty else { throw SourceSpecError(spec: text, part: "", problem: "is empty; give hci0, serial:PATH, tcp:HOST:PORT, unix:PATH, sim:CATALOG, mqtt://BROKER or a capture file") }
+        // Schemes in any case (`TCP:`, `MQTT://`), as URL schemes are (RFC 3986 3.1): `MQTT://broker`
+        // was replayed as a file of that name. Adapter names are the kernel's, lower case: `HCI0`
+        // stays a file.
         if text.hasPrefix("hci"), let spec = try Self.parseKernel(text) {
             self = spec
-        } else if text.hasPrefix("serial:") {
-            self = try Self.parseSerial(text)
-        } else if text.hasPrefix("tcp:") {
-            self = try Self.parseTCP(text)
-        } else if text.hasPrefix("unix:") {
-            let path = String(text.dropFirst(5))
+        } else if let rest = text.afterScheme("serial:") {
+            self = try Self.parseSerial(rest, spec: text)
+        } else if let rest = text.afterScheme("tcp:") {
+            self = try Self.parseTCP(rest, spec: text)
+        } else if let path = text.afterScheme("unix:") {
             guard !path.isEmpty else { throw SourceSpecError(spec: text, part: "PATH", problem: "is missing after unix:") }
-            self = .unix(path: path)
+            self = .unix(path: String(path))
         } else if MQTTEndpoint.isEndpoint(text) {
             do { self = .broker(try MQTTEndpoint(parsing: text)) } catch {
                 throw SourceSpecError(spec: error.spec, part: error.part, problem: error.problem)
             }
-        } else if text.hasPrefix("sim:") {
-            let path = String(text.dropFirst(4))
+        } else if let path = text.afterScheme("sim:") {
             guard !path.isEmpty else { throw SourceSpecError(spec: text, part: "CATALOG", problem: "is missing after sim:") }
-            self = .simulation(catalogPath: path)
+            self = .simulation(catalogPath: String(path))
         } else {
             self = .file(path: text)
         }
@@ -65,8 +66,9 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         return .kernel(adapter: index, channel: channel)
     }
 
-    private static func parseSerial(_ text: String) throws(SourceSpecError) -> SourceSpec {
-        var rest = Substring(text.dropFirst(7))
+    /// `rest` is what follows `serial:` in `text`.
+    private static func parseSerial(_ rest: Substring, spec text: String) throws(SourceSpecError) -> SourceSpec {
+        var rest = rest
         var flowControl = false
         if let comma = rest.firstIndex(of: ",") {
             let option = rest[rest.index(after: comma)...]
@@ -89,8 +91,8 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         return .serial(path: String(rest), baudRate: baud, flowControl: flowControl)
     }
 
-    private static func parseTCP(_ text: String) throws(SourceSpecError) -> SourceSpec {
-        let rest = text.dropFirst(4)
+    /// `rest` is what follows `tcp:` in `text`.
+    private static func parseTCP(_ rest: Substring, spec text: String) throws(SourceSpecError) -> SourceSpec {
         guard let colon = rest.lastIndex(of: ":") else {
             throw SourceSpecError(spec: text, part: "PORT", problem: "is missing; write tcp:HOST:PORT")
         }
@@ -170,5 +172,15 @@ public enum KernelHCIChannel: UInt16, Sendable, CaseIterable {
         case .user: "user"
         case .monitor: "monitor"
         }
+    }
+}
+
+extension String {
+    /// What follows `scheme` (written in lower case) when the text starts with it in any case, else nil.
+    func afterScheme(_ scheme: String) -> Substring? {
+        guard utf8.count >= scheme.utf8.count,
+              zip(utf8, scheme.utf8).allSatisfy({ $0 == $1 || ($0 >= 0x41 && $0 <= 0x5A && $0 | 0x20 == $1) })
+        else { return nil }
+        return self[utf8.index(utf8.startIndex, offsetBy: scheme.utf8.count)...]
     }
 }

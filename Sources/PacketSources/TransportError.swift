@@ -24,8 +24,9 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     case failed(spec: String, SystemCallError)
     /// The source does not carry a controller that takes commands (monitor channel, a file).
     case commandsNotAccepted(spec: String)
-    /// The controller did not answer a command in time.
-    case commandTimedOut(command: String, seconds: Double)
+    /// The controller did not answer a command in time; `unframedBytes` arrived that framed no H4
+    /// packet (a wrong baud rate, a noisy line, something that is no H4 controller).
+    case commandTimedOut(command: String, seconds: Double, unframedBytes: Int = 0)
     /// The source was stopped while a command waited.
     case closed(spec: String)
     /// The source was lost while a command waited, for `reason` (`the other end closed the
@@ -93,8 +94,11 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
             return "\(spec): \(error)"
         case .commandsNotAccepted(let spec):
             return "\(spec) does not take commands (a monitor socket or a file only listens); scan with hci0, serial:, tcp: or unix:"
-        case .commandTimedOut(let command, let seconds):
-            return "the controller did not answer \(command) within \(seconds) s"
+        case .commandTimedOut(let command, let seconds, let unframed):
+            let timedOut = "the controller did not answer \(command) within \(seconds) s"
+            // Bytes came, but none framed as H4: on a UART most often a baud rate the controller does not use.
+            guard unframed > 0 else { return timedOut }
+            return timedOut + "; \(unframed) byte\(unframed == 1 ? "" : "s") arrived that framed no H4 packet: check the baud rate (serial:PATH@BAUD) and that the other end speaks H4"
         case .closed(let spec):
             return "\(spec) was closed"
         case .lostBeforeAnswer(let spec, let reason):

@@ -5,6 +5,23 @@ import Monitor
 /// Why the terminal could not be taken over.
 public struct TerminalError: Error, CustomStringConvertible, Sendable {
     public let description: String
+
+    /// Why the terminal UI cannot start here, found without taking the terminal (nothing is
+    /// drawn), else nil: a command checks it before it creates or replaces a file (`--export`, a
+    /// survey's file), which a start refused afterwards left behind.
+    public static func forThisTerminal() -> TerminalError? { TerminalError(startCode: cnc_terminal_problem()) }
+
+    /// The error `cnc_start` (or `cnc_terminal_problem`) returned `code` for; nil for 0.
+    init?(startCode code: Int32) {
+        switch code {
+        case 0: return nil
+        case -2:
+            let term = getenv("TERM").map { String(cString: $0) } ?? ""
+            description = "cannot start the terminal UI: TERM=\(term) cannot move the cursor; run it in a terminal such as xterm-256color, or use `beacontop scan SOURCE --json` for NDJSON"
+        default:
+            description = "cannot start the terminal UI: stdin and stdout must be a terminal with a known TERM; for NDJSON without a terminal use `beacontop scan SOURCE --json`"
+        }
+    }
 }
 
 /// The one file that calls ncurses (htop's CRT.c): starts and ends curses mode, blits screen buffers
@@ -27,14 +44,7 @@ final class CursesTerminal {
         setlocale(LC_ALL, "")
         let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
         charset = Charset(codeset: codeset, term: getenv("TERM").map { String(cString: $0) } ?? "")
-        switch cnc_start() {
-        case 0: break
-        case -2:
-            let term = getenv("TERM").map { String(cString: $0) } ?? ""
-            throw TerminalError(description: "cannot start the terminal UI: TERM=\(term) cannot move the cursor; run it in a terminal such as xterm-256color, or use `beacontop scan SOURCE --json` for NDJSON")
-        default:
-            throw TerminalError(description: "cannot start the terminal UI: stdin and stdout must be a terminal with a known TERM; for NDJSON without a terminal use `beacontop scan SOURCE --json`")
-        }
+        if let error = TerminalError(startCode: cnc_start()) { throw error }
         let colors = Int(cnc_start_color())
         colorDepth = ColorDepth(colors: colors, noColorVariable: noColorVariable)
         for role in StyleRole.allCases {

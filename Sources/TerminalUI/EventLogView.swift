@@ -52,7 +52,7 @@ enum EventLogView {
             if shown.index != low { shown = (low, wrapped(event)) }
             let offset = line - paragraphs.starts[low]
             if offset == 0 {
-                buffer.writeRight(CellFormat.clock(event.time), end: layout.timeEnd, y: y, role: .muted)
+                buffer.writeRight(CellFormat.clock(event.shownTime), end: layout.timeEnd, y: y, role: .muted)
                 buffer.write(event.kind.rawValue, x: layout.kindX, y: y, role: role(event.kind))
             }
             if offset < shown.lines.count { buffer.write(shown.lines[offset], x: layout.messageX, y: y, role: .plain) }
@@ -74,7 +74,7 @@ enum EventLogView {
         static let kindColumns = 7
 
         init(_ events: [MonitorEvent]) {
-            let widest = events.reduce(4) { max($0, CellFormat.clock($1.time).count) }
+            let widest = events.reduce(4) { max($0, CellFormat.clock($1.shownTime).count) }
             timeEnd = 1 + widest
         }
     }

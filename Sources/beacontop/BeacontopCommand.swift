@@ -1,4 +1,6 @@
 import ArgumentParser
+import Glibc
+import Sessions
 
 /// The `beacontop` command line: argument parsing and wiring, nothing else.
 @main
@@ -12,4 +14,14 @@ struct BeacontopCommand: AsyncParsableCommand {
         ],
         defaultSubcommand: MonitorSubcommand.self
     )
+
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let commands = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+        if let problem = HelpTopic.unknown(in: arguments, commands: commands) {
+            StandardError.report(problem)
+            Glibc.exit(64)
+        }
+        await main(arguments)
+    }
 }

@@ -110,7 +110,13 @@ enum MonitorRunner {
         }
         let outcome: Result<MonitorExit, Error> = await withCheckedContinuation { continuation in
             let thread = Thread {
-                continuation.resume(returning: Result { try loop() })
+                continuation.resume(returning: Result {
+                    // Before the loop creates its files (--export, survey.ndjson): with no terminal
+                    // (</dev/null, a pipe) the export replaced the file named, and a new survey left
+                    // a survey.ndjson the next try refused without --resume, then the start failed.
+                    if let problem = TerminalError.forThisTerminal() { throw problem }
+                    return try loop()
+                })
             }
             thread.name = "beacontop-monitor"
             thread.stackSize = 8 << 20

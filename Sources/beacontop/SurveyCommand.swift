@@ -30,7 +30,7 @@ struct SurveyCommand: AsyncParsableCommand {
     )
 
     @Argument(help: "The source spec (as for monitor, but not a broker); not with --report.") var source: String?
-    @Option(help: "The venue catalog (YAML) with positions and walls; required for a new survey.") var catalog: String?
+    @Option(help: "The venue catalog (YAML) with positions and walls; required for a new survey (on sim:CATALOG, CATALOG by default).") var catalog: String?
     @Option(help: "The survey directory: survey.ndjson and the raw captures go there.") var out: String?
     @Flag(help: "Continue the survey already in --out (without it an existing survey is refused).") var resume = false
     @Option(help: "Write the maps (SVG) and samples.csv of the survey in this directory, then exit.") var report: String?
@@ -69,7 +69,11 @@ struct SurveyCommand: AsyncParsableCommand {
         }
         let surveyPath = directory.appendingPathComponent(Self.surveyFile).path
         let exists = FileManager.default.fileExists(atPath: surveyPath)
-        let catalogFile = catalog.map { path -> ExhibitCatalog in
+        // A simulated venue's catalog is the plan it walks: `survey sim:venue.yaml` needs no --catalog,
+        // as the monitor on sim: needs no --exhibits.
+        var catalogPath = catalog
+        if catalogPath == nil, case .simulation(let path)? = try? SourceSpec(parsing: source) { catalogPath = path }
+        let catalogFile = catalogPath.map { path -> ExhibitCatalog in
             do { return try SourceOpening.catalog(path) } catch { MonitorRunner.fail("\(error)") }
         }
         let session: SurveySession
@@ -86,7 +90,7 @@ struct SurveyCommand: AsyncParsableCommand {
                 do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
                     MonitorRunner.fail("cannot create the survey directory \(out): \(error.localizedDescription)")
                 }
-                session = SurveySession(plan: SurveyPlan(catalog: catalogFile), created: Date().timeIntervalSince1970, catalogPath: catalog)
+                session = SurveySession(plan: SurveyPlan(catalog: catalogFile), created: Date().timeIntervalSince1970, catalogPath: catalogPath)
                 // Created once the source runs and scans (on the loop thread): a controller that refused
                 // to scan at start-up left a survey of no samples, which the next try refused without --resume.
                 let header = SurveyLog.headerLine(session)

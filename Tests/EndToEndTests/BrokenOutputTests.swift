@@ -149,8 +149,9 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let catalog = SharedData.repositoryRoot.appendingPathComponent("demo/museum.yaml").path
-        // The limit only for beacontop, its messages through a pipe (no file limit there) and cat.
-        let script = "cd \"$1\" && (trap '' XFSZ; ulimit -f 0; \"$0\" monitor \"sim:$2\" --export x.csv < /dev/null; echo \"status $?\") 2>&1 | cat"
+        // The limit only for beacontop, its messages through a pipe (no file limit there) and cat;
+        // in a terminal (script's pty), as the monitor refuses to create its files without one.
+        let script = "cd \"$1\" && (trap '' XFSZ; ulimit -f 0; TERM=xterm-256color script -qec \"'$0' monitor 'sim:$2' --export x.csv\" /dev/null < /dev/null; echo \"status $?\") 2>&1 | cat"
         let run = try ExternalCommand.run("/bin/sh", ["-c", script, beacontopExecutable, directory.path, catalog], limit: 60)
         #expect(run.stdout.hasSuffix("status 1\n"), "\(run.stdout) \(run.stderr)")
         #expect(run.stdout.contains("beacontop: --export x.csv: cannot write: File too large"), "\(run.stdout)")

@@ -42,6 +42,25 @@ struct ReplayStatusTerminalTests {
         try MonitorTerminalTests.expectRestored(session)
     }
 
+    /// The event log's TIME counted from the session's first packet: with `--from 120` an event at
+    /// 02:01 on the status line's clock was logged at 00:01. One clock now: the replay's position.
+    @Test("a replay's event log shows the position the status line shows, --from included")
+    func eventTimesAreThePosition() throws {
+        let walk = SharedData.repositoryRoot.appendingPathComponent("demo/museum-walk.btsnoop").path
+        let museum = SharedData.repositoryRoot.appendingPathComponent("demo/museum.yaml").path
+        let session = try MonitorTerminalTests.start("monitor \(walk) --exhibits \(museum) --from 120 --speed 4")
+        defer { session.kill() }
+        try session.waitFor(timeout: 15, "the replay at 02:xx") { $0.contains("replaying at 4x · 02:") }
+        try session.send("e")
+        let screen = try session.waitFor(timeout: 15, "the visitor's first nearest exhibit") { $0.contains(" info     nearest: ") }
+        let times = screen.split(separator: "\n").compactMap { line in
+            line.firstMatch(of: #/^ (\d\d):(\d\d) (enter|exit|info|warning) /#).map { Int($0.1)! * 60 + Int($0.2)! }
+        }
+        #expect(!times.isEmpty && times.allSatisfy { $0 >= 120 && $0 <= 210 }, "\(screen)")
+        try session.send("q")
+        try MonitorTerminalTests.expectRestored(session)
+    }
+
     @Test("a venue recording shows its length too, d lists the phones its ESPresense nodes report, / narrows the list, Enter shows the scanners hearing one, / narrows the scanner list and the event log")
     func venueRecordingLength() throws {
         let recording = SharedData.repositoryRoot.appendingPathComponent("Tests/VenueRecordings/mixed.venue.ndjson").path

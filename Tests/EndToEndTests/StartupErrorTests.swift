@@ -126,6 +126,24 @@ struct StartupErrorTests {
         }
     }
 
+    /// `beacontop help NAME` for a NAME that is no command printed the top-level help, status 0:
+    /// it says so, with the command meant when one is near, status 64 as any usage error.
+    @Test func helpForANameThatIsNoCommand() throws {
+        for (typed, said) in [(["help", "nosuch"], "help: no command `nosuch`; `beacontop help` lists the commands"),
+                              (["help", "moniter"], "help: no command `moniter`; did you mean `beacontop help monitor`?"),
+                              (["help", "monitor", "extra"], "help: `monitor` has no command `extra`; `beacontop help monitor` lists its flags")] {
+            let result = try Self.run(typed)
+            #expect(result.status == 64, "\(typed): \(result.status)")
+            #expect(result.stdout.isEmpty, "\(typed): \(result.stdout)")
+            #expect(result.stderr == "beacontop: \(said)\n", "\(typed): \(result.stderr)")
+        }
+        // A command's help, and the list, as before.
+        for typed in [["help"], ["help", "survey"], ["help", "-h"]] {
+            let result = try Self.run(typed)
+            #expect(result.status == 0 && result.stdout.hasPrefix("OVERVIEW: "), "\(typed): \(result.status) \(result.stderr)")
+        }
+    }
+
     /// `simulate --out` into a directory that does not exist said argument-parser's `Error: ...`.
     @Test func simulateCannotWriteIsOneLine() throws {
         let out = "/nonexistent/beacontop-simulate/walk.btsnoop"

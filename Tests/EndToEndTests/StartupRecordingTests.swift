@@ -73,4 +73,31 @@ import Testing
         let left = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
         #expect(left.isEmpty, "\(left)")
     }
+
+    /// Standard input that is no terminal is found before the loop creates its files: the monitor
+    /// replaced an existing `--export` file with a CSV header, and a new survey left a
+    /// survey.ndjson of its header alone, which the same command then refused without --resume.
+    @Test("with no terminal the monitor and the survey write nothing, and the same command fails the same way again")
+    func noTerminalWritesNothing() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("no-terminal-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let walk = SharedData.repositoryRoot.appendingPathComponent("demo/museum-walk.btsnoop").path
+        let museum = SharedData.repositoryRoot.appendingPathComponent("demo/museum.yaml").path
+        let export = directory.appendingPathComponent("yesterday.csv").path
+        try "time,id\r\n1,a\r\n".write(toFile: export, atomically: true, encoding: .utf8)
+        let fresh = directory.appendingPathComponent("new.csv").path
+        let out = directory.appendingPathComponent("survey")
+        for arguments in [["monitor", walk, "--export", export], ["monitor", "sim:" + museum, "--export", fresh],
+                          ["survey", walk, "--catalog", museum, "--out", out.path]] {
+            for attempt in 1...2 {
+                let run = try HostileInputCommandTests.run(arguments, timeout: 30)
+                #expect(run.status == 1 && run.stderr.contains("cannot start the terminal UI"), "\(arguments) attempt \(attempt): \(run.status) \(run.stderr)")
+            }
+        }
+        #expect(try String(contentsOfFile: export, encoding: .utf8) == "time,id\r\n1,a\r\n")
+        #expect(!FileManager.default.fileExists(atPath: fresh))
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+        #expect(left.isEmpty, "\(left)")
+    }
 }

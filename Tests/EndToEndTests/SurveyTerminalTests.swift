@@ -153,6 +153,22 @@ struct SurveyTerminalTests {
         #expect(Set(csv.dropFirst().map { $0[0] }) == ["1", "2", "3"])
     }
 
+    /// `survey sim:CATALOG` takes the simulated venue's catalog as its plan, as the monitor takes it
+    /// for its exhibits: it asked for --catalog (status 64), though the walk follows that catalog.
+    @Test func aSimulatedVenueIsSurveyedOnItsOwnCatalog() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("survey-sim-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let museum = SharedData.repositoryRoot.appendingPathComponent("demo/museum.yaml").path
+        let session = try MonitorTerminalTests.start("survey sim:\(museum) --out s", in: directory.path, columns: 100, lines: 30)
+        defer { session.kill() }
+        try session.waitFor(timeout: 15, "the museum's plan") { $0.contains("beacontop survey · The Little Museum of Clever Things") }
+        try session.send("q")
+        try MonitorTerminalTests.expectRestored(session)
+        let header = try #require(try Self.surveyLines(directory).first)
+        #expect(header["catalog"] as? String == museum)
+    }
+
     /// A signal ends the survey through the same clean-up as q: the terminal restored, the sample
     /// under way not saved, the samples before it kept.
     @Test(arguments: [SIGTERM, SIGHUP])

@@ -166,6 +166,23 @@ import Testing
         #expect(slow.snapshot(now: 0).events.map(\.message) == ["speed: already the slowest, 0.25x"])
     }
 
+    /// Paused, the status line says `paused` and nothing of the speed: a `+` there had no answer
+    /// on screen. It says the speed the replay resumes at; playing, the status line shows it anyway.
+    @Test func aSpeedKeyWhilePausedSaysTheSpeedToResumeAt() {
+        let replay = ReplayControl(paused: true)
+        var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hand")), inbox: SourceInbox(), replay: replay, speed: .factor(1))
+        session.handle(.speedUp)
+        let paused = session.snapshot(now: 0)
+        #expect(paused.source.state == .paused)
+        #expect(paused.source.notice == "speed 2x once resumed (space)")
+        replay.resume()
+        var playing = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hand")), inbox: SourceInbox(), replay: replay, speed: .factor(1))
+        playing.handle(.slowDown)
+        let snapshot = playing.snapshot(now: 0)
+        #expect(snapshot.source.state == .replaying(speed: 0.5))
+        #expect(snapshot.source.notice == nil)
+    }
+
     @Test func replayCommandsNeedAReplay() {
         var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hci0")), inbox: SourceInbox())
         session.handle(.togglePause)

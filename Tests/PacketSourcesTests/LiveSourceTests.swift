@@ -168,6 +168,29 @@ struct LiveSourceTests {
         source.stop()
     }
 
+    /// A wrong baud rate or a noisy line: bytes arrive, none frames as H4. The timeout said only
+    /// that the controller did not answer; it says the bytes came and what to check.
+    @Test("a timeout after bytes that were no H4 says so, with a hint at the baud rate")
+    func commandTimeoutAfterNoise() async throws {
+        let server = try H4SocketServer()
+        let source = LiveSource(spec: .unix(path: server.path), commandTimeout: 0.5)
+        let inbox = SourceInbox()
+        try source.start(into: inbox)
+        server.accept()
+        // 0xFF and 0x00 are no H4 packet indicator: every byte is skipped; the vendor event after
+        // them ends the run, so its framing notice says the bytes were read.
+        server.write([UInt8](repeating: 0xFF, count: 20) + [UInt8](repeating: 0x00, count: 12) + [0x04, 0xFF, 0x00])
+        _ = await inbox.collect(from: source) { events in
+            events.contains { if case .notice(.framingError) = $0 { true } else { false } }
+        }
+        await #expect(throws: TransportError.commandTimedOut(command: "Reset", seconds: 0.5, unframedBytes: 32)) {
+            _ = try await source.execute(.reset)
+        }
+        #expect(TransportError.commandTimedOut(command: "Reset", seconds: 0.5, unframedBytes: 32).description
+            == "the controller did not answer Reset within 0.5 s; 32 bytes arrived that framed no H4 packet: check the baud rate (serial:PATH@BAUD) and that the other end speaks H4")
+        source.stop()
+    }
+
     @Test("an answered command's timeout, run out, leaves the next command with the same opcode waiting for its answer")
     func answeredCommandsTimeoutSparesTheNext() async throws {
         let server = try H4SocketServer()

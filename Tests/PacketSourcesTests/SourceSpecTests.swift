@@ -29,6 +29,23 @@ struct SourceSpecTests {
         #expect(try SourceSpec(parsing: expected.description) == expected)
     }
 
+    /// URL schemes are case-insensitive (RFC 3986 3.1): `MQTT://broker` was replayed as a file of
+    /// that name. The path after a scheme keeps its case; an adapter name is the kernel's, so
+    /// `HCI0` stays a file.
+    @Test("a scheme in any case names the same source", arguments: [
+        ("MQTT://Broker.local", SourceSpec.broker(MQTTEndpoint(host: "Broker.local"))),
+        ("Mqtts://agent@10.0.0.5/Hall-B", .broker(MQTTEndpoint(host: "10.0.0.5", tls: true, username: "agent", prefix: "Hall-B"))),
+        ("TCP:127.0.0.1:9000", .tcp(host: "127.0.0.1", port: 9000)),
+        ("Unix:/tmp/H4.sock", .unix(path: "/tmp/H4.sock")),
+        ("SERIAL:/dev/ttyACM0@115200", .serial(path: "/dev/ttyACM0", baudRate: 115_200, flowControl: false)),
+        ("SIM:demo/Museum.yaml", .simulation(catalogPath: "demo/Museum.yaml")),
+        ("HCI0", .file(path: "HCI0")),
+        ("simple.btsnoop", .file(path: "simple.btsnoop")),
+    ])
+    func schemesInAnyCase(text: String, expected: SourceSpec) throws {
+        #expect(try SourceSpec(parsing: text) == expected)
+    }
+
     @Test("errors name the part that is wrong", arguments: [
         ("hci0:promisc", "channel", "'promisc' is not raw, user or monitor"),
         ("hci99999", "adapter index", "99999 is out of range"),
@@ -47,6 +64,8 @@ struct SourceSpecTests {
         ("mqtt://broker:99999", "port", "'99999' is not a port number 1-65535"),
         ("mqtts://", "host", "is missing"),
         ("mqtt://broker/hall/#", "prefix", "'hall/#' holds a wildcard"),
+        ("TCP:localhost:0", "PORT", "'0' is not a port number 1-65535"),
+        ("MQTTS://", "host", "is missing"),
     ])
     func errors(text: String, part: String, problem: String) {
         do {

@@ -15,6 +15,9 @@
 /// a terminal or ncurses could not start (newterm failed: unknown TERM), -2 if the terminal cannot
 /// move the cursor (no `cup`: TERM=dumb); the terminal is left as it was on either failure.
 int cnc_start(void);
+/// What cnc_start would return for a failure (-1, -2; 0 if it would start), found without starting:
+/// nothing is written to the terminal. Lets a command refuse before it creates its files.
+int cnc_terminal_problem(void);
 /// Ends curses mode (endwin); safe to call twice.
 void cnc_stop(void);
 /// 1 if ncurses is active.
