@@ -5,6 +5,13 @@ import Monitor
 /// Why the terminal could not be taken over.
 public struct TerminalError: Error, CustomStringConvertible, Sendable {
     public let description: String
+
+    /// Why the terminal cannot be taken, asked without taking it (nil: it can). The commands ask
+    /// before they start a source or write a file: a run without a terminal wrote `--record`'s
+    /// packets and the survey's files first, and the retry in a terminal refused them.
+    public static func unavailable() -> TerminalError? {
+        CursesTerminal.error(cnc_can_start())
+    }
 }
 
 /// The one file that calls ncurses (htop's CRT.c): starts and ends curses mode, blits screen buffers
@@ -27,14 +34,7 @@ final class CursesTerminal {
         setlocale(LC_ALL, "")
         let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
         charset = Charset(codeset: codeset, term: getenv("TERM").map { String(cString: $0) } ?? "")
-        switch cnc_start() {
-        case 0: break
-        case -2:
-            let term = getenv("TERM").map { String(cString: $0) } ?? ""
-            throw TerminalError(description: "cannot start the terminal UI: TERM=\(term) cannot move the cursor; run it in a terminal such as xterm-256color, or use `beacontop scan SOURCE --json` for NDJSON")
-        default:
-            throw TerminalError(description: "cannot start the terminal UI: stdin and stdout must be a terminal with a known TERM; for NDJSON without a terminal use `beacontop scan SOURCE --json`")
-        }
+        if let error = Self.error(cnc_start()) { throw error }
         let colors = Int(cnc_start_color())
         colorDepth = ColorDepth(colors: colors, noColorVariable: noColorVariable)
         for role in StyleRole.allCases {
@@ -51,6 +51,18 @@ final class CursesTerminal {
                 _ = cnc_init_pair(pair, style.foreground?.number ?? -1, style.background?.number ?? -1)
             }
             pairs.append(pair)
+        }
+    }
+
+    /// The words for `cnc_start`'s (or `cnc_can_start`'s) result; nil for 0.
+    fileprivate static func error(_ result: Int32) -> TerminalError? {
+        switch result {
+        case 0: return nil
+        case -2:
+            let term = getenv("TERM").map { String(cString: $0) } ?? ""
+            return TerminalError(description: "cannot start the terminal UI: TERM=\(term) cannot move the cursor; run it in a terminal such as xterm-256color, or use `beacontop scan SOURCE --json` for NDJSON")
+        default:
+            return TerminalError(description: "cannot start the terminal UI: stdin and stdout must be a terminal with a known TERM; for NDJSON without a terminal use `beacontop scan SOURCE --json`")
         }
     }
 

@@ -75,7 +75,13 @@ enum MonitorRunner {
         loop: @escaping @Sendable () throws -> MonitorExit
     ) async {
         let source = opening.source
-        if let record {
+        // A run that cannot take the terminal (a pipe, ssh without -t) still starts its source and
+        // scanning, so their failures are said first, as in a terminal, but records nothing and
+        // runs no loop (the survey's files are created in it): it recorded its first packets to
+        // --record FILE (or the survey's capture, and wrote its survey file), then failed, and the
+        // retry in a terminal refused the file, or the survey without --resume.
+        let terminalProblem = TerminalError.unavailable()
+        if let record, terminalProblem == nil {
             do { try source.startRecording(to: record) } catch { fail("--record \(record): \(error)") }
         }
         do { try source.start(into: inbox) } catch { fail(startFailure(error)) }
@@ -91,13 +97,15 @@ enum MonitorRunner {
             }
             controller.onReconnect { await ScanProcedure.restart(on: controller, options: options) }
         }
-        let outcome: Result<MonitorExit, Error> = await withCheckedContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(returning: Result { try loop() })
+        let outcome: Result<MonitorExit, Error> = if let terminalProblem { .failure(terminalProblem) } else {
+            await withCheckedContinuation { continuation in
+                let thread = Thread {
+                    continuation.resume(returning: Result { try loop() })
+                }
+                thread.name = "beacontop-monitor"
+                thread.stackSize = 8 << 20
+                thread.start()
             }
-            thread.name = "beacontop-monitor"
-            thread.stackSize = 8 << 20
-            thread.start()
         }
         // A retry of a refused restart must not enable scanning after the disable.
         await opening.controller?.endRestarts()

@@ -15,6 +15,9 @@
 /// a terminal or ncurses could not start (newterm failed: unknown TERM), -2 if the terminal cannot
 /// move the cursor (no `cup`: TERM=dumb); the terminal is left as it was on either failure.
 int cnc_start(void);
+/// What cnc_start would return, asked without taking the terminal (setupterm, no output): the
+/// commands check it before they start a source or a recording.
+int cnc_can_start(void);
 /// Ends curses mode (endwin); safe to call twice.
 void cnc_stop(void);
 /// 1 if ncurses is active.
