@@ -140,9 +140,9 @@ struct SurveyCommand: AsyncParsableCommand {
         let session: SurveySession
         do { session = try SurveyLog.load(path: surveyPath) } catch { MonitorRunner.fail("\(error)") }
         var output = StandardOutput()
-        for file in SurveyReport.files(session) {
+        SurveyReport.forEachFile(session) { file in
             let path = URL(fileURLWithPath: directory).appendingPathComponent(file.name).path
-            do { try WholeFileWriter.write(file.contents, to: path) } catch { MonitorRunner.fail(error.description) }
+            do { try WholeFileWriter.write(file.contents, to: path) } catch { MonitorRunner.fail("\(error)") }
             output.write(path + "\n")
         }
         output.flush()
