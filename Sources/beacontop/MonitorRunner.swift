@@ -70,8 +70,10 @@ enum MonitorRunner {
     /// Starts `opening`'s source into `inbox` (recording to `record` first, so the file holds the
     /// first packet) and scanning on a live controller, runs `loop` (the monitor's or the survey's
     /// owner loop) on a thread of its own, and on every exit disables scanning and stops the source.
+    /// `recordFailure` words a recording that cannot start (the survey's own capture is no `--record`).
     static func drive(
         opening: SourceOpening, record: String?, scanning: ScanOptions?, inbox: SourceInbox,
+        recordFailure: (_ path: String, _ error: any Error) -> String = { "--record \($0): \($1)" },
         loop: @escaping @Sendable () throws -> MonitorExit
     ) async {
         let source = opening.source
@@ -82,7 +84,7 @@ enum MonitorRunner {
         // retry in a terminal refused the file, or the survey without --resume.
         let terminalProblem = TerminalError.unavailable()
         if let record, terminalProblem == nil {
-            do { try source.startRecording(to: record) } catch { fail("--record \(record): \(error)") }
+            do { try source.startRecording(to: record) } catch { fail(recordFailure(record, error)) }
         }
         do { try source.start(into: inbox) } catch { fail(startFailure(error)) }
         if let measure = opening.lengthMeasure { opening.replayControl?.measureLength(measure) }
