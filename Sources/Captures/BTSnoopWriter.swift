@@ -13,7 +13,8 @@ import HCI
 /// Each record (24-byte header and H4 bytes) goes to the kernel in one write(2) as soon as
 /// `write(_:)` is called, with no userspace buffer across records: if the process is killed
 /// (even with SIGKILL) the file holds every record written before, and at worst one torn record
-/// that `CaptureReader` reports as a truncation.
+/// that `CaptureReader` reports as a truncation. A record a full disk takes only part of is cut
+/// off again, so a recording stopped by a write error ends on a whole record.
 public struct BTSnoopWriter: Sendable {
     public let path: String
     private let file: OpenFileDescriptor
@@ -62,10 +63,21 @@ public struct BTSnoopWriter: Sendable {
             }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw .writeFailed(path: path, reason: String(cString: strerror(errno)))
+                let reason = String(cString: strerror(errno))
+                if done > 0 { cutOff(done) }
+                throw .writeFailed(path: path, reason: reason)
             }
             done += written
         }
+    }
+
+    /// Takes the last `bytes` (a record's start, written before a full disk refused the rest) off
+    /// the file again, so the recording ends on a whole record: left there, tshark refused the
+    /// file (`cut short in the middle of a packet`, status 2) and `decode` warned of a truncation.
+    private func cutOff(_ bytes: Int) {
+        let end = lseek(file.value, 0, SEEK_END)
+        guard end >= bytes, ftruncate(file.value, end - off_t(bytes)) == 0 else { return }
+        lseek(file.value, end - off_t(bytes), SEEK_SET)
     }
 
     private static func appendBigEndian<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {

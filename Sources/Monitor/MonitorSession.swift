@@ -182,9 +182,10 @@ public struct MonitorSession: Sendable {
 
     // MARK: - Export
 
-    /// Starts the CSV export to `path` (replaced if it exists: the user named it), header first.
-    public mutating func startExport(to path: String) throws(SurveyFileError) {
-        let file = try LineFileAppender.starting(path: path, mode: .replace, header: SessionExport.header)
+    /// Starts the CSV export to `path`, header first: replaced if it exists when the user named it
+    /// (`--export`), created new or refused (`.create`) when `x` named it.
+    public mutating func startExport(to path: String, mode: LineFileAppender.Mode = .replace) throws(SurveyFileError) {
+        let file = try LineFileAppender.starting(path: path, mode: mode, header: SessionExport.header)
         export = file
         lastExported = nil
         feed.status.exportFile = path
@@ -247,8 +248,10 @@ public struct MonitorSession: Sendable {
             toggleRecording()
         case .toggleExport:
             if export != nil { return stopExport() }
-            let path = Self.exportName(at: Date())
-            do { try startExport(to: path) } catch { feed.log(.warning, "cannot export to \(path): \(error.reason)") }
+            // Never over a file: `x`, `x`, `x` within a second named the first export again and
+            // truncated it (`.replace`), as did another session's export of that second.
+            let path = Self.exportName(at: Date()) { FileManager.default.fileExists(atPath: $0) }
+            do { try startExport(to: path, mode: .create) } catch { feed.log(.warning, "cannot export to \(path): \(error.reason)") }
         case .selectFilter(let name):
             do { try feed.selectFilter(named: name) } catch { note("\(error)") }
         case .startCalibration(let identity):
@@ -327,9 +330,11 @@ public struct MonitorSession: Sendable {
         return name
     }
 
-    /// `beacontop-20261122-041512.csv` in the current directory.
-    public static func exportName(at date: Date) -> String {
-        String(recordingName(at: date).dropLast(".btsnoop".count)) + ".csv"
+    /// `beacontop-20261122-041512.csv` in the current directory; past a name `exists` says is
+    /// taken, `beacontop-20261122-041512-2.csv`, `-3`, ..., as `recordingName` steps.
+    public static func exportName(at date: Date, exists: (String) -> Bool = { _ in false }) -> String {
+        func csv(_ name: String) -> String { String(name.dropLast(".btsnoop".count)) + ".csv" }
+        return csv(recordingName(at: date) { exists(csv($0)) })
     }
 
     private mutating func saveCalibration(_ identity: BeaconIdentity, power: Int) {

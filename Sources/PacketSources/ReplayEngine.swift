@@ -322,10 +322,10 @@ struct ReplayEngine {
             state.clock = CaptureClock()
             state.readSinceCheckpoint = 0
             state.loopOffset += last - first + 1
+            state.pacer?.startPass(shiftedBy: last - first + 1)
             state.captureStart = nil
             state.lastRead = nil
             state.firstDelivered = nil
-            state.pacer = nil
             return .emit(.notice(.ended(source: name, reason: "looping (\(state.loops))\(note)")))
         }
     }

@@ -61,7 +61,18 @@ public struct ReplayPacer: Sendable, Equatable {
         speed = newSpeed
     }
 
-    /// Starts over at `captureStart` now (a loop or a seek).
+    /// A loop's next pass: its times are the last pass's less `shift` (the pass's length plus the
+    /// 1 s between passes), so the anchor moves back by it and the pass's first packet is due 1 s
+    /// of capture time after the last one's last, at the speed and pause the replay has now. A new
+    /// pacer started each pass at once: a 1-packet capture looped without a pause (30,898 passes,
+    /// 8.6 hours of capture time, in 2 s of `scan one.btsnoop --loop --speed 1`), and a speed set
+    /// with `+` went back to `--speed`.
+    public mutating func startPass(shiftedBy shift: Double) {
+        anchorCapture -= shift
+        if let pausedAt { self.pausedAt = pausedAt - shift }
+    }
+
+    /// Starts over at `captureStart` now (a seek).
     public mutating func restart(captureStart: Double, atWall wall: Double) {
         anchorCapture = captureStart
         anchorWall = wall

@@ -269,13 +269,13 @@ struct VenueReplayEngine {
             markSpacing = Self.checkpointSpacing
             loops += 1
             loopOffset += last - first + 1
+            pacer?.startPass(shiftedBy: last - first + 1)
             start = nil
             lastRead = nil
             firstDelivered = nil
             lastDelivered = nil
             reached = nil
             catchUp = nil
-            pacer = nil
             return .emit(.notice(.ended(source: name, reason: "looping (\(loops))")))
         }
     }

@@ -9,6 +9,9 @@ public enum SurveyLog {
     /// Longer lines are refused rather than parsed: no real sample comes near (a thousand beacons'
     /// readings are about 200 KB).
     public static let longestLine = 4 << 20
+    /// The highest sample index a file may hold: far past any survey (a sample a second for 31
+    /// years), and the next one's number still fits, in JSON readers' doubles too.
+    public static let largestIndex = 1_000_000_000
 
     struct Header: Codable {
         var version: Int

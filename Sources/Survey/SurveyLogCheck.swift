@@ -35,6 +35,11 @@ enum SurveyLogCheck {
 
     static func sample(_ sample: SurveySample, after previous: Int?) throws(SurveyFileError) {
         guard sample.index >= 1 else { throw SurveyFileError(field: "index", reason: "must be 1 or more") }
+        // A hand-edited 9223372036854775807 loaded, and numbering the next sample overflowed: the
+        // resumed survey crashed at its first sample, the terminal left raw.
+        guard sample.index <= SurveyLog.largestIndex else {
+            throw SurveyFileError(field: "index", reason: "\(sample.index) is more than \(SurveyLog.largestIndex): no survey takes that many samples")
+        }
         if let previous, sample.index <= previous {
             throw SurveyFileError(field: "index", reason: "sample \(sample.index) after sample \(previous): samples are saved in order")
         }

@@ -81,13 +81,22 @@ enum MonitorRunner {
     /// Starts `opening`'s source into `inbox` (recording to `record` first, so the file holds the
     /// first packet) and scanning on a live controller, runs `loop` (the monitor's or the survey's
     /// owner loop) on a thread of its own, and on every exit disables scanning and stops the source.
+    /// `recordFailure` words a recording that cannot start (the survey's own capture is no `--record`).
     static func drive(
         opening: SourceOpening, record: String?, scanning: ScanOptions?, inbox: SourceInbox,
+        recordFailure: (_ path: String, _ error: any Error) -> String = { "--record \($0): \($1)" },
         loop: @escaping @Sendable () throws -> MonitorExit
     ) async {
         let source = opening.source
-        if let record {
-            do { try source.startRecording(to: record) } catch { fail("--record \(record): \(error)") }
+        // A run that cannot take the terminal (a pipe, ssh without -t) still starts its source and
+        // scanning, so their failures are said first, as in a terminal, but records nothing and
+        // runs no loop (the survey's files and the --export file are created in it): it recorded its
+        // first packets to --record FILE (or the survey's capture, and wrote its survey file), or
+        // replaced the --export file with a header, then failed, and the retry in a terminal
+        // refused the file, or the survey without --resume.
+        let terminalProblem = TerminalError.forThisTerminal()
+        if let record, terminalProblem == nil {
+            do { try source.startRecording(to: record) } catch { fail(recordFailure(record, error)) }
         }
         // A failure before the loop runs leaves no recording: nothing was recorded that anyone
         // asked for, and its header made the same command, once the cause was fixed, refuse the name.
@@ -108,19 +117,15 @@ enum MonitorRunner {
             }
             controller.onReconnect { await ScanProcedure.restart(on: controller, options: options) }
         }
-        let outcome: Result<MonitorExit, Error> = await withCheckedContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(returning: Result {
-                    // Before the loop creates its files (--export, survey.ndjson): with no terminal
-                    // (</dev/null, a pipe) the export replaced the file named, and a new survey left
-                    // a survey.ndjson the next try refused without --resume, then the start failed.
-                    if let problem = TerminalError.forThisTerminal() { throw problem }
-                    return try loop()
-                })
+        let outcome: Result<MonitorExit, Error> = if let terminalProblem { .failure(terminalProblem) } else {
+            await withCheckedContinuation { continuation in
+                let thread = Thread {
+                    continuation.resume(returning: Result { try loop() })
+                }
+                thread.name = "beacontop-monitor"
+                thread.stackSize = 8 << 20
+                thread.start()
             }
-            thread.name = "beacontop-monitor"
-            thread.stackSize = 8 << 20
-            thread.start()
         }
         // A retry of a refused restart must not enable scanning after the disable.
         await opening.controller?.endRestarts()

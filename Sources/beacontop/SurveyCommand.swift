@@ -122,7 +122,10 @@ struct SurveyCommand: AsyncParsableCommand {
         let capture = Self.freeCaptureName(in: directory)
         let inbox = MonitorRunner.inbox()
         let exit = ExitBox()
-        await MonitorRunner.drive(opening: opening, record: capture, scanning: scanning, inbox: inbox) {
+        // The survey records its own capture: `--record` (which it has not) named in the failure
+        // sent a technician with a full disk looking for a flag.
+        let recordFailure = { (_: String, error: any Error) in "cannot save the survey's packets: \(error)" }
+        await MonitorRunner.drive(opening: opening, record: capture, scanning: scanning, inbox: inbox, recordFailure: recordFailure) {
             var loop = SurveyLoop(
                 state: state, inbox: inbox, file: try openFile(), rate: rate, noColorVariable: ProcessInfo.processInfo.environment["NO_COLOR"]
             )
@@ -144,9 +147,9 @@ struct SurveyCommand: AsyncParsableCommand {
         let session: SurveySession
         do { session = try SurveyLog.load(path: surveyPath) } catch { MonitorRunner.fail("\(error)") }
         var output = StandardOutput()
-        for file in SurveyReport.files(session) {
+        SurveyReport.forEachFile(session) { file in
             let path = URL(fileURLWithPath: directory).appendingPathComponent(file.name).path
-            do { try WholeFileWriter.write(file.contents, to: path) } catch { MonitorRunner.fail(error.description) }
+            do { try WholeFileWriter.write(file.contents, to: path) } catch { MonitorRunner.fail("\(error)") }
             output.write(path + "\n")
         }
         output.flush()

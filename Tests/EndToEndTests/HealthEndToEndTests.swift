@@ -190,4 +190,39 @@ struct HealthEndToEndTests {
         let again = CSVTable.parse(try String(contentsOf: directory.appendingPathComponent(second[0]), encoding: .utf8))
         #expect(again.first == table.first)
     }
+
+    /// `x` never writes over a file: with every `beacontop-YYYYMMDD-HHMMSS.csv` of the next minute
+    /// already there (another session's exports; a second `x` within the second named its own
+    /// first export again), the export goes to `-2` and the files keep their bytes. They were
+    /// replaced: `x`, `x`, `x` within a second truncated the first export's rows.
+    @Test func anExportNeverWritesOverAFile() throws {
+        try TestPrerequisites.requireTmux()
+        let directory = try HealthScenario.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        let now = Date()
+        let taken = (0..<60).map { "beacontop-\(formatter.string(from: now.addingTimeInterval(Double($0)))).csv" }
+        let theirs = Data("another session's export\r\n".utf8)
+        for name in taken { try theirs.write(to: directory.appendingPathComponent(name)) }
+        let session = try MonitorTerminalTests.start("monitor health.btsnoop --exhibits health.yaml --speed 16", in: directory.path, columns: 120, lines: 30)
+        defer { session.kill() }
+        try session.waitFor(timeout: 20, "the first beacon") { $0.contains("Eddystone bench beacon") }
+        try session.send("x")
+        let exporting = try session.waitFor(timeout: 10, "the export") { $0.contains("CSV beacontop-") }
+        try session.send("x")
+        try session.waitFor(timeout: 10, "the export closed") { !$0.contains("CSV beacontop-") }
+        try session.send("q")
+        try MonitorTerminalTests.expectRestored(session)
+        #expect(exporting.range(of: #"CSV beacontop-[0-9]{8}-[0-9]{6}-2\.csv"#, options: .regularExpression) != nil)
+        for name in taken {
+            #expect(try Data(contentsOf: directory.appendingPathComponent(name)) == theirs, "\(name) was written over")
+        }
+        let ours = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix("-2.csv") }
+        #expect(ours.count == 1)
+        let table = try ours.first.map { CSVTable.parse(try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8)) }
+        #expect(table?.first?.first == "time")
+    }
 }

@@ -62,6 +62,26 @@ struct StartupErrorTests {
         #expect(result.stderr.contains("beacontop scan SOURCE --json"))
     }
 
+    /// Without a terminal nothing is written: `--record FILE` held the replay's first packets and
+    /// the survey its file and capture, so the retry in a terminal was refused (`already holds 561
+    /// bytes`; `already holds a survey: add --resume`).
+    @Test func withoutATerminalNothingIsRecordedOrSaved() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("no-terminal-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let recording = directory.appendingPathComponent("first.btsnoop").path
+        let monitor = try Self.run(["monitor", SharedData.capture("govee-h5100.btsnoop").path, "--record", recording])
+        #expect(monitor.status == 1)
+        #expect(monitor.stderr.contains("cannot start the terminal UI"), "\(monitor.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: recording))
+        let catalog = SharedData.repositoryRoot.appendingPathComponent("demo/museum.yaml").path
+        let out = directory.appendingPathComponent("survey").path
+        let survey = try Self.run(["survey", SharedData.capture("govee-h5100.btsnoop").path, "--catalog", catalog, "--out", out])
+        #expect(survey.status == 1)
+        #expect(survey.stderr.contains("cannot start the terminal UI"), "\(survey.stderr)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).isEmpty, "the survey left files")
+    }
+
     @Test func badOptionsNameTheOption() throws {
         let filter = try Self.run(["monitor", "x.btsnoop", "--filter", "median"])
         #expect(filter.status != 0)

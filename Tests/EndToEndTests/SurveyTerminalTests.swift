@@ -238,6 +238,24 @@ struct SurveyTerminalTests {
         #expect(report.status == 0, "the survey still loads: \(report.stderr)")
     }
 
+    /// A survey directory that takes no byte (a full disk; the file size limit here) is said as the
+    /// survey's own capture failing: it said `--record DIR/capture-1.btsnoop`, a flag the
+    /// technician never gave.
+    @Test func aDirectoryThatTakesNothingIsSaidInTheSurveysWords() throws {
+        let directory = try HealthScenario.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.plan.write(to: directory.appendingPathComponent("plan.yaml"), atomically: true, encoding: .utf8)
+        let session = try TmuxSession(
+            command: "sh -c 'cd \(directory.path) && trap \"\" XFSZ && ulimit -f 0 && \(beacontopExecutable) survey health.btsnoop --catalog plan.yaml --out s; echo EXIT=$?; exec sh'",
+            columns: 200, lines: 30, environment: MonitorTerminalTests.environment
+        )
+        defer { session.kill() }
+        let screen = try session.waitFor(timeout: 15, "the exit") { $0.contains("EXIT=") }
+        #expect(screen.contains("EXIT=1"), "\(screen)")
+        #expect(screen.contains("beacontop: cannot save the survey's packets: \(directory.path)/s/capture-1.btsnoop: cannot write: File too large"), "\(screen)")
+        #expect(!screen.contains("--record"), "\(screen)")
+    }
+
     /// After a replayed capture ends no sample starts: the clock would run on over silence and save
     /// the spot as one with no coverage.
     @Test func noSampleAfterTheReplayEnds() throws {

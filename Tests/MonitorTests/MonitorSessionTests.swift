@@ -147,6 +147,10 @@ import Testing
         }
         #expect(MonitorSession.recordingName(at: date, exists: exists) == "beacontop-20261123-052844-3.btsnoop")
         #expect(MonitorSession.recordingName(at: date, venue: true, exists: exists) == "beacontop-20261123-052844-2.venue.ndjson")
+        // `x`'s export steps the same way, past its own names only.
+        #expect(MonitorSession.exportName(at: date, exists: exists) == "beacontop-20261123-052844.csv")
+        #expect(FileManager.default.createFile(atPath: directory.appendingPathComponent("beacontop-20261123-052844.csv").path, contents: Data([1])))
+        #expect(MonitorSession.exportName(at: date, exists: exists) == "beacontop-20261123-052844-2.csv")
     }
 
     @Test func aSpeedKeyAtEitherEndSaysItChangesNothing() {

@@ -247,15 +247,17 @@ struct VenueReplayEngineTests {
         let control = ReplayControl()
         var engine = try Self.engine(path, options: ReplayOptions(speed: .factor(1), loop: true, to: 3), control: control)
         var delivered: [SourceEvent] = []
-        for wall in stride(from: 100.0, through: 106, by: 1) { delivered += Self.run(&engine, at: wall).events }
+        for wall in stride(from: 100.0, through: 108, by: 1) { delivered += Self.run(&engine, at: wall).events }
         #expect(Self.offsets(delivered) == Array(0...8).map(Double.init))
         #expect(delivered.filter { if case .notice = $0 { true } else { false } } == [
             .notice(.ended(source: path, reason: "looping (1)")), .notice(.ended(source: path, reason: "looping (2)")),
         ])
-        // A new pass starts at once (its first message 1 s after the last), as a capture's loop does;
-        // in the third pass (8 is its 0 s), back to its start: the pass read again from there.
+        // A new pass's first message comes 1 s after the last one's last, paced as every message
+        // is (it went out at once, so each pass ran a second short and a 1-message recording never
+        // waited), as a capture's loop does; in the third pass (8 is its 0 s), back to its start:
+        // the pass read again from there.
         control.seek(by: -10)
-        let (events, _) = Self.run(&engine, at: 106)
+        let (events, _) = Self.run(&engine, at: 108)
         #expect(events.first == .notice(.rewound(source: path, target: Self.start + 8, resumeFrom: nil)))
         #expect(Self.offsets(events) == [8])
         #expect(control.position.seconds == 0)

@@ -99,6 +99,8 @@ import TestFixtures
          "readings[0]", "low <= median <= high"),
         (#"{"type":"sample","index":1,"x":0,"y":0,"start":0,"end":1,"readings":[]}"#, "index", "sample 1 after sample 1"),
         (#"{"type":"sample","index":2,"x":0,"y":0,"start":5,"end":1,"readings":[]}"#, "end", "before start"),
+        // Loaded, the next sample's number overflowed: `--resume` crashed at the first sample.
+        (#"{"type":"sample","index":9223372036854775807,"x":0,"y":0,"start":0,"end":1,"readings":[]}"#, "index", "more than 1000000000"),
         (#"{"type":"note","text":"hello"}"#, "type", "unknown line type"),
         (#"{"type":"survey","version":1,"created":0,"plan":{"beacons":[],"walls":[]}}"#, "type", "a second \"survey\" line"),
         ("[1, 2, 3]", nil, "not a JSON object"),
