@@ -17,7 +17,8 @@ import Venue
 /// ```
 ///
 /// A payload that is not UTF-8 is kept byte for byte as `payloadHex`. Each line goes out in one
-/// write(2), so a recording killed with `kill -9` reads up to its last whole line.
+/// write(2), so a recording killed with `kill -9` reads up to its last whole line, and a line a
+/// full disk takes only part of is cut off again (`RecordingWrite`).
 public enum VenueRecording {
     /// The header's key; its value is the format's version.
     public static let marker = "beacontopVenueRecording"
@@ -76,18 +77,11 @@ public struct VenueRecordingWriter: PacketRecorder {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    private mutating func flush() throws {
+    /// One line, whole (`RecordingWrite`): a line a full disk takes only part of is cut off again,
+    /// so a recording stopped by a write error ends on its last whole line.
+    private mutating func flush() throws(CaptureError) {
         defer { line.removeAll() }
-        let bytes = Array(line.bytes)
-        var done = 0
-        while done < bytes.count {
-            let written = bytes.withUnsafeBytes { raw in Glibc.write(file.value, raw.baseAddress! + done, raw.count - done) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw VenueRecordingError(path: path, line: 0, problem: String(cString: strerror(errno)))
-            }
-            done += written
-        }
+        try RecordingWrite.whole(Array(line.bytes), to: file.value, path: path)
     }
 }
 
