@@ -55,29 +55,7 @@ public struct BTSnoopWriter: Sendable {
     }
 
     private func writeRecord() throws(CaptureError) {
-        let descriptor = file.value
-        var done = 0
-        while done < record.count {
-            let written = record.withUnsafeBytes { raw in
-                Glibc.write(descriptor, raw.baseAddress! + done, raw.count - done)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
-                if done > 0 { cutOff(done) }
-                throw .writeFailed(path: path, reason: reason)
-            }
-            done += written
-        }
-    }
-
-    /// Takes the last `bytes` (a record's start, written before a full disk refused the rest) off
-    /// the file again, so the recording ends on a whole record: left there, tshark refused the
-    /// file (`cut short in the middle of a packet`, status 2) and `decode` warned of a truncation.
-    private func cutOff(_ bytes: Int) {
-        let end = lseek(file.value, 0, SEEK_END)
-        guard end >= bytes, ftruncate(file.value, end - off_t(bytes)) == 0 else { return }
-        lseek(file.value, end - off_t(bytes), SEEK_SET)
+        try RecordingWrite.whole(record, to: file.value, path: path)
     }
 
     private static func appendBigEndian<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {

@@ -17,7 +17,8 @@ import Venue
 /// ```
 ///
 /// A payload that is not UTF-8 is kept byte for byte as `payloadHex`. Each line goes out in one
-/// write(2), so a recording killed with `kill -9` reads up to its last whole line.
+/// write(2), so a recording killed with `kill -9` reads up to its last whole line, and a line a
+/// full disk takes only part of is cut off again (`RecordingWrite`).
 public enum VenueRecording {
     /// The header's key; its value is the format's version.
     public static let marker = "beacontopVenueRecording"
@@ -76,18 +77,11 @@ public struct VenueRecordingWriter: PacketRecorder {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    private mutating func flush() throws {
+    /// One line, whole (`RecordingWrite`): a line a full disk takes only part of is cut off again,
+    /// so a recording stopped by a write error ends on its last whole line.
+    private mutating func flush() throws(CaptureError) {
         defer { line.removeAll() }
-        let bytes = Array(line.bytes)
-        var done = 0
-        while done < bytes.count {
-            let written = bytes.withUnsafeBytes { raw in Glibc.write(file.value, raw.baseAddress! + done, raw.count - done) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw VenueRecordingError(path: path, line: 0, problem: String(cString: strerror(errno)))
-            }
-            done += written
-        }
+        try RecordingWrite.whole(Array(line.bytes), to: file.value, path: path)
     }
 }
 
@@ -108,6 +102,9 @@ public struct VenueRecordingReader: Sendable {
     public private(set) var lineOffset = 0
     /// The file the reader has open, to tell a file replaced under its name (`FileIdentity`).
     public let file: FileIdentity
+
+    /// What is wrong with a last line that has no newline: words for whoever replays it.
+    static let cutShort = "(the last) is cut short: the recording was stopped mid-write"
 
     /// The longest line read (a broker message is at most 256 KiB; its escaped form fits).
     public static let maximumLine = 2 << 20
@@ -193,8 +190,9 @@ public struct VenueRecordingReader: Sendable {
         return BrokerMessage(topic: topic, payload: payload, receivedAt: time, retained: flat.bool(4) ?? false)
     }
 
-    /// The next line's bytes without its newline; a last line without one (a recording cut
-    /// mid-write) is left out, as btsnoop's torn record is.
+    /// The next line's bytes without its newline. A last line without one (a recording killed
+    /// mid-write, or one a full disk took part of before the writer cut such parts off) is an
+    /// error saying so, after every whole line: it was left out without a word.
     private mutating func nextLine() throws(VenueRecordingError) -> ArraySlice<UInt8>? {
         while true {
             if let newline = buffer[position...].firstIndex(of: 0x0A) {
@@ -207,7 +205,14 @@ public struct VenueRecordingReader: Sendable {
             guard buffer.count - position <= Self.maximumLine else {
                 throw VenueRecordingError(path: path, line: lineNumber + 1, problem: "is over \(Self.maximumLine) bytes")
             }
-            if atEnd { return nil }
+            if atEnd {
+                guard position == buffer.count else {
+                    // Said once: the next read is the end, so a `--loop` loops on as before.
+                    position = buffer.count
+                    throw VenueRecordingError(path: path, line: lineNumber + 1, problem: Self.cutShort)
+                }
+                return nil
+            }
             buffer.removeSubrange(0..<position)
             bufferOffset += position
             position = 0
@@ -225,6 +230,10 @@ public struct VenueRecordingError: Error, Sendable, Equatable, CustomStringConve
     public var path: String
     public var line: Int
     public var problem: String
+
+    /// The last line is cut short (a recorder stopped mid-write): the recording's end, not a
+    /// bad line in it.
+    public var isCutShort: Bool { problem == VenueRecordingReader.cutShort }
 
     public var description: String { line > 0 ? "\(path): line \(line) \(problem)" : "\(path): \(problem)" }
 }

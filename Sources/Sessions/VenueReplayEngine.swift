@@ -236,11 +236,18 @@ struct VenueReplayEngine {
         while true {
             let message: BrokerMessage?
             do { message = try reader?.next() } catch {
-                queue.append(ending())
                 // Worded as `replay` and docs/formats.md word it ("FILE: line N has no number "t""):
                 // scan and the monitor said "has no number "t" (line N)".
                 let problem = error.line > 0 ? "line \(error.line) \(error.problem)" : error.problem
-                return .emit(.notice(.warning(source: name, message: "\(problem); replayed up to there")))
+                let warning = SourceEvent.notice(.warning(source: name, message: "\(problem); replayed up to there"))
+                // A cut last line is where the recording ends (the reader's next read is its end):
+                // said on the first pass, then the end or the loop as for a whole last line.
+                if error.isCutShort {
+                    if loops == 0 { return .emit(warning) }
+                    continue
+                }
+                queue.append(ending())
+                return .emit(warning)
             }
             if var message {
                 let recorded = message.receivedAt

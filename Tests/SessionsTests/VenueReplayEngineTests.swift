@@ -263,6 +263,21 @@ struct VenueReplayEngineTests {
         #expect(control.position.seconds == 0)
     }
 
+    @Test("A last line cut short (a recorder killed mid-write) is said on the first pass, and --loop loops on as over a whole last line")
+    func cutLastLineLoops() throws {
+        let path = try Self.recording(seconds: 3, extra: #"{"t":1795411727.000000,"topic":"espresense/dev"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var engine = try Self.engine(path, options: ReplayOptions(speed: .factor(1), loop: true), control: ReplayControl())
+        var delivered: [SourceEvent] = []
+        for wall in stride(from: 100.0, through: 108, by: 1) { delivered += Self.run(&engine, at: wall).events }
+        #expect(Self.offsets(delivered) == Array(0...8).map(Double.init))
+        #expect(delivered.filter { if case .notice = $0 { true } else { false } } == [
+            .notice(.warning(source: path, message: "line 5 (the last) is cut short: the recording was stopped mid-write; replayed up to there")),
+            .notice(.ended(source: path, reason: "looping (1)")), .notice(.ended(source: path, reason: "looping (2)")),
+            .notice(.ended(source: path, reason: "looping (3)")),
+        ])
+    }
+
     @Test("Held at its end, → or . before the monitor took the end notice is said once, not dropped in silence")
     func forwardAtHeldEnd() throws {
         let path = try Self.recording(seconds: 3)
