@@ -47,7 +47,13 @@ public enum AdvertisingProcedure {
         }
         try await controller.run(.leSetAdvertisingParameters(interval: interval))
         try await controller.run(.leSetAdvertisingData(data))
-        try await controller.run(.leSetAdvertisingEnable(true))
+        do {
+            try await controller.run(.leSetAdvertisingEnable(true))
+        } catch {
+            // As for the extended set: an enable that got no answer may have taken effect.
+            if !(error is CommandFailure) { _ = try? await controller.run(disable(.legacy)) }
+            throw error
+        }
         return .legacy
     }
 

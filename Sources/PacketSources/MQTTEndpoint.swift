@@ -18,6 +18,10 @@ public struct MQTTEndpoint: Sendable, Equatable, CustomStringConvertible {
     /// Topic levels without leading or trailing `/`; empty for none.
     public var prefix: String
 
+    /// The longest prefix taken: with the longest names beacontop puts under it (a 256-byte
+    /// scanner name, a beacon id), every topic stays far within MQTT's 65,535 bytes.
+    public static let maximumPrefixBytes = 1_024
+
     public static let defaultPort: UInt16 = 1883
     public static let defaultTLSPort: UInt16 = 8883
 
@@ -36,7 +40,9 @@ public struct MQTTEndpoint: Sendable, Equatable, CustomStringConvertible {
     }
 
     public init(parsing text: String) throws(MQTTEndpointError) {
-        let shown = Self.redacted(text)
+        // Cut when long: a 64 KiB prefix was echoed whole in the line that refused it.
+        let redacted = Self.redacted(text)
+        let shown = redacted.utf8.count > 200 ? String(redacted.prefix(100)) + "…" : redacted
         func fail(_ part: String, _ problem: String) -> MQTTEndpointError {
             MQTTEndpointError(spec: shown, part: part, problem: problem)
         }
@@ -136,6 +142,12 @@ public struct MQTTEndpoint: Sendable, Equatable, CustomStringConvertible {
         }
         if trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             throw fail("prefix", "holds a control character")
+        }
+        // A topic holds at most 65,535 bytes (MQTT 3.1.1 section 1.5.3). A prefix near that made
+        // topics libmosquitto refuses: a venue view waited 10 s and blamed the broker ("did not
+        // acknowledge the subscriptions"), and an agent's every message carried the prefix whole.
+        if trimmed.utf8.count > maximumPrefixBytes {
+            throw fail("prefix", "is \(trimmed.utf8.count) bytes long; at most \(maximumPrefixBytes), so every topic under it fits MQTT's 65,535 bytes")
         }
         // An '@' after the first '/' is a user name or password with a bare '/': taken as a
         // prefix, `mqtt://agent:12/34@broker` connected to host `agent`, port 12, and printed the

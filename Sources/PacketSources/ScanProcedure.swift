@@ -49,10 +49,17 @@ public enum ScanProcedure {
         switch mode {
         case .extended:
             try await controller.run(.leSetExtendedScanParameters(type: options.type, timing: options.timing))
-            try await controller.run(.leSetExtendedScanEnable(true, filterDuplicates: false))
         case .legacy:
             try await controller.run(.leSetScanParameters(type: options.type, timing: options.timing))
-            try await controller.run(.leSetScanEnable(true, filterDuplicates: false))
+        }
+        do {
+            try await controller.run(mode == .extended ? .leSetExtendedScanEnable(true, filterDuplicates: false) : .leSetScanEnable(true, filterDuplicates: false))
+        } catch {
+            // An enable that got no answer may have taken effect, and the failed start sends no
+            // disable at its exit: the controller went on scanning. Disabled, best effort (a
+            // refused enable did nothing); the start's own error is the one reported.
+            if !(error is CommandFailure) { _ = try? await controller.run(disable(mode)) }
+            throw error
         }
         return mode
     }

@@ -26,7 +26,9 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @Option(help: "Advertise an Eddystone-URL (http:// or https://, at most 17 bytes once compressed).") var eddystoneUrl: String?
     @Option(parsing: .unconditional, help: "Measured power at 1 m in dBm (a negative number); Eddystone sends it +41 dB as TX power at 0 m.") var measuredPower: Int = -59
     @Option(help: "Advertising interval: 100ms, 1s or plain milliseconds (20 ms to 10.24 s).") var interval: String = "100ms"
-    @Option(help: "Stop after this many seconds.") var duration: Double?
+    // `.unconditional`, as scan's: `--duration -1` is the option's value, refused by `parsed()`,
+    // not a missing value.
+    @Option(parsing: .unconditional, help: "Stop after this many seconds.") var duration: Double?
 
     /// Checks every option before anything opens, so a mistake prints this command's usage.
     func validate() throws {
@@ -42,7 +44,10 @@ struct AdvertiseCommand: AsyncParsableCommand {
         let advertisingInterval: LEAdvertisingInterval
         do { advertisingInterval = try LEAdvertisingInterval(milliseconds: try Self.parseMilliseconds(interval)) }
         catch let error as DecodeError { throw ValidationError("--interval: \(error.reason)") }
-        if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
+        // NaN passed `duration <= 0` and never elapsed: `--duration nan` advertised until a signal.
+        if let duration, !(duration > 0 && duration.isFinite) {
+            throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
+        }
         return (spec, frame, data, advertisingInterval)
     }
 

@@ -94,9 +94,13 @@ struct RangingOptions: ParsableArguments {
 
     /// - Parameter tickAtMost: a scanner agent's publish interval: ticks at least that often.
     func makePipeline(tickAtMost: Double? = nil) throws -> BeaconPipeline {
+        try makePipeline(catalog: try catalog(), tickAtMost: tickAtMost)
+    }
+
+    /// With the catalog already read (`scan` reads it before its radio starts).
+    func makePipeline(catalog: ExhibitCatalog?, tickAtMost: Double? = nil) throws -> BeaconPipeline {
         var configuration = RangingConfiguration()
         configuration.filter = try RSSIFilterKind(name: filter)
-        let catalog = try catalog()
         return BeaconPipeline(engine: RangingEngine(configuration: configuration, catalog: catalog), tickInterval: min(tick, tickAtMost ?? tick))
     }
 }

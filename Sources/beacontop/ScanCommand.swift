@@ -123,6 +123,10 @@ struct ScanCommand: AsyncParsableCommand {
         // its header made the same command, once the cause was fixed, refuse the name.
         var running = false
         defer { if !running { source.discardRecording() } }
+        // Read before the radio starts: read after, a missing or bad catalog ended the scan with
+        // the controller left scanning (no disable sent) and an agent's `online` published.
+        let usesCatalog = publish != nil || (opening.venueTopics == nil && json && !frames)
+        let catalog = usesCatalog ? try ranging.catalog() : nil
         let inbox = SourceInbox(capacity: 65_536, wakeThreshold: 1)
         let stop = StopSignal()
         stop.catchTerminationSignals()
@@ -179,7 +183,7 @@ struct ScanCommand: AsyncParsableCommand {
         let scanMode: HeadlessScan.Mode
         if let agentClient {
             // The agent ranges at least as often as it may publish.
-            let pipeline = try ranging.makePipeline(tickAtMost: publishInterval)
+            let pipeline = try ranging.makePipeline(catalog: catalog, tickAtMost: publishInterval)
             // A live radio's quiet spells are timed by the wall clock, as its packets are.
             let clock: (@Sendable () -> Double)? = spec.isLive ? SourceInbox.wallClock : nil
             scanMode = .agent(pipeline, agentClient, printTicks: json && !frames, clock: clock)
@@ -201,7 +205,7 @@ struct ScanCommand: AsyncParsableCommand {
             let publish: @Sendable (VenueOutgoing) -> Void = { outgoing in broker?.publish(outgoing.message) }
             scanMode = .venue(VenueScan(view: view, clock: clock, publish: publish))
         } else {
-            scanMode = json && !frames ? .ticks(try ranging.makePipeline()) : .frames(json: json)
+            scanMode = json && !frames ? .ticks(try ranging.makePipeline(catalog: catalog)) : .frames(json: json)
         }
         let healthLines: HealthTickLines?
         if health, case .ticks(let pipeline) = scanMode {

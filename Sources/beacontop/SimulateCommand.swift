@@ -35,9 +35,12 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "The capture to write (btsnoop, datalink 1002).")
     var out: String
 
+    /// A day: the longest run --duration takes, and the longest tour written without it.
+    static let longestDuration = 86_400.0
+
     func validate() throws {
-        if let duration, !(duration > 0 && duration <= 86_400) {
-            throw ValidationError("--duration must be between 0 and 86400 seconds, got \(duration)")
+        if let duration, !(duration > 0 && duration <= Self.longestDuration) {
+            throw ValidationError("--duration must be between 0 and \(Int(Self.longestDuration)) seconds, got \(duration)")
         }
         guard truthStep > 0, truthStep.isFinite else { throw ValidationError("--truth-step must be positive, got \(truthStep)") }
     }
@@ -74,6 +77,14 @@ struct SimulateCommand: ParsableCommand {
             }
         } else {
             venue = scenario.scenario(seed: seed)
+        }
+        // A catalog's tour is walked at a visitor's pace: an exhibit placed 1000 km away (positions
+        // are metres, and a catalog takes up to 1000 km) made one tour weeks long, which simulate
+        // wrote for hours with no end in sight. Past what --duration allows, it is refused.
+        if duration == nil, venue.duration > Self.longestDuration {
+            throw MonitorRunner.usageError(
+                "\(catalog ?? "the scenario"): one tour lasts \(Int(venue.duration.rounded())) s, past the \(Int(Self.longestDuration)) s "
+                    + "simulate writes (positions are metres: is an exhibit far from the rest?); give --duration")
         }
         let summary: SimulatedRecording.Summary
         do {

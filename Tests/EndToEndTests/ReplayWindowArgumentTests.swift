@@ -64,6 +64,19 @@ import Testing
         }
     }
 
+    /// `advertise --duration nan` passed its `<= 0` check and advertised until a signal (a NaN
+    /// delay never elapses); `-1` was taken for a missing value. Refused as scan refuses them,
+    /// before the controller is opened (hci9: none needed).
+    @Test("advertise refuses a --duration that is not a positive finite number of seconds, as scan does")
+    func advertiseDurationRefused() throws {
+        let beacon = ["advertise", "hci9", "--ibeacon", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1", "--duration"]
+        for (value, shown) in [("nan", "nan"), ("inf", "inf"), ("-1", "-1.0"), ("0", "0.0")] {
+            let run = try HostileInputCommandTests.run(beacon + [value], timeout: 30)
+            #expect(run.status == 64, "\(value): \(run.status) \(run.stderr)")
+            #expect(run.stderr.hasPrefix("Error: --duration must be a positive number of seconds, got \(shown)\n"), "\(value): \(run.stderr)")
+        }
+    }
+
     @Test("--speed max on a sim: walk is a usage error (status 64) for scan and monitor, said before anything opens")
     func simulationAtMaxSpeed() throws {
         let catalog = SharedData.repositoryRoot.appendingPathComponent("demo/museum.yaml").path

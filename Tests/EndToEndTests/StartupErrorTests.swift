@@ -109,6 +109,25 @@ struct StartupErrorTests {
         #expect(simulate.stderr == "beacontop: \(missing): No such file or directory\n", "\(simulate.stderr)")
     }
 
+    /// An exhibit placed 1400 km from the rest (a catalog takes positions up to 1000 km from the
+    /// origin) made the default run, one tour at a visitor's pace, weeks long: simulate wrote for
+    /// hours. Past the day --duration allows, the tour is refused, and nothing is written.
+    @Test func simulateRefusesATourLongerThanADay() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("simulate-far-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let museum = try String(contentsOf: SharedData.repositoryRoot.appendingPathComponent("demo/museum.yaml"), encoding: .utf8)
+        let far = directory.appendingPathComponent("far.yaml").path
+        try museum.replacingOccurrences(of: "position: [1.0, 2.0]", with: "position: [999999, -999999]")
+            .write(toFile: far, atomically: true, encoding: .utf8)
+        let out = directory.appendingPathComponent("walk.btsnoop").path
+        let run = try HostileInputCommandTests.run(["simulate", "--catalog", far, "--out", out], timeout: 20)
+        #expect(run.status == 64, "\(run.status) \(run.stderr)")
+        #expect(run.stderr.hasPrefix("beacontop: \(far): one tour lasts "), "\(run.stderr)")
+        #expect(run.stderr.hasSuffix(" s, past the 86400 s simulate writes (positions are metres: is an exhibit far from the rest?); give --duration\n"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
     /// `simulate --catalog` with a line that does not parse said `Error: catalog line 2, ...`,
     /// without the file's name; it says it as demo and the monitor do, and so for a catalog that
     /// parses but cannot be walked (an exhibit with no position).

@@ -71,6 +71,23 @@ struct MQTTEndpointTests {
         }
     }
 
+    /// A prefix of 64 KiB made every topic past MQTT's 65,535 bytes: `monitor mqtt://host/<prefix>`
+    /// waited 10 s and said the broker did not acknowledge its subscriptions, and the line that
+    /// refused an agent's will echoed the whole prefix. Refused when read, in a short line.
+    @Test("A prefix over 1024 bytes is refused, naming its length, in a line that does not echo it whole")
+    func longPrefix() throws {
+        #expect(try MQTTEndpoint(parsing: "mqtt://host/" + String(repeating: "a", count: 1_024)).prefix.utf8.count == 1_024)
+        for length in [1_025, 65_536] {
+            #expect {
+                _ = try MQTTEndpoint(parsing: "mqtt://host/" + String(repeating: "a", count: length))
+            } throws: { error in
+                guard let error = error as? MQTTEndpointError else { return false }
+                return error.part == "prefix" && error.problem.hasPrefix("is \(length) bytes long; at most 1024")
+                    && error.description.utf8.count < 400
+            }
+        }
+    }
+
     @Test("isEndpoint tells broker specs from other sources")
     func recognises() {
         #expect(MQTTEndpoint.isEndpoint("mqtt://x"))

@@ -243,6 +243,51 @@ struct LiveFailureTests {
         #expect(entries.last?.sets == [])
     }
 
+    /// A scan enable that got no answer may have taken effect; scan exits on the failed start
+    /// without its disable, so the controller went on scanning. It is disabled first, best effort.
+    @Test("scan on a controller that never answers the scan enable sends a disable before it exits")
+    func unansweredScanEnableIsDisabled() throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("livetour-commands-\(UUID().uuidString).ndjson")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let world = try BumbleWorld(controllers: 1, advertisers: false,
+                                    options: ["--ignore", "HCI_LE_SET_EXTENDED_SCAN_ENABLE_COMMAND", "--command-log", log.path])
+        defer { world.stop() }
+        let result = try BeacontopBinary.run(["scan", "tcp:127.0.0.1:\(world.ports[0])", "--json"], limit: 30)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("LE Set Extended Scan Enable"), "\(result.stderr)")
+        func commands() -> [String] {
+            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n")
+                .compactMap { try? JSONDecoder().decode(CommandLogLine.self, from: Data($0.utf8)).command }
+        }
+        // Logged as they arrive (ignored ones get no answer to wait for); allow the last to land.
+        let deadline = Date().addingTimeInterval(5)
+        while commands().filter({ $0 == "HCI_LE_SET_EXTENDED_SCAN_ENABLE_COMMAND" }).count < 2 && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        // The enable, then the disable (the same command, ignored too).
+        #expect(commands().suffix(2) == ["HCI_LE_SET_EXTENDED_SCAN_ENABLE_COMMAND", "HCI_LE_SET_EXTENDED_SCAN_ENABLE_COMMAND"], "\(commands())")
+    }
+
+    /// The catalog was read after the radio started: a missing one ended `scan` with status 1 and
+    /// no disable sent, leaving the controller scanning (and an agent's `online` published). It is
+    /// read first: the controller gets no command at all.
+    @Test("scan with a catalog it cannot read says so before the controller is told to scan")
+    func unreadableCatalogBeforeScanning() throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("livetour-commands-\(UUID().uuidString).ndjson")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let world = try BumbleWorld(controllers: 1, advertisers: false, options: ["--command-log", log.path])
+        defer { world.stop() }
+        let missing = "/nonexistent-\(UUID().uuidString).yaml"
+        let result = try BeacontopBinary.run(["scan", "tcp:127.0.0.1:\(world.ports[0])", "--json", "--exhibits", missing], limit: 30)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("beacontop: \(missing): No such file or directory\n"), "\(result.stderr)")
+        // A command answered before the exit is logged as its answer goes out; allow it to land.
+        Thread.sleep(forTimeInterval: 0.5)
+        let commands = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n")
+            .compactMap { try? JSONDecoder().decode(CommandLogLine.self, from: Data($0.utf8)).command }
+        #expect(!commands.contains("HCI_LE_SET_EXTENDED_SCAN_ENABLE_COMMAND"), "\(commands)")
+    }
+
     /// Runs `advertise` on one Bumble controller given `options`; returns its result and the
     /// controller's command log once the last command's line is written (just after its answer
     /// went out, so it may trail beacontop's exit a little).

@@ -98,6 +98,19 @@ struct ScanProcedureTests {
         #expect(sent.contains(HCIOpcode.leSetExtendedAdvertisingEnable) == (refused == HCIOpcode.leSetExtendedAdvertisingEnable))
     }
 
+    /// The extended set's unanswered enable was undone; the legacy one's was not, and `advertise`
+    /// exits on a failed start without a disable: a controller that took the enable went on
+    /// advertising. (Legacy-only controllers are not Bumble's, hence the scripted one.)
+    @Test("a legacy advertising enable that gets no answer is followed by a disable")
+    func unansweredLegacyEnableIsDisabled() async throws {
+        let controller = ScriptedController(unanswered: [HCIOpcode.leSetAdvertisingEnable])
+        let interval = try LEAdvertisingInterval(milliseconds: 200)
+        await #expect(throws: TransportError.self) {
+            _ = try await AdvertisingProcedure.start(on: controller, data: [1, 2], interval: interval, resetFirst: false)
+        }
+        #expect(controller.sent.withLock { $0 }.suffix(2) == [.leSetAdvertisingEnable(true), .leSetAdvertisingEnable(false)])
+    }
+
     @Test("legacy advertising sends ADV_NONCONN_IND parameters, data, enable; and disables on stop")
     func legacyAdvertising() async throws {
         let controller = ScriptedController()

@@ -9,10 +9,14 @@ final class ScriptedController: HCICommandExecutor {
     let extendedFeature: Bool
     let failures: [UInt16: HCIStatusCode]
     let lowEnergy: Bool
+    /// Opcodes it never answers: the command times out, as `LiveSource` says it.
+    let unanswered: Set<UInt16>
     let sent = Mutex<[HCICommand]>([])
 
-    init(extendedCommands: Bool = false, extendedFeature: Bool = false, failures: [UInt16: HCIStatusCode] = [:], lowEnergy: Bool = true) {
+    init(extendedCommands: Bool = false, extendedFeature: Bool = false, failures: [UInt16: HCIStatusCode] = [:], lowEnergy: Bool = true,
+         unanswered: Set<UInt16> = []) {
         self.lowEnergy = lowEnergy
+        self.unanswered = unanswered
         self.extendedCommands = extendedCommands
         self.extendedFeature = extendedFeature
         self.failures = failures
@@ -22,6 +26,9 @@ final class ScriptedController: HCICommandExecutor {
 
     func execute(_ command: HCICommand) async throws -> HCICommandResponse {
         sent.withLock { $0.append(command) }
+        if unanswered.contains(command.opcode) {
+            throw TransportError.commandTimedOut(command: command.name, seconds: 3, unframedBytes: 0)
+        }
         var parameters: [UInt8] = []
         switch command.opcode {
         case HCIOpcode.readLocalSupportedCommands:
