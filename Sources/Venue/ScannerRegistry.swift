@@ -112,20 +112,19 @@ public struct ScannerRegistry: Sendable {
     /// The unlisted scanner dead longest at `time`; nil when all are alive, and then the earliest
     /// time one can die of silence is noted, so a flood of refused names costs no scan each.
     private mutating func longestDead(at time: Double) -> Scanner? {
-        var oldest: Scanner?
+        var oldest: (last: Double, name: String, scanner: Scanner)?
         var firstDeath = Double.infinity
         for (name, scanner) in scanners where declared[name] == nil {
             let last = scanner.lastHeard ?? -.infinity
             if scanner.online == false || time - last > settings.scannerSilence {
-                if oldest == nil || last < oldest!.lastHeard ?? -.infinity || last == oldest!.lastHeard ?? -.infinity && name < oldest!.name {
-                    oldest = scanner
-                }
+                // Heard longest ago; the name settles a tie, so the dictionary's order never does.
+                if oldest.map({ (last, name) < ($0.last, $0.name) }) ?? true { oldest = (last, name, scanner) }
             } else {
                 firstDeath = min(firstDeath, last + settings.scannerSilence)
             }
         }
         if oldest == nil { noneDeadBefore = firstDeath.nextUp }
-        return oldest
+        return oldest?.scanner
     }
 
     public mutating func noteClock(_ name: String, offset: Double) {
