@@ -95,18 +95,18 @@ public struct ScannerRegistry: Sendable {
     /// refused. A live scanner is never pushed out by a new name, so a flood cannot take a working
     /// node's place; a renaming firmware's old names die in 25 s and make room for its new ones.
     private mutating func admit(_ name: String, at time: Double) -> Bool {
-        admitted += 1
-        guard unlistedCount >= settings.unlistedScannerLimit else { return true }
-        if time >= noneDeadBefore, let dead = longestDead(at: time) {
+        if unlistedCount >= settings.unlistedScannerLimit {
+            guard time >= noneDeadBefore, let dead = longestDead(at: time) else {
+                refusedMessages += 1
+                if firstRefused == nil { firstRefused = name }
+                return false
+            }
             scanners[dead.name] = nil
             forgotten += 1
             lastForgotten = dead
-            return true
         }
-        admitted -= 1
-        refusedMessages += 1
-        if firstRefused == nil { firstRefused = name }
-        return false
+        admitted += 1
+        return true
     }
 
     /// The unlisted scanner dead longest at `time`; nil when all are alive, and then the earliest
