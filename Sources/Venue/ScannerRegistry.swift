@@ -95,37 +95,36 @@ public struct ScannerRegistry: Sendable {
     /// refused. A live scanner is never pushed out by a new name, so a flood cannot take a working
     /// node's place; a renaming firmware's old names die in 25 s and make room for its new ones.
     private mutating func admit(_ name: String, at time: Double) -> Bool {
-        admitted += 1
-        guard unlistedCount >= settings.unlistedScannerLimit else { return true }
-        if time >= noneDeadBefore, let dead = longestDead(at: time) {
+        if unlistedCount >= settings.unlistedScannerLimit {
+            guard time >= noneDeadBefore, let dead = longestDead(at: time) else {
+                refusedMessages += 1
+                if firstRefused == nil { firstRefused = name }
+                return false
+            }
             scanners[dead.name] = nil
             forgotten += 1
             lastForgotten = dead
-            return true
         }
-        admitted -= 1
-        refusedMessages += 1
-        if firstRefused == nil { firstRefused = name }
-        return false
+        admitted += 1
+        return true
     }
 
     /// The unlisted scanner dead longest at `time`; nil when all are alive, and then the earliest
     /// time one can die of silence is noted, so a flood of refused names costs no scan each.
     private mutating func longestDead(at time: Double) -> Scanner? {
-        var oldest: Scanner?
+        var oldest: (last: Double, name: String, scanner: Scanner)?
         var firstDeath = Double.infinity
         for (name, scanner) in scanners where declared[name] == nil {
             let last = scanner.lastHeard ?? -.infinity
             if scanner.online == false || time - last > settings.scannerSilence {
-                if oldest == nil || last < oldest!.lastHeard ?? -.infinity || last == oldest!.lastHeard ?? -.infinity && name < oldest!.name {
-                    oldest = scanner
-                }
+                // Heard longest ago; the name settles a tie, so the dictionary's order never does.
+                if oldest.map({ (last, name) < ($0.last, $0.name) }) ?? true { oldest = (last, name, scanner) }
             } else {
                 firstDeath = min(firstDeath, last + settings.scannerSilence)
             }
         }
         if oldest == nil { noneDeadBefore = firstDeath.nextUp }
-        return oldest
+        return oldest?.scanner
     }
 
     public mutating func noteClock(_ name: String, offset: Double) {

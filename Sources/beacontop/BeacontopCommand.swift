@@ -15,9 +15,12 @@ struct BeacontopCommand: AsyncParsableCommand {
         defaultSubcommand: MonitorSubcommand.self
     )
 
+    /// The subcommands' names (`monitor`, `scan`, ...): what a misspelt word is matched against.
+    static var commandNames: [String] { configuration.subcommands.compactMap { $0.configuration.commandName } }
+
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        let commands = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+        let commands = commandNames + ["help"]
         if let problem = HelpTopic.unknown(in: arguments, commands: commands) {
             StandardError.report(problem)
             Glibc.exit(64)

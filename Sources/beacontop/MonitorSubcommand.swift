@@ -58,8 +58,7 @@ struct MonitorSubcommand: AsyncParsableCommand {
     /// The command a missing file's name misspells (`beacontop dmeo`), else nil.
     private func misspeltCommand(_ spec: SourceSpec) -> String? {
         guard case .file(let path) = spec, !FileManager.default.fileExists(atPath: path) else { return nil }
-        let names = BeacontopCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
-        return CommandNameSuggestion.command(misspeltAs: path, among: names)
+        return CommandNameSuggestion.command(misspeltAs: path, among: BeacontopCommand.commandNames)
     }
 
     func run() async throws {
