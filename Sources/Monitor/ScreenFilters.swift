@@ -9,7 +9,8 @@ import Survey
 /// `MonitorState.filterText` (a `RowFilter`: text, or a region `UUID[:major[:minor]]`).
 public struct ScreenFilters: Sendable, Equatable {
     /// The screens whose `/` filters themselves. The help, the detail pane and the calibration
-    /// wizard show no list of their own: they send `/` to the table (docs/screen.md).
+    /// wizard show no list of their own: they send `/` to the table; a device's detail sends it to
+    /// the device list (docs/screen.md).
     public static let screens: Set<MonitorScreen> = [.health, .scanners, .devices, .events]
 
     private var texts: [MonitorScreen: String] = [:]

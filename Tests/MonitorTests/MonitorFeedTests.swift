@@ -219,4 +219,18 @@ import Testing
         #expect(!feed.events.contains { $0.kind == .exit })
         #expect(feed.snapshot(at: 19.5).rows.first?.measuredPower == -52)
     }
+
+    /// The status line's position is read at each tick; events logged between ticks (a packet's
+    /// capture time, as a replay at `--speed max` feeds many per tick) are shown at the position
+    /// their capture time is at, not the last tick's.
+    @Test("a replay's event carries its position at its capture time: the last tick's position plus the capture seconds since")
+    func eventsBetweenTicksCarryTheirPosition() {
+        var feed = MonitorFeed(status: SourceStatus(name: "museum-walk.btsnoop"))
+        feed.status.replayPosition = 120
+        feed.feed(Self.iBeaconPacket(minor: 1, rssi: -60, at: 1000))
+        _ = feed.snapshot(at: 1000)
+        feed.log(.info, "between ticks", at: 1004.5)
+        let event = feed.snapshot(at: 1005).events.last { $0.message == "between ticks" }
+        #expect(event?.time == 4.5 && event?.position == 124.5 && event?.shownTime == 124.5, "\(String(describing: event))")
+    }
 }

@@ -89,6 +89,24 @@ import Testing
         #expect(state.screen == .table)
     }
 
+    @Test("/ on a device's detail edits the device list's filter, on the list (it went to the table and filtered that); the detail's title shows that filter")
+    func slashOnTheDetailFiltersTheList() {
+        var state = Self.state([Self.phone, Self.visitor, Self.unplaced], columns: 80, lines: 10)
+        _ = state.handle(.enter)
+        #expect(state.screen == .deviceDetail)
+        _ = state.handle(.character("/"))
+        for character in "irk" { _ = state.handle(.character(character)) }
+        let typing = NarrowScreenTests.lines(DeviceListViewTests.screen(state))
+        #expect(state.screen == .devices && state.screenFilters[.devices] == "irk" && state.filterText.isEmpty)
+        #expect(typing[0].hasSuffix(" 1 of 3 devices") && typing[2].hasPrefix(" irk:0011aabb ") && typing[3] == "", "\(typing)")
+        #expect(typing[9] == " / devices (id, room, scanner): irk_", "\(typing)")
+        // The detail of a device on the narrowed list says which filter narrows it, as the list does.
+        _ = state.handle(.enter)
+        _ = state.handle(.enter)
+        let detail = NarrowScreenTests.lines(DeviceListViewTests.screen(state))
+        #expect(state.screen == .deviceDetail && detail[0].hasSuffix(" 1 of 3 devices · /irk") && detail[1] == " irk:0011aabb", "\(detail)")
+    }
+
     @Test("40x12: the detail scrolls under the id, keeping the part read across a resize; where it fits, ↓ steps to the next device's detail")
     func theDetailAtFortyColumns() throws {
         let more = (1...4).map { Self.cell("node-\($0)", "room-\($0)", rssi: -70 - Double($0), distance: 4, age: 1) }
