@@ -1,3 +1,4 @@
+import BeaconFormats
 import Monitor
 import Ranging
 import Survey
@@ -226,6 +227,18 @@ extension NarrowScreenTests {
         #expect(Array(Self.lines(render(gone, size: ScreenSize(columns: 40, lines: 12)))[2...3]) == [
             " No beacon selected. Esc returns to the",
             " table.",
+        ])
+        // One that was shown and has left the table is named: before, the pane showed the first
+        // row's beacon in its place.
+        let forgotten = MonitorViewModel(rows: [], goneBeacon: .iBeacon(uuid: UUIDBytes("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4")!, major: 1, minor: 2),
+                                         source: SourceStatus(name: "hci0"), screen: .detail)
+        #expect(Array(Self.lines(render(forgotten, size: ScreenSize(columns: 40, lines: 12)))[2...7]) == [
+            " No longer heard:",
+            " E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:",
+            " 1:2 has left the table, silent too",
+            " long (a minute on a radio). It shows",
+            " here again if heard. Esc returns to",
+            " the table.",
         ])
         let scanners = MonitorViewModel(rows: [], source: SourceStatus(name: "mqtt://broker"), screen: .scanners)
         #expect(Array(Self.lines(render(scanners, size: ScreenSize(columns: 40, lines: 12)))[2...4]) == [
