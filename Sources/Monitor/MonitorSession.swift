@@ -251,7 +251,7 @@ public struct MonitorSession: Sendable {
             // Never over a file: `x`, `x`, `x` within a second named the first export again and
             // truncated it (`.replace`), as did another session's export of that second.
             let path = Self.exportName(at: Date()) { FileManager.default.fileExists(atPath: $0) }
-            do { try startExport(to: path, mode: .create) } catch { feed.log(.warning, "cannot export to \(path): \(error.reason)") }
+            do { try startExport(to: path, mode: .create) } catch { refused("cannot export to \(path): \(error.reason)") }
         case .selectFilter(let name):
             do { try feed.selectFilter(named: name) } catch { note("\(error)") }
         case .startCalibration(let identity):
@@ -304,10 +304,18 @@ public struct MonitorSession: Sendable {
     }
 
     private mutating func toggleRecording() {
-        guard let recording else { return note("this source cannot be recorded") }
+        guard let recording else { return refused("this source cannot be recorded") }
         if recording.stopRecording() != nil { return }
         let path = Self.recordingName(at: Date(), venue: feed.venue != nil) { FileManager.default.fileExists(atPath: $0) }
-        do { try recording.startRecording(to: path) } catch { note("cannot record: \(error)") }
+        do { try recording.startRecording(to: path) } catch { refused("cannot record: \(error)") }
+    }
+
+    /// `r` or `x` that cannot start (a directory it cannot write in): a warning in the event log
+    /// and, for a few seconds, on the status line. In the log alone (`r`'s as news) the key
+    /// seemed to do nothing: no `● REC` and no reason where the user looks.
+    private mutating func refused(_ text: String) {
+        feed.log(.warning, text)
+        pendingNotice = text
     }
 
     /// `beacontop-20261122-041512.btsnoop` in the current directory (a venue's: `.venue.ndjson`);

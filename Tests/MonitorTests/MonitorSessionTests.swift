@@ -187,6 +187,30 @@ import Testing
         #expect(snapshot.source.notice == nil)
     }
 
+    /// `r` where the recording cannot be created (the monitor started in a directory it cannot
+    /// write in): said on the status line and as a warning. It was news in the event log only, so
+    /// the key seemed to do nothing.
+    @Test func aRecordingThatCannotStartSaysSoOnTheStatusLine() throws {
+        let hand = HandSource()
+        let recording = RecordingSource(hand) { path in throw RecordingError(path: path) }
+        let inbox = SourceInbox()
+        try recording.start(into: inbox)
+        var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hand")), inbox: inbox, recording: recording)
+        session.handle(.toggleRecording)
+        session.drain()
+        let snapshot = session.snapshot(now: 0)
+        #expect(snapshot.source.recordingFile == nil)
+        let notice = try #require(snapshot.source.notice)
+        #expect(notice.hasPrefix("cannot record: beacontop-") && notice.hasSuffix(": cannot write: Read-only file system"), "\(notice)")
+        #expect(snapshot.events.map(\.kind) == [.warning])
+        #expect(snapshot.events.map(\.message) == [notice])
+    }
+
+    struct RecordingError: Error, CustomStringConvertible {
+        var path: String
+        var description: String { "\(path): cannot write: Read-only file system" }
+    }
+
     @Test func replayCommandsNeedAReplay() {
         var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hci0")), inbox: SourceInbox())
         session.handle(.togglePause)
