@@ -165,11 +165,12 @@ public struct MonitorSession: Sendable {
         clock.map { $0.capture + (now - $0.wall) * $0.rate } ?? .nan
     }
 
-    /// Capture seconds per wall second now: the replay's speed, 0 while paused or at max (the
-    /// packets alone move time), 1 for a live source.
+    /// Capture seconds per wall second now: the replay's speed, 0 while paused, held at its end
+    /// (the position stays at the length: ran on, the beacons went stale and left the table a
+    /// minute after the end) or at max (the packets alone move time), 1 for a live source.
     private var clockRate: Double {
         switch speed {
-        case .factor(let factor): replay?.isPaused ?? false ? 0 : factor
+        case .factor(let factor): replay?.isPaused ?? false || (replay != nil && feed.status.state.isOver) ? 0 : factor
         case .max: 0
         case nil: 1
         }

@@ -211,6 +211,33 @@ import Testing
         var description: String { "\(path): cannot write: Read-only file system" }
     }
 
+    /// A replay held at its end (`replay finished`, the position at the length) stops the capture
+    /// clock as a pause does: it ran on, so the table's beacons aged, went stale and lost their
+    /// distance 5 s after the end, and after a minute left the table (`No beacon heard`).
+    @Test func aReplayHeldAtItsEndStopsTheClock() throws {
+        let wall = Wall()
+        let inbox = SourceInbox(now: wall.now)
+        let replay = ReplayControl()
+        var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "walk.btsnoop")), inbox: inbox, replay: replay, speed: .factor(1))
+        for step in 0..<20 {
+            inbox.deliver([.packet(Self.packet(minor: 1, rssi: -62, at: 100 + Double(step) / 10))], .dropWhenFull)
+            wall.advance(0.1)
+        }
+        inbox.deliver([.notice(.ended(source: "walk.btsnoop", reason: "end of replay after 20 packets played"))], .dropWhenFull)
+        session.drain()
+        #expect(session.snapshot(now: wall.now()).source.state == .finished)
+        wall.advance(70)
+        let held = session.snapshot(now: wall.now())
+        let row = try #require(held.rows.first)
+        #expect(row.secondsSinceSeen < 0.5 && !row.isStale && row.accuracy != nil, "\(row)")
+        // A seek back plays on from there: the clock runs again.
+        inbox.deliver([.notice(.resumedFromEnd(source: "walk.btsnoop"))], .dropWhenFull)
+        session.drain()
+        _ = session.snapshot(now: wall.now())
+        wall.advance(2)
+        #expect(try #require(session.snapshot(now: wall.now()).rows.first).secondsSinceSeen > 1.5)
+    }
+
     @Test func replayCommandsNeedAReplay() {
         var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hci0")), inbox: SourceInbox())
         session.handle(.togglePause)
