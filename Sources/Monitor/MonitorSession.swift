@@ -350,7 +350,7 @@ public struct MonitorSession: Sendable {
         let name = feed.calibration?.name ?? identity.description
         let path = catalogPath ?? CatalogCalibrationEditor.defaultPath
         do {
-            try CatalogCalibrationFile.save(power: power, id: identity.description, name: name, path: path)
+            try CatalogCalibrationFile.save(power: power, id: identity.description, name: name, path: path, creating: catalogPath == nil)
             if catalogPath != nil {
                 feed.replaceCatalog(try ExhibitCatalog(path: path))
             } else {

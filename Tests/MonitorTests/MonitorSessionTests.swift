@@ -238,6 +238,22 @@ import Testing
         #expect(try #require(session.snapshot(now: wall.now()).rows.first).secondsSinceSeen > 1.5)
     }
 
+    /// The `--exhibits` catalog moved or deleted while the monitor ran: a save writes nothing. It
+    /// created the file again holding the one calibrated exhibit, and the monitor went on with that
+    /// catalog: the title and every other exhibit's name gone from the table.
+    @Test func aSaveToACatalogThatIsGoneWritesNothing() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calibration-gone-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("hall.yaml").path
+        var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hand")), inbox: SourceInbox(), catalogPath: path)
+        session.handle(.saveCalibration(.iBeacon(uuid: MonitorFeedBoundTests.uuid, major: 1, minor: 2), measuredPower: -61))
+        #expect(!FileManager.default.fileExists(atPath: path))
+        let event = try #require(session.snapshot(now: 0).events.last)
+        #expect(event.kind == .warning)
+        #expect(event.message == "calibration not saved to \(path): the catalog is no longer there (moved or deleted since the monitor read it); nothing was written. Put it back")
+    }
+
     @Test func replayCommandsNeedAReplay() {
         var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hci0")), inbox: SourceInbox())
         session.handle(.togglePause)
