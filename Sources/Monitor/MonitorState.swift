@@ -255,7 +255,10 @@ public struct MonitorState: Sendable {
         case .toggleExport: return (.command, .toggleExport)
         case .calibrate:
             if screen == .calibration { return leaveCalibration() }
-            guard let row = selectedRow else { return ([], nil) }
+            // The beacon shown: on a detail pane whose beacon is gone, none (not the first row).
+            let rows = visibleRows
+            guard let index = shownIndex(in: rows) else { return ([], nil) }
+            let row = rows[index]
             selected = row.identity
             screen = .calibration
             return ([.redraw, .command], .startCalibration(row.identity))

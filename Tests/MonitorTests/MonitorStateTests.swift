@@ -266,6 +266,9 @@ import Testing
         _ = state.update(MonitorSnapshot(rows: closer.filter { $0.identity != chessmen }, source: source))
         #expect(state.viewModel().selectedRow == nil)
         #expect(state.viewModel().goneBeacon == chessmen)
+        // `c` there calibrates nothing: it started on the table's first beacon.
+        #expect(state.handle(.character("c")).1 == nil)
+        #expect(state.screen == .detail)
         // Heard again: shown again.
         _ = state.update(MonitorSnapshot(rows: closer, source: source))
         #expect(state.viewModel().selectedRow?.displayName == "Lewis Chessmen")
