@@ -284,7 +284,14 @@ public struct MonitorSession: Sendable {
     }
 
     private mutating func changeSpeed(up: Bool, _ replay: ReplayControl) {
-        guard case .factor(let factor) = speed else { return note("speed: the replay runs at max") }
+        // Said where the user looks, as at either end of the steps: in the log alone the press
+        // had no answer on screen.
+        guard case .factor(let factor) = speed else {
+            let text = "speed: the replay runs at max (--speed max)"
+            note(text)
+            pendingNotice = text
+            return
+        }
         let steps = Self.speedSteps
         let index = steps.lastIndex(where: { $0 <= factor }) ?? 0
         let target = up ? steps[min(index + 1, steps.count - 1)] : steps[max(index - (steps[index] == factor ? 1 : 0), 0)]

@@ -254,6 +254,16 @@ import Testing
         #expect(event.message == "calibration not saved to \(path): the catalog is no longer there (moved or deleted since the monitor read it); nothing was written. Put it back")
     }
 
+    /// `+` on a `--speed max` replay changes nothing: the status line says so, as it does at
+    /// either end of the steps (it was said in the event log only).
+    @Test func aSpeedKeyOnAMaxReplaySaysSoOnTheStatusLine() {
+        var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hand")), inbox: SourceInbox(), replay: ReplayControl(), speed: .max)
+        session.handle(.speedUp)
+        let snapshot = session.snapshot(now: 0)
+        #expect(snapshot.source.notice == "speed: the replay runs at max (--speed max)")
+        #expect(snapshot.events.map(\.message) == ["speed: the replay runs at max (--speed max)"])
+    }
+
     @Test func replayCommandsNeedAReplay() {
         var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hci0")), inbox: SourceInbox())
         session.handle(.togglePause)
