@@ -40,15 +40,32 @@ import Testing
         MonitorFeedBoundTests.packet(beacon: Int(minor), rssi: rssi, at: time)
     }
 
+    /// Beacon 1 at 10 Hz for two seconds of capture time from 100 s, each packet arriving 0.1 s of
+    /// wall time after the one before.
+    static func deliverTwoSeconds(into inbox: SourceInbox, wall: Wall) {
+        for step in 0..<20 {
+            inbox.deliver([.packet(packet(minor: 1, rssi: -62, at: 100 + Double(step) / 10))], .dropWhenFull)
+            wall.advance(0.1)
+        }
+    }
+
+    /// A replay at 1x whose first two seconds have been fed.
+    static func replayAfterTwoSeconds() -> (session: MonitorSession, wall: Wall, inbox: SourceInbox, control: ReplayControl) {
+        let wall = Wall()
+        let inbox = SourceInbox(now: wall.now)
+        let control = ReplayControl()
+        var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hand")), inbox: inbox, replay: control, speed: .factor(1))
+        deliverTwoSeconds(into: inbox, wall: wall)
+        session.drain()
+        return (session, wall, inbox, control)
+    }
+
     @Test func batchesAreRangedAndTheCaptureClockRunsOnFromTheirArrival() throws {
         let wall = Wall()
         let inbox = SourceInbox(now: wall.now)
         var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hand")), inbox: inbox)
         #expect(session.initialSnapshot().rows.isEmpty)
-        for step in 0..<20 {
-            inbox.deliver([.packet(Self.packet(minor: 1, rssi: -62, at: 100 + Double(step) / 10))], .dropWhenFull)
-            wall.advance(0.1)
-        }
+        Self.deliverTwoSeconds(into: inbox, wall: wall)
         session.drain()
         // The newest packet (capture 101.9) arrived at wall 5001.9; two seconds later the capture
         // clock has run on to 103.9 and the beacon was last seen two seconds ago.
@@ -63,15 +80,7 @@ import Testing
     /// A pause stops the capture clock where it is and a resume starts it from there: a minute
     /// paused is not a minute's jump at resume (every beacon a minute stale until packets caught up).
     @Test func aPauseIsNoJumpInCaptureTimeAtResume() throws {
-        let wall = Wall()
-        let inbox = SourceInbox(now: wall.now)
-        let control = ReplayControl()
-        var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hand")), inbox: inbox, replay: control, speed: .factor(1))
-        for step in 0..<20 {
-            inbox.deliver([.packet(Self.packet(minor: 1, rssi: -62, at: 100 + Double(step) / 10))], .dropWhenFull)
-            wall.advance(0.1)
-        }
-        session.drain()
+        var (session, wall, _, control) = Self.replayAfterTwoSeconds()
         control.pause()
         _ = session.snapshot(now: wall.now())
         wall.advance(60)
@@ -215,15 +224,8 @@ import Testing
     /// clock as a pause does: it ran on, so the table's beacons aged, went stale and lost their
     /// distance 5 s after the end, and after a minute left the table (`No beacon heard`).
     @Test func aReplayHeldAtItsEndStopsTheClock() throws {
-        let wall = Wall()
-        let inbox = SourceInbox(now: wall.now)
-        let replay = ReplayControl()
-        var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "walk.btsnoop")), inbox: inbox, replay: replay, speed: .factor(1))
-        for step in 0..<20 {
-            inbox.deliver([.packet(Self.packet(minor: 1, rssi: -62, at: 100 + Double(step) / 10))], .dropWhenFull)
-            wall.advance(0.1)
-        }
-        inbox.deliver([.notice(.ended(source: "walk.btsnoop", reason: "end of replay after 20 packets played"))], .dropWhenFull)
+        var (session, wall, inbox, _) = Self.replayAfterTwoSeconds()
+        inbox.deliver([.notice(.ended(source: "hand", reason: "end of replay after 20 packets played"))], .dropWhenFull)
         session.drain()
         #expect(session.snapshot(now: wall.now()).source.state == .finished)
         wall.advance(70)
@@ -231,7 +233,7 @@ import Testing
         let row = try #require(held.rows.first)
         #expect(row.secondsSinceSeen < 0.5 && !row.isStale && row.accuracy != nil, "\(row)")
         // A seek back plays on from there: the clock runs again.
-        inbox.deliver([.notice(.resumedFromEnd(source: "walk.btsnoop"))], .dropWhenFull)
+        inbox.deliver([.notice(.resumedFromEnd(source: "hand"))], .dropWhenFull)
         session.drain()
         _ = session.snapshot(now: wall.now())
         wall.advance(2)
