@@ -169,7 +169,7 @@ extension MonitorFeed {
                 devices.append(Self.venueDevice(beacon, best: best, at: time))
                 continue
             }
-            var row = Self.venueRow(beacon, best: best, identity: identity, exhibit: catalog?.exhibit(forID: beacon.id)?.name, at: time)
+            var row = Self.venueRow(beacon, best: best, identity: identity, exhibit: catalog?.exhibit(forID: beacon.id)?.givenName, at: time)
             row.rssiHistory = venueHistory[beacon.id]?.rssi ?? []
             rows.append(row)
         }

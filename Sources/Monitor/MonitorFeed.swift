@@ -356,7 +356,7 @@ public struct MonitorFeed: Sendable {
 
     static func row(_ reading: BeaconReading, _ extra: BeaconExtras, at time: Double) -> BeaconRowModel {
         BeaconRowModel(
-            identity: reading.identity, exhibitName: reading.exhibit?.name, rssi: reading.rssi,
+            identity: reading.identity, exhibitName: reading.exhibit?.givenName, rssi: reading.rssi,
             rssiHistory: extra.rssiHistory, accuracy: reading.accuracy >= 0 ? reading.accuracy : nil,
             accuracyRange: reading.accuracyRange, rangeProbability: reading.rangeProbability, accuracyHistory: extra.accuracyHistory,
             proximity: ProximityClass(reading.proximity), measuredPower: Int(reading.measuredPower.dBm.rounded()),
@@ -383,6 +383,13 @@ public struct MonitorFeed: Sendable {
         advertsPerSecond = Double(advertisements - window.advertisements) / elapsed
         rateWindow = (time, advertisements)
     }
+}
+
+extension Exhibit {
+    /// The name the catalog gives it; nil for an entry without one (its `name` defaults to the
+    /// id), which the table then shows by its short id, as an uncatalogued beacon: the whole id
+    /// as a name was cut at its end, the same `8F3A2C61-5B7E-4D1…` on every row of one UUID.
+    var givenName: String? { Exhibit.normalisedID(name) == id ? nil : name }
 }
 
 extension ProximityClass {

@@ -165,11 +165,12 @@ public struct MonitorSession: Sendable {
         clock.map { $0.capture + (now - $0.wall) * $0.rate } ?? .nan
     }
 
-    /// Capture seconds per wall second now: the replay's speed, 0 while paused or at max (the
-    /// packets alone move time), 1 for a live source.
+    /// Capture seconds per wall second now: the replay's speed, 0 while paused, held at its end
+    /// (the position stays at the length: ran on, the beacons went stale and left the table a
+    /// minute after the end) or at max (the packets alone move time), 1 for a live source.
     private var clockRate: Double {
         switch speed {
-        case .factor(let factor): replay?.isPaused ?? false ? 0 : factor
+        case .factor(let factor): replay?.isPaused ?? false || (replay != nil && feed.status.state.isOver) ? 0 : factor
         case .max: 0
         case nil: 1
         }
@@ -251,7 +252,7 @@ public struct MonitorSession: Sendable {
             // Never over a file: `x`, `x`, `x` within a second named the first export again and
             // truncated it (`.replace`), as did another session's export of that second.
             let path = Self.exportName(at: Date()) { FileManager.default.fileExists(atPath: $0) }
-            do { try startExport(to: path, mode: .create) } catch { feed.log(.warning, "cannot export to \(path): \(error.reason)") }
+            do { try startExport(to: path, mode: .create) } catch { refused("cannot export to \(path): \(error.reason)") }
         case .selectFilter(let name):
             do { try feed.selectFilter(named: name) } catch { note("\(error)") }
         case .startCalibration(let identity):
@@ -283,7 +284,14 @@ public struct MonitorSession: Sendable {
     }
 
     private mutating func changeSpeed(up: Bool, _ replay: ReplayControl) {
-        guard case .factor(let factor) = speed else { return note("speed: the replay runs at max") }
+        // Said where the user looks, as at either end of the steps: in the log alone the press
+        // had no answer on screen.
+        guard case .factor(let factor) = speed else {
+            let text = "speed: the replay runs at max (--speed max)"
+            note(text)
+            pendingNotice = text
+            return
+        }
         let steps = Self.speedSteps
         let index = steps.lastIndex(where: { $0 <= factor }) ?? 0
         let target = up ? steps[min(index + 1, steps.count - 1)] : steps[max(index - (steps[index] == factor ? 1 : 0), 0)]
@@ -304,10 +312,18 @@ public struct MonitorSession: Sendable {
     }
 
     private mutating func toggleRecording() {
-        guard let recording else { return note("this source cannot be recorded") }
+        guard let recording else { return refused("this source cannot be recorded") }
         if recording.stopRecording() != nil { return }
         let path = Self.recordingName(at: Date(), venue: feed.venue != nil) { FileManager.default.fileExists(atPath: $0) }
-        do { try recording.startRecording(to: path) } catch { note("cannot record: \(error)") }
+        do { try recording.startRecording(to: path) } catch { refused("cannot record: \(error)") }
+    }
+
+    /// `r` or `x` that cannot start (a directory it cannot write in): a warning in the event log
+    /// and, for a few seconds, on the status line. In the log alone (`r`'s as news) the key
+    /// seemed to do nothing: no `● REC` and no reason where the user looks.
+    private mutating func refused(_ text: String) {
+        feed.log(.warning, text)
+        pendingNotice = text
     }
 
     /// `beacontop-20261122-041512.btsnoop` in the current directory (a venue's: `.venue.ndjson`);
@@ -341,7 +357,7 @@ public struct MonitorSession: Sendable {
         let name = feed.calibration?.name ?? identity.description
         let path = catalogPath ?? CatalogCalibrationEditor.defaultPath
         do {
-            try CatalogCalibrationFile.save(power: power, id: identity.description, name: name, path: path)
+            try CatalogCalibrationFile.save(power: power, id: identity.description, name: name, path: path, creating: catalogPath == nil)
             if catalogPath != nil {
                 feed.replaceCatalog(try ExhibitCatalog(path: path))
             } else {

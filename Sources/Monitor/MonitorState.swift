@@ -212,7 +212,10 @@ public struct MonitorState: Sendable {
         case .toggleDetail:
             switch screen {
             case .table:
-                guard selectedRow != nil else { return ([], nil) }
+                guard let row = selectedRow else { return ([], nil) }
+                // Pinned, as the calibration's beacon is: with nothing selected the table's first
+                // row is the selection, and the detail followed whichever beacon became nearest.
+                selected = row.identity
                 screen = .detail
             case .calibration:
                 return saveCalibration()
@@ -252,7 +255,10 @@ public struct MonitorState: Sendable {
         case .toggleExport: return (.command, .toggleExport)
         case .calibrate:
             if screen == .calibration { return leaveCalibration() }
-            guard let row = selectedRow else { return ([], nil) }
+            // The beacon shown: on a detail pane whose beacon is gone, none (not the first row).
+            let rows = visibleRows
+            guard let index = shownIndex(in: rows) else { return ([], nil) }
+            let row = rows[index]
             selected = row.identity
             screen = .calibration
             return ([.redraw, .command], .startCalibration(row.identity))
@@ -277,6 +283,19 @@ public struct MonitorState: Sendable {
             screen = screen == .deviceDetail ? .devices : .table
             return (.redraw, nil)
         }
+    }
+
+    /// The selection the screen shows: the detail pane shows its own beacon or none, never the
+    /// first row in place of one that was forgotten (silent past `forgetAfter`) or filtered out.
+    private func shownIndex(in rows: [BeaconRowModel]) -> Int? {
+        guard screen == .detail, let selected else { return selectedIndex(in: rows) }
+        return rows.firstIndex { $0.identity == selected }
+    }
+
+    /// The detail pane's beacon when it is no longer among the rows, so the pane can say so.
+    private func goneBeacon(in rows: [BeaconRowModel]) -> BeaconIdentity? {
+        guard screen == .detail, shownIndex(in: rows) == nil else { return nil }
+        return selected
     }
 
     /// The selected row among the visible ones.
@@ -346,7 +365,7 @@ public struct MonitorState: Sendable {
         let events = visibleEvents
         return MonitorViewModel(
             title: snapshot.title, rows: rows, totalRowCount: snapshot.rows.count,
-            selectedIndex: selectedIndex(in: rows), nearest: snapshot.nearest, source: snapshot.source,
+            selectedIndex: shownIndex(in: rows), goneBeacon: goneBeacon(in: rows), nearest: snapshot.nearest, source: snapshot.source,
             screen: screen, sort: sort, filterText: filterText, isEditingFilter: isEditingFilter,
             activeFilter: snapshot.activeFilter, events: events, totalEventCount: snapshot.events.count,
             calibration: snapshot.calibration, keyBindings: keyMap.bindings, health: visibleHealth,

@@ -1,3 +1,4 @@
+import BeaconFormats
 import Survey
 
 /// What one frame shows: `MonitorState` after filtering, sorting and selection, ready for the pure
@@ -9,6 +10,9 @@ public struct MonitorViewModel: Sendable, Equatable {
     /// Rows before filtering (the title bar shows "12 of 40" while a filter is active).
     public var totalRowCount: Int
     public var selectedIndex: Int?
+    /// The detail pane's beacon once it is no longer heard (forgotten after its silence): the pane
+    /// says so under its id rather than showing another beacon.
+    public var goneBeacon: BeaconIdentity?
     public var nearest: NearestExhibit?
     public var source: SourceStatus
     public var screen: MonitorScreen
@@ -49,7 +53,7 @@ public struct MonitorViewModel: Sendable, Equatable {
     public var scrollAnchor: ScrollAnchor?
 
     public init(
-        title: String? = nil, rows: [BeaconRowModel], totalRowCount: Int? = nil, selectedIndex: Int? = nil,
+        title: String? = nil, rows: [BeaconRowModel], totalRowCount: Int? = nil, selectedIndex: Int? = nil, goneBeacon: BeaconIdentity? = nil,
         nearest: NearestExhibit? = nil, source: SourceStatus, screen: MonitorScreen = .table,
         sort: SortOrder = .distance, filterText: String = "", isEditingFilter: Bool = false,
         activeFilter: String? = nil, events: [MonitorEvent] = [], totalEventCount: Int? = nil, calibration: CalibrationProgress? = nil,
@@ -74,6 +78,7 @@ public struct MonitorViewModel: Sendable, Equatable {
         self.rows = rows
         self.totalRowCount = totalRowCount ?? rows.count
         self.selectedIndex = selectedIndex
+        self.goneBeacon = goneBeacon
         self.nearest = nearest
         self.source = source
         self.screen = screen

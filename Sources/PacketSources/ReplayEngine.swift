@@ -194,7 +194,9 @@ struct ReplayEngine {
     private mutating func seek(by delta: Double, wall: Double) -> Action? {
         guard let start = state.captureStart else { return nil }
         let here = state.reached ?? state.lastDelivered ?? start
-        let target = Swift.max(0, here - start + delta)
+        // Not before `--from`, as a venue recording's seek: the packets there are never played, so
+        // a seek back past it showed the clock running through a silence it had made.
+        let target = Swift.max(options.from ?? 0, here - start + delta)
         if delta < 0 {
             do { state.reader = try reopen(before: start + target) } catch {
                 return finish("replay stopped: cannot reopen to seek: \(error)")

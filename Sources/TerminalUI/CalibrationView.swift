@@ -27,9 +27,28 @@ enum CalibrationView {
             let unlimited = Wrap.words(whole, width: width - 2, lines: .max, ellipsis: buffer.charset.ellipsis, charset: buffer.charset)
             return unlimited.count <= lines ? wrap(whole, role: role, lines: lines) : wrap(text, role: role, lines: lines - 1) + wrap(keys, role: role, lines: 1)
         }
+        // The instruction is what the heading is for: where the sentence does not fit, the name
+        // gives way (`hold Harrison's H4 Chronometer (re… 1 m from the receiver`). Cut at the end,
+        // a demo exhibit's name pushed `receiver` off at 40 columns, and a longer one `1 m`.
         func heading(lines: Int) -> [String] {
-            Wrap.words("Calibration: hold \(name) 1 m from the receiver", width: width - 1, lines: lines,
-                       ellipsis: buffer.charset.ellipsis, charset: buffer.charset)
+            func wrapped(_ name: String, _ limit: Int) -> [String] {
+                Wrap.words("Calibration: hold \(name) 1 m from the receiver", width: width - 1, lines: limit,
+                           ellipsis: buffer.charset.ellipsis, charset: buffer.charset)
+            }
+            guard wrapped(name, lines + 1).count > lines else { return wrapped(name, lines) }
+            func cut(_ count: Int) -> String {
+                var head = String(name.prefix(count))
+                while head.last?.isWhitespace == true { head.removeLast() }
+                return head + String(buffer.charset.ellipsis)
+            }
+            // The longest head of the name that leaves the sentence whole (a name can be 10,000 characters).
+            var (low, high) = (0, name.count)
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if wrapped(cut(middle), lines + 1).count <= lines { low = middle } else { high = middle - 1 }
+            }
+            // On one line the instruction alone does not fit beside the verb: the sentence is cut.
+            return wrapped(cut(low), lines + 1).count <= lines ? wrapped(cut(low), lines) : wrapped(name, lines)
         }
         func drawHeading(_ lines: [String]) {
             for (offset, line) in lines.enumerated() {

@@ -6,7 +6,12 @@ import Survey
 enum DetailView {
     static func draw(_ model: MonitorViewModel, into buffer: inout ScreenBuffer) {
         guard let row = model.selectedRow else {
-            buffer.writeWrapped("No beacon selected. Esc returns to the table.", x: 1, y: 2, lines: 3, role: .muted)
+            // Said under its id, as a device's detail says a device is gone: before, the pane
+            // showed the table's first beacon in its place, under that beacon's name, unannounced.
+            let text = model.goneBeacon.map {
+                "No longer heard: \($0.description) has left the table, silent too long (a minute on a radio). It shows here again if heard. Esc returns to the table."
+            } ?? "No beacon selected. Esc returns to the table."
+            buffer.writeWrapped(text, x: 1, y: 2, lines: buffer.height - 4, role: .muted)
             return
         }
         // A venue beacon's readings are ranked by level, re-ranked every second: there the rank is

@@ -22,7 +22,7 @@ enum StatusLine {
         let y = buffer.height - 1
         buffer.fill(y: y, role: .status)
         if model.isEditingFilter {
-            buffer.write(prompt(model), x: 0, y: y, role: .status)
+            buffer.write(fitted(prompt(model), width: buffer.width - 1, charset: buffer.charset), x: 0, y: y, role: .status)
             return
         }
         let separator = buffer.charset.separator
@@ -86,6 +86,31 @@ enum StatusLine {
         case .events: " / events (kind, message): \(model.screenFilterText)_"
         default: " / filter (text or UUID[:major[:minor]]): \(model.filterText)_"
         }
+    }
+
+    /// The prompt in `width` columns, the text typed and its cursor always shown: what the filter
+    /// matches gives way first (` / filter: chess_`), then the start of the text (`/ …ssmen_`).
+    /// Cut at the edge, the prompt alone took 41 columns, so at 40 what was typed never showed.
+    static func fitted(_ prompt: String, width: Int, charset: Charset) -> String {
+        guard TerminalText.width(prompt, charset: charset) > width else { return prompt }
+        var short = prompt
+        if let open = short.firstIndex(of: "("), let close = short[open...].firstIndex(of: ")") {
+            short.removeSubrange(short.index(before: open)...close)
+        }
+        guard TerminalText.width(short, charset: charset) > width, let colon = short.firstIndex(of: ":") else { return short }
+        let head = String(short[...colon]) + " " + String(charset.ellipsis)
+        // The end that fits, counted from the cursor back (a pasted text can be long).
+        let textStart = short.index(colon, offsetBy: 2)
+        var used = TerminalText.width(head, charset: charset)
+        var start = short.endIndex
+        while start > textStart {
+            let previous = short.index(before: start)
+            let columns = TerminalText.columns(of: short[previous], charset: charset)
+            if used + columns > width { break }
+            used += columns
+            start = previous
+        }
+        return head + String(short[start...])
     }
 
     /// What follows the source name: its state, a warning role where it needs attention.

@@ -205,6 +205,26 @@ import Testing
         #expect(feed.configuration.filter == .kalman)
     }
 
+    /// A catalog entry without a `name` (optional: it defaults to the id) is shown as an
+    /// uncatalogued beacon is, by its short id: its whole id as the name cut every row of one UUID
+    /// to the same `8F3A2C61-5B7E-4D1…` at 80 columns, and the detail pane said the id twice.
+    @Test func anExhibitWithoutANameShowsItsShortId() throws {
+        let catalog = try ExhibitCatalog(yaml: """
+            exhibits:
+              - id: "e2c56db5-dffb-48d2-b060-d0f5a71096e4:1:1"
+              - id: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:1:2"
+              - id: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:1:3"
+                name: Globe
+            """)
+        var feed = MonitorFeed(catalog: catalog, status: SourceStatus(name: "test"))
+        for step in 0..<30 {
+            for minor: UInt16 in 1...3 { feed.feed(Self.iBeaconPacket(minor: minor, rssi: -60, at: 10 + Double(step) * 0.1)) }
+        }
+        let rows = feed.snapshot(at: 13).rows.sorted { $0.identity.description < $1.identity.description }
+        #expect(rows.map(\.exhibitName) == [nil, nil, "Globe"])
+        #expect(rows.map(\.displayName) == ["E2C56DB5…:1:1", "E2C56DB5…:1:2", "Globe"])
+    }
+
     /// `f` and the calibration wizard's save keep the engine: the region a visitor is inside logs no second enter.
     @Test func aFilterChangeOrANewCatalogLogsNoSecondEnter() throws {
         let id = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:1:3"

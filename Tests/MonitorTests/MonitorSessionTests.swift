@@ -40,15 +40,32 @@ import Testing
         MonitorFeedBoundTests.packet(beacon: Int(minor), rssi: rssi, at: time)
     }
 
+    /// Beacon 1 at 10 Hz for two seconds of capture time from 100 s, each packet arriving 0.1 s of
+    /// wall time after the one before.
+    static func deliverTwoSeconds(into inbox: SourceInbox, wall: Wall) {
+        for step in 0..<20 {
+            inbox.deliver([.packet(packet(minor: 1, rssi: -62, at: 100 + Double(step) / 10))], .dropWhenFull)
+            wall.advance(0.1)
+        }
+    }
+
+    /// A replay at 1x whose first two seconds have been fed.
+    static func replayAfterTwoSeconds() -> (session: MonitorSession, wall: Wall, inbox: SourceInbox, control: ReplayControl) {
+        let wall = Wall()
+        let inbox = SourceInbox(now: wall.now)
+        let control = ReplayControl()
+        var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hand")), inbox: inbox, replay: control, speed: .factor(1))
+        deliverTwoSeconds(into: inbox, wall: wall)
+        session.drain()
+        return (session, wall, inbox, control)
+    }
+
     @Test func batchesAreRangedAndTheCaptureClockRunsOnFromTheirArrival() throws {
         let wall = Wall()
         let inbox = SourceInbox(now: wall.now)
         var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hand")), inbox: inbox)
         #expect(session.initialSnapshot().rows.isEmpty)
-        for step in 0..<20 {
-            inbox.deliver([.packet(Self.packet(minor: 1, rssi: -62, at: 100 + Double(step) / 10))], .dropWhenFull)
-            wall.advance(0.1)
-        }
+        Self.deliverTwoSeconds(into: inbox, wall: wall)
         session.drain()
         // The newest packet (capture 101.9) arrived at wall 5001.9; two seconds later the capture
         // clock has run on to 103.9 and the beacon was last seen two seconds ago.
@@ -63,15 +80,7 @@ import Testing
     /// A pause stops the capture clock where it is and a resume starts it from there: a minute
     /// paused is not a minute's jump at resume (every beacon a minute stale until packets caught up).
     @Test func aPauseIsNoJumpInCaptureTimeAtResume() throws {
-        let wall = Wall()
-        let inbox = SourceInbox(now: wall.now)
-        let control = ReplayControl()
-        var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hand")), inbox: inbox, replay: control, speed: .factor(1))
-        for step in 0..<20 {
-            inbox.deliver([.packet(Self.packet(minor: 1, rssi: -62, at: 100 + Double(step) / 10))], .dropWhenFull)
-            wall.advance(0.1)
-        }
-        session.drain()
+        var (session, wall, _, control) = Self.replayAfterTwoSeconds()
         control.pause()
         _ = session.snapshot(now: wall.now())
         wall.advance(60)
@@ -185,6 +194,76 @@ import Testing
         let snapshot = playing.snapshot(now: 0)
         #expect(snapshot.source.state == .replaying(speed: 0.5))
         #expect(snapshot.source.notice == nil)
+    }
+
+    /// `r` where the recording cannot be created (the monitor started in a directory it cannot
+    /// write in): said on the status line and as a warning. It was news in the event log only, so
+    /// the key seemed to do nothing.
+    @Test func aRecordingThatCannotStartSaysSoOnTheStatusLine() throws {
+        let hand = HandSource()
+        let recording = RecordingSource(hand) { path in throw RecordingError(path: path) }
+        let inbox = SourceInbox()
+        try recording.start(into: inbox)
+        var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hand")), inbox: inbox, recording: recording)
+        session.handle(.toggleRecording)
+        session.drain()
+        let snapshot = session.snapshot(now: 0)
+        #expect(snapshot.source.recordingFile == nil)
+        let notice = try #require(snapshot.source.notice)
+        #expect(notice.hasPrefix("cannot record: beacontop-") && notice.hasSuffix(": cannot write: Read-only file system"), "\(notice)")
+        #expect(snapshot.events.map(\.kind) == [.warning])
+        #expect(snapshot.events.map(\.message) == [notice])
+    }
+
+    struct RecordingError: Error, CustomStringConvertible {
+        var path: String
+        var description: String { "\(path): cannot write: Read-only file system" }
+    }
+
+    /// A replay held at its end (`replay finished`, the position at the length) stops the capture
+    /// clock as a pause does: it ran on, so the table's beacons aged, went stale and lost their
+    /// distance 5 s after the end, and after a minute left the table (`No beacon heard`).
+    @Test func aReplayHeldAtItsEndStopsTheClock() throws {
+        var (session, wall, inbox, _) = Self.replayAfterTwoSeconds()
+        inbox.deliver([.notice(.ended(source: "hand", reason: "end of replay after 20 packets played"))], .dropWhenFull)
+        session.drain()
+        #expect(session.snapshot(now: wall.now()).source.state == .finished)
+        wall.advance(70)
+        let held = session.snapshot(now: wall.now())
+        let row = try #require(held.rows.first)
+        #expect(row.secondsSinceSeen < 0.5 && !row.isStale && row.accuracy != nil, "\(row)")
+        // A seek back plays on from there: the clock runs again.
+        inbox.deliver([.notice(.resumedFromEnd(source: "hand"))], .dropWhenFull)
+        session.drain()
+        _ = session.snapshot(now: wall.now())
+        wall.advance(2)
+        #expect(try #require(session.snapshot(now: wall.now()).rows.first).secondsSinceSeen > 1.5)
+    }
+
+    /// The `--exhibits` catalog moved or deleted while the monitor ran: a save writes nothing. It
+    /// created the file again holding the one calibrated exhibit, and the monitor went on with that
+    /// catalog: the title and every other exhibit's name gone from the table.
+    @Test func aSaveToACatalogThatIsGoneWritesNothing() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calibration-gone-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("hall.yaml").path
+        var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hand")), inbox: SourceInbox(), catalogPath: path)
+        session.handle(.saveCalibration(.iBeacon(uuid: MonitorFeedBoundTests.uuid, major: 1, minor: 2), measuredPower: -61))
+        #expect(!FileManager.default.fileExists(atPath: path))
+        let event = try #require(session.snapshot(now: 0).events.last)
+        #expect(event.kind == .warning)
+        #expect(event.message == "calibration not saved to \(path): the catalog is no longer there (moved or deleted since the monitor read it); nothing was written. Put it back")
+    }
+
+    /// `+` on a `--speed max` replay changes nothing: the status line says so, as it does at
+    /// either end of the steps (it was said in the event log only).
+    @Test func aSpeedKeyOnAMaxReplaySaysSoOnTheStatusLine() {
+        var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hand")), inbox: SourceInbox(), replay: ReplayControl(), speed: .max)
+        session.handle(.speedUp)
+        let snapshot = session.snapshot(now: 0)
+        #expect(snapshot.source.notice == "speed: the replay runs at max (--speed max)")
+        #expect(snapshot.events.map(\.message) == ["speed: the replay runs at max (--speed max)"])
     }
 
     @Test func replayCommandsNeedAReplay() {

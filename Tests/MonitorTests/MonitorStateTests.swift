@@ -244,6 +244,40 @@ import Testing
         #expect(empty.screen == .table)
     }
 
+    /// Enter on the table with no selection made (the first row, the nearest, selected by default)
+    /// shows that beacon until Esc: before, the pane followed the first row, so when another exhibit
+    /// became nearest (the demo, a few seconds in) it showed that one under its name instead.
+    /// A beacon that leaves the table while shown is said to be gone, not replaced by the first row.
+    @Test func theDetailPaneKeepsItsBeaconWhenTheNearestChangesOrItIsForgotten() {
+        var state = Self.state()
+        #expect(Self.names(state).first == "Lewis Chessmen")
+        _ = state.handle(.enter)
+        #expect(state.screen == .detail)
+        let source = SourceStatus(name: "govee-h5100.btsnoop", state: .replaying(speed: 1))
+        var closer = Self.rows
+        closer[0].accuracy = 0.3
+        closer[0].proximity = .immediate
+        _ = state.update(MonitorSnapshot(rows: closer, source: source))
+        #expect(Self.names(state).first == "Rosetta Stone (cast)")
+        #expect(state.viewModel().selectedRow?.displayName == "Lewis Chessmen")
+        #expect(state.viewModel().goneBeacon == nil)
+
+        let chessmen = Self.rows[1].identity
+        _ = state.update(MonitorSnapshot(rows: closer.filter { $0.identity != chessmen }, source: source))
+        #expect(state.viewModel().selectedRow == nil)
+        #expect(state.viewModel().goneBeacon == chessmen)
+        // `c` there calibrates nothing: it started on the table's first beacon.
+        #expect(state.handle(.character("c")).1 == nil)
+        #expect(state.screen == .detail)
+        // Heard again: shown again.
+        _ = state.update(MonitorSnapshot(rows: closer, source: source))
+        #expect(state.viewModel().selectedRow?.displayName == "Lewis Chessmen")
+        // The table itself still falls back to its first row.
+        _ = state.update(MonitorSnapshot(rows: closer.filter { $0.identity != chessmen }, source: source))
+        _ = state.handle(.escape)
+        #expect(state.viewModel().selectedRow?.displayName == "Rosetta Stone (cast)")
+    }
+
     @Test func shortIdentitiesForNarrowColumns() {
         #expect(BeaconIdentity.iBeacon(uuid: Self.uuid, major: 100, minor: 1).shortDescription == "E2C56DB5…:100:1")
         #expect(BeaconIdentity.eddystoneUID(namespace: [0x12, 0x34, 0x56, 0x78, 0x90, 0x12, 0x34, 0x67, 0x89, 0x01],

@@ -222,4 +222,22 @@ struct ReplaySeekTests {
         #expect(played == [5, 6, 7, 8, 9])
         #expect(notices == [.ended(source: "seek", reason: "end of replay after 6 packets played (4 skipped by seeks or --from)")])
     }
+
+    @Test("a seek back stops at --from: before it, the replay played nothing for the 10 s the position ran through")
+    func aSeekBackStopsAtFrom() {
+        let packets = (0..<40).map { eventPacket(at: 100 + Double($0), UInt8($0)) }
+        let control = ReplayControl()
+        var engine = ReplayEngine(name: "seek", options: ReplayOptions(from: 20), control: control, reader: ArrayReader(packets: packets)) {
+            ArrayReader(packets: packets)
+        }
+        #expect(Self.deliver(&engine, atWall: 1000).map(\.marker) == [20])
+        #expect(Self.deliver(&engine, atWall: 1005).map(\.marker) == [21, 22, 23, 24, 25])
+        // ← from 25 aims at 15, before the window --from 20 opens: every packet there is skipped
+        // as before --from, so the monitor's beacons went silent while the clock ran 15 to 20.
+        control.seek(by: -10)
+        let back = Self.deliver(&engine, atWall: 1005)
+        #expect(back.map(\.marker) == [20])
+        #expect(control.position.seconds == 20)
+        #expect(Self.deliver(&engine, atWall: 1007).map(\.marker) == [21, 22])
+    }
 }

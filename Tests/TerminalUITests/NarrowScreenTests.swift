@@ -1,3 +1,4 @@
+import BeaconFormats
 import Monitor
 import Ranging
 import Survey
@@ -116,6 +117,27 @@ import Testing
         ], "\(screen)")
     }
 
+    @Test("the calibration wizard cuts a long name, not its instruction: '1 m from the…' lost 'receiver' at 40 columns")
+    func theCalibrationHeadingKeepsItsInstruction() throws {
+        let row = try SecondaryScreenTests.vectorRow()
+        func heading(_ name: String, columns: Int) -> [String] {
+            let progress = CalibrationProgress(identity: row.identity, name: name, samplesCollected: 5, samplesNeeded: 20)
+            var state = SecondaryScreenTests.state(row, calibration: progress)
+            _ = state.handle(.character("c"))
+            _ = state.update(SecondaryScreenTests.state(row, calibration: progress).snapshot)
+            return Array(Self.lines(render(state.viewModel(), size: ScreenSize(columns: columns, lines: 12)))[1...2])
+        }
+        #expect(heading("Harrison's H4 Chronometer (replica)", columns: 40) == [
+            " Calibration: hold Harrison's H4",
+            " Chronometer (re… 1 m from the receiver",
+        ])
+        // A name of 10,000 characters (a hostile catalog) left no word of the instruction.
+        let long = heading(String(repeating: "W", count: 10_000), columns: 60)
+        #expect(long == [" Calibration: hold " + String(repeating: "W", count: 39) + "…", " 1 m from the receiver"], "\(long)")
+        // One that fits is not cut.
+        #expect(heading("Rosetta Stone (cast)", columns: 40) == [" Calibration: hold Rosetta Stone (cast)", " 1 m from the receiver"])
+    }
+
     @Test("the survey's title is cut before its sample count: it ran into it ('The Little0 samples')")
     func theSurveyTitleStopsBeforeTheCount() {
         let plan = SurveyPlan(title: "The Little Museum of Clever Things", beacons: SurveyScreenTests.plan.beacons, walls: SurveyScreenTests.plan.walls)
@@ -226,6 +248,18 @@ extension NarrowScreenTests {
         #expect(Array(Self.lines(render(gone, size: ScreenSize(columns: 40, lines: 12)))[2...3]) == [
             " No beacon selected. Esc returns to the",
             " table.",
+        ])
+        // One that was shown and has left the table is named: before, the pane showed the first
+        // row's beacon in its place.
+        let forgotten = MonitorViewModel(rows: [], goneBeacon: .iBeacon(uuid: UUIDBytes("E2C56DB5-DFFB-48D2-B060-D0F5A71096E4")!, major: 1, minor: 2),
+                                         source: SourceStatus(name: "hci0"), screen: .detail)
+        #expect(Array(Self.lines(render(forgotten, size: ScreenSize(columns: 40, lines: 12)))[2...7]) == [
+            " No longer heard:",
+            " E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:",
+            " 1:2 has left the table, silent too",
+            " long (a minute on a radio). It shows",
+            " here again if heard. Esc returns to",
+            " the table.",
         ])
         let scanners = MonitorViewModel(rows: [], source: SourceStatus(name: "mqtt://broker"), screen: .scanners)
         #expect(Array(Self.lines(render(scanners, size: ScreenSize(columns: 40, lines: 12)))[2...4]) == [
@@ -347,7 +381,7 @@ extension NarrowScreenTests {
         let lines = Self.lines(render(state.viewModel(), size: ScreenSize(columns: 40, lines: 10)))
         #expect(Array(lines[1...8]) == [
             " Calibration: hold Harrison's H4",
-            " Chronometer (replica) 1 m from the…",
+            " Chronometer (re… 1 m from the receiver",
             "  [████████████████████████] 100 samples",
             "  Measured power at 1 m: -58.6 dBm",
             "  spread: ±5.2 dB",
@@ -364,7 +398,7 @@ extension NarrowScreenTests {
         #expect(failure[8].hasSuffix("Esc cancels."), "\(failure)")
         // 40x12 as before: the heading's two lines and the whole warning.
         let twelve = Self.lines(render(state.viewModel(), size: ScreenSize(columns: 40, lines: 12)))
-        #expect(twelve[2] == " Chronometer (replica) 1 m from the…" && twelve[7] == "  still, in line of sight.", "\(twelve)")
+        #expect(twelve[2] == " Chronometer (re… 1 m from the receiver" && twelve[7] == "  still, in line of sight.", "\(twelve)")
     }
 }
 

@@ -196,4 +196,23 @@ import Testing
         let whole = ScrolledScreenTests.frame(&state)
         #expect(whole[2] == " ↑ 12 earlier lines (k/j, PgUp)" && whole[3] == " 06:00 enter    Rosetta Stone (cast)", "\(whole)")
     }
+
+    @Test("the filter prompt keeps what is typed in view: at 40 columns the prompt alone filled the line, so the text never showed")
+    func thePromptKeepsTheTextTypedInView() throws {
+        var state = MonitorState(snapshot: MonitorSnapshot(rows: [try SecondaryScreenTests.vectorRow()], source: SourceStatus(name: "hci0")),
+                                 screenSize: (40, 12))
+        _ = state.handle(.character("/"))
+        Self.type("chess", into: &state)
+        // What it matches gives way first.
+        #expect(ScrolledScreenTests.frame(&state)[11] == " / filter: chess_")
+        Self.type("men of lewis, walrus ivory", into: &state)
+        // Then the start of the text: its end and the cursor stay.
+        #expect(ScrolledScreenTests.frame(&state)[11] == " / filter: …men of lewis, walrus ivory_")
+        _ = state.handle(.escape)
+        // At 80 columns the whole prompt, as before.
+        state.screenSize = (80, 12)
+        _ = state.handle(.character("/"))
+        Self.type("chess", into: &state)
+        #expect(ScrolledScreenTests.frame(&state)[11] == " / filter (text or UUID[:major[:minor]]): chess_")
+    }
 }
