@@ -281,8 +281,9 @@ struct LiveFailureTests {
         let result = try BeacontopBinary.run(["scan", "tcp:127.0.0.1:\(world.ports[0])", "--json", "--exhibits", missing], limit: 30)
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("beacontop: \(missing): No such file or directory\n"), "\(result.stderr)")
-        // A command answered before the exit is logged as its answer goes out; allow it to land.
-        Thread.sleep(forTimeInterval: 0.5)
+        // Every command beacontop sent is logged once its connection is gone on the world's side
+        // (none was opened: the catalog is read first); no fixed wait that a loaded machine outruns.
+        #expect(world.waitUntilConnectionsEnd(port: world.ports[0]), "a connection to the world stayed open")
         let commands = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n")
             .compactMap { try? JSONDecoder().decode(CommandLogLine.self, from: Data($0.utf8)).command }
         #expect(!commands.contains("HCI_LE_SET_EXTENDED_SCAN_ENABLE_COMMAND"), "\(commands)")
