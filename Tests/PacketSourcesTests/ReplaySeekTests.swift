@@ -220,6 +220,9 @@ struct ReplaySeekTests {
             }
         }
         #expect(played == [5, 6, 7, 8, 9])
-        #expect(notices == [.ended(source: "seek", reason: "end of replay after 6 packets played (4 skipped by seeks or --from)")])
+        #expect(notices == [
+            .sought(source: "seek", position: 5, capture: 105),
+            .ended(source: "seek", reason: "end of replay after 6 packets played (4 skipped by seeks or --from)"),
+        ])
     }
 }
