@@ -50,7 +50,7 @@ struct ScannerFloodCommandTests {
         // reaches the view after every retained status. Once its beacon is on a line, the view has
         // judged all 3,000 names.
         flooder.publish(MQTTOutgoingMessage(topic: "espresense/devices/\(VenueCommandTests.espID)/barrier", payload: VenueCommandTests.espresense(rssi: -60, distance: 1)))
-        try await Self.waitForLine(view, "the barrier's beacon on a line") { line in
+        try await view.waitForLine("the barrier's beacon on a line") { line in
             (line["beacons"] as? [[String: Any]] ?? []).contains { $0["scanner"] as? String == "barrier" }
         }
         view.process.interrupt()
@@ -70,17 +70,6 @@ struct ScannerFloodCommandTests {
         #expect(board.messages(on: "beacontop/occupancy/barrier-room").count == 1, "the catalog's room is announced too")
         flooder.stop()
         dashboard.stop()
-    }
-
-    /// Waits until a line of the view's standard output satisfies `condition`.
-    static func waitForLine(_ view: Command, _ what: String, timeout: Double = 60, until condition: ([String: Any]) -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !view.lines.contains(where: condition) {
-            guard Date() < deadline, view.process.isRunning else {
-                throw EventCollector.Timeout(description: "timed out waiting for \(what); stderr: \(view.stderr)")
-            }
-            try await Task.sleep(nanoseconds: 20_000_000)
-        }
     }
 }
 }
