@@ -338,18 +338,23 @@ public struct MonitorState: Sendable {
         return (.command, .saveCalibration(progress.identity, measuredPower: Int(power.rounded())))
     }
 
-    /// The view model the renderer draws.
+    /// The view model the renderer draws. Only the lists the shown screen draws are narrowed (and
+    /// the rows sorted); the others are empty (the health view's transmitters: whole): every frame
+    /// filtered every list, the 500 lines of an event log narrowed on the table lower-cased too.
+    /// The rows are drawn by the table, detail pane and wizard, and counted in the title of every
+    /// screen that is no list of its own (help, event log).
     public func viewModel() -> MonitorViewModel {
-        let rows = visibleRows
-        let devices = visibleDevices
-        let scanners = visibleScanners
-        let events = visibleEvents
+        let listsOwnCount: Set<MonitorScreen> = [.health, .scanners, .devices, .deviceDetail]
+        let rows = listsOwnCount.contains(screen) ? [] : visibleRows
+        let devices = screen == .devices || screen == .deviceDetail ? visibleDevices : []
+        let scanners = screen == .scanners ? visibleScanners : []
+        let events = screen == .events ? visibleEvents : []
         return MonitorViewModel(
             title: snapshot.title, rows: rows, totalRowCount: snapshot.rows.count,
             selectedIndex: selectedIndex(in: rows), nearest: snapshot.nearest, source: snapshot.source,
             screen: screen, sort: sort, filterText: filterText, isEditingFilter: isEditingFilter,
             activeFilter: snapshot.activeFilter, events: events, totalEventCount: snapshot.events.count,
-            calibration: snapshot.calibration, keyBindings: keyMap.bindings, health: visibleHealth,
+            calibration: snapshot.calibration, keyBindings: keyMap.bindings, health: screen == .health ? visibleHealth : snapshot.health,
             totalTransmitterCount: snapshot.health.transmitters.count,
             scanners: scanners, totalScannerCount: snapshot.scanners.count, devices: devices,
             totalDeviceCount: snapshot.devices.count, screenFilterText: screenFilters[screen == .deviceDetail ? .devices : screen],
