@@ -18,8 +18,7 @@ struct ScannerAgentCommandTests {
     static func capture(_ name: String) -> String { SharedData.capture(name).path }
 
     static func catalog(in directory: URL) throws -> String {
-        let path = directory.appendingPathComponent("venue.yaml")
-        try """
+        try VenueCommandTests.catalog("""
             exhibits: []
             rooms:
               - id: room-a
@@ -29,8 +28,7 @@ struct ScannerAgentCommandTests {
                 room: room-a
               - id: pi-b
                 room: room-b
-            """.write(to: path, atomically: true, encoding: .utf8)
-        return path.path
+            """, in: directory)
     }
 
     static let shared = "494E5445-4C4C-495F-524F-434B535F4857:20597:62207"  // in both captures

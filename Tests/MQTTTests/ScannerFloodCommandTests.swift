@@ -20,16 +20,14 @@ struct ScannerFloodCommandTests {
     /// A catalog scanner is always kept (`ScannerRegistry`), so its reading is never refused:
     /// the barrier the test publishes after the flood.
     static func catalog(in directory: URL) throws -> String {
-        let path = directory.appendingPathComponent("venue.yaml")
-        try """
+        try VenueCommandTests.catalog("""
             exhibits: []
             rooms:
               - id: barrier-room
             scanners:
               - id: barrier
                 room: barrier-room
-            """.write(to: path, atomically: true, encoding: .utf8)
-        return path.path
+            """, in: directory)
     }
 
     @Test("3,000 invented names: 2,000 refused and said, 1,000 retained occupancies left on the broker")

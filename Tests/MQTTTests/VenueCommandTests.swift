@@ -91,6 +91,13 @@ struct VenueCommandTests {
         }
     }
 
+    /// Writes a venue catalog (`yaml`) as venue.yaml in `directory`; returns its path.
+    static func catalog(_ yaml: String, in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent("venue.yaml")
+        try yaml.write(to: path, atomically: true, encoding: .utf8)
+        return path.path
+    }
+
     static let espID = "iBeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e4-100-1"
     static let beacon = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:1"
 
