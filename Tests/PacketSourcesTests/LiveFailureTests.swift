@@ -154,7 +154,11 @@ struct LiveFailureTests {
         func scanning() -> Bool { ((try? Data(contentsOf: scan.out))?.count ?? 0) > 0 }
         while !(advertise.stderrText.contains("advertising ibeacon") && scanning()) && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
         world.stop()
-        Thread.sleep(forTimeInterval: 1)
+        // Both have noticed the loss before they are stopped (what the line below is about), waited
+        // for rather than a second that a loaded machine can outrun.
+        for (running, port) in [(scan, world.ports[0]), (advertise, world.ports[1])] {
+            #expect(running.waitUntil { $0.stderrText.contains("tcp:127.0.0.1:\(port): lost (") }, "\(running.stderrText)")
+        }
         kill(scan.process.processIdentifier, SIGINT)
         kill(advertise.process.processIdentifier, SIGINT)
         for (result, port, activity) in [(scan.wait(limit: 20), world.ports[0], "scanning"), (advertise.wait(limit: 20), world.ports[1], "advertising")] {
