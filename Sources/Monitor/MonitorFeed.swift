@@ -192,6 +192,10 @@ public struct MonitorFeed: Sendable {
                 rewindVenue(to: target)
             }
             log(.info, news.description, at: target)
+        case .sought(_, let position, let capture):
+            // Not logged (the status line shows the position); events until the next tick are
+            // placed from here, not from the tick before the seek.
+            positionAnchor = (capture, position)
         case .checkpoint(_, let id, let dropped):
             keepVenueCheckpoint(id, dropping: dropped)
         case .pastTheEnd(_, let from, let last):

@@ -137,13 +137,9 @@ public struct MonitorSession: Sendable {
             // A file appended to while it plays runs past the length measured at the start.
             feed.status.replayDuration = replay.length.map { Swift.max($0, position) }
             if !feed.status.state.isOver {
-                if paused {
-                    feed.status.state = .paused
-                } else if case .factor(let factor)? = speed {
-                    feed.status.state = .replaying(speed: factor)
-                } else {
-                    feed.status.state = .replaying(speed: .infinity)
-                }
+                var factor = Double.infinity
+                if case .factor(let chosen)? = speed { factor = chosen }
+                feed.status.state = paused ? .paused(speed: factor) : .replaying(speed: factor)
             }
         }
         if let text = pendingNotice {
@@ -306,9 +302,8 @@ public struct MonitorSession: Sendable {
         speed = .factor(target)
         replay.setSpeed(.factor(target))
         let text = "speed \(ReplaySpeed.factor(target))"
+        // Paused, the status line's `paused · 2x` answers the press, as `replaying at 2x` does.
         note(text)
-        // Paused, the status line says `paused` and nothing of the speed: the press had no answer.
-        if replay.isPaused { pendingNotice = "\(text) once resumed (space)" }
     }
 
     private mutating func toggleRecording() {

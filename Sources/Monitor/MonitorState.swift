@@ -53,6 +53,8 @@ public struct MonitorState: Sendable {
     public private(set) var selected: BeaconIdentity?
     /// The device list's selection, by id, and the device its detail shows; nil follows the first.
     public internal(set) var selectedDevice: String?
+    /// The device detail's device as the last snapshot that had it showed it (`ShownDevice.lastKnown`).
+    var lastKnownDevice: VenueDevice?
     /// Where the selected device was in the list at the last snapshot: when it leaves, the one
     /// taking its place is selected (the table falls back to its top row, which on a list sorted by
     /// id is a jump across the venue).
@@ -127,6 +129,11 @@ public struct MonitorState: Sendable {
     /// Takes a new snapshot from the data side.
     public mutating func update(_ snapshot: MonitorSnapshot) -> Reaction {
         guard snapshot != self.snapshot else { return [] }
+        // The device detail keeps the device as it was last shown: once presence forgets it, the
+        // detail shows its last room and readings, dimmed, rather than nothing.
+        if screen == .deviceDetail, let selectedDevice, let shown = self.snapshot.devices.first(where: { $0.id == selectedDevice }) {
+            lastKnownDevice = shown
+        }
         self.snapshot = snapshot
         if let selectedDevice, let index = visibleDevices.firstIndex(where: { $0.id == selectedDevice }) { selectedDevicePlace = index }
         return .redraw
@@ -357,23 +364,32 @@ public struct MonitorState: Sendable {
         return (.command, .saveCalibration(progress.identity, measuredPower: Int(power.rounded())))
     }
 
-    /// The view model the renderer draws.
+    /// The view model the renderer draws. Only the lists the shown screen draws are narrowed (and
+    /// the rows sorted); the others are empty (the health view's transmitters: whole): every frame
+    /// filtered every list, the 500 lines of an event log narrowed on the table lower-cased too.
+    /// The rows are drawn by the table, detail pane and wizard, and counted in the title of every
+    /// screen that is no list of its own (help, event log).
     public func viewModel() -> MonitorViewModel {
-        let rows = visibleRows
-        let devices = visibleDevices
-        let scanners = visibleScanners
-        let events = visibleEvents
+        let shownDevice = screen == .deviceDetail ? selectedDevice.map { id in
+            let device = snapshot.devices.first { $0.id == id }
+            return ShownDevice(id: id, device: device, lastKnown: device == nil && lastKnownDevice?.id == id ? lastKnownDevice : nil)
+        } : nil
+        let listsOwnCount: Set<MonitorScreen> = [.health, .scanners, .devices, .deviceDetail]
+        let rows = listsOwnCount.contains(screen) ? [] : visibleRows
+        let devices = screen == .devices || screen == .deviceDetail ? visibleDevices : []
+        let scanners = screen == .scanners ? visibleScanners : []
+        let events = screen == .events ? visibleEvents : []
         return MonitorViewModel(
             title: snapshot.title, rows: rows, totalRowCount: snapshot.rows.count,
             selectedIndex: shownIndex(in: rows), goneBeacon: goneBeacon(in: rows), nearest: snapshot.nearest, source: snapshot.source,
             screen: screen, sort: sort, filterText: filterText, isEditingFilter: isEditingFilter,
             activeFilter: snapshot.activeFilter, events: events, totalEventCount: snapshot.events.count,
-            calibration: snapshot.calibration, keyBindings: keyMap.bindings, health: visibleHealth,
+            calibration: snapshot.calibration, keyBindings: keyMap.bindings, health: screen == .health ? visibleHealth : snapshot.health,
             totalTransmitterCount: snapshot.health.transmitters.count,
             scanners: scanners, totalScannerCount: snapshot.scanners.count, devices: devices,
             totalDeviceCount: snapshot.devices.count, screenFilterText: screenFilters[screen == .deviceDetail ? .devices : screen],
             selectedDeviceIndex: selectedDeviceIndex(in: devices),
-            shownDevice: screen == .deviceDetail ? selectedDevice.map { id in ShownDevice(id: id, device: snapshot.devices.first { $0.id == id }) } : nil,
+            shownDevice: shownDevice,
             scroll: screen == .events && followsLog ? Int.max : scroll,
             scrollAnchor: screen == .events && followsLog ? nil : anchor
         )

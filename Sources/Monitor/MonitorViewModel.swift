@@ -95,13 +95,16 @@ public struct MonitorViewModel: Sendable, Equatable {
 }
 
 /// The device detail's subject: the id selected on the list, and the device as the snapshot has it
-/// now; nil once presence forgot it (the detail says so rather than showing another device).
+/// now; nil once presence forgot it (the detail says so rather than showing another device), and
+/// then `lastKnown`: the device as the detail last showed it, its room and readings.
 public struct ShownDevice: Sendable, Equatable {
     public var id: String
     public var device: VenueDevice?
+    public var lastKnown: VenueDevice?
 
-    public init(id: String, device: VenueDevice?) {
+    public init(id: String, device: VenueDevice?, lastKnown: VenueDevice? = nil) {
         self.id = id
         self.device = device
+        self.lastKnown = lastKnown
     }
 }

@@ -5,8 +5,8 @@ public struct SourceStatus: Sendable, Equatable {
         case scanning
         /// A capture file is replaying at `speed` times real time (1 = real time; infinity = as fast as it reads).
         case replaying(speed: Double)
-        /// Replay (or the live view) is paused.
-        case paused
+        /// A replay is paused; `speed` is what it resumes at (as `replaying`), shown when it is not 1x.
+        case paused(speed: Double)
         /// The transport went away; `reason` says why (`"hci0 removed"`).
         case lost(reason: String)
         /// Trying again after a loss; `attempt` counts from 1.

@@ -233,7 +233,9 @@ struct ReplayEngine {
                 state.pacer?.restart(captureStart: start + target, atWall: wall)
                 state.reached = start + target
                 control.moved(to: target)
-                return nil
+                // The monitor's log places events by capture time; after a seek back that time
+                // is shifted (`loopOffset`), so it is told where the position now stands.
+                return .emit(.notice(.sought(source: name, position: target, capture: start + target + state.loopOffset)))
             }
             state.pending = nil
             state.skipped += 1

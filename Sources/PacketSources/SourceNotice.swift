@@ -33,6 +33,11 @@ public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
     /// `resumeFrom` when there is one (the messages follow from its position), else from the start.
     /// Either way every checkpoint after `resumeFrom` (all of them without one) is dropped.
     case rewound(source: String, target: Double, resumeFrom: ReplayCheckpoint?)
+    /// A capture's replay landed where a seek aimed (the monitor's ← and →): the packets that follow
+    /// are `position` seconds into the capture, delivered from capture time `capture` on. A seek
+    /// back shifts their times (ranging time never runs back), so a consumer that turns capture
+    /// time into a position (the event log's) starts counting again here.
+    case sought(source: String, position: Double, capture: Double)
     /// A venue recording's replay passed a checkpoint (`ReplayControl.acceptCheckpoints`): the
     /// consumer keeps what it built from the messages so far as checkpoint `id` (the next message
     /// is the first after it) and drops its checkpoints `dropped` (the replay no longer resumes from them).
@@ -73,6 +78,7 @@ public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
         case .rewound(let source, _, nil): "\(source): seek back: the venue view rebuilt from the recording's start"
         case .rewound(let source, _, let checkpoint?):
             "\(source): seek back: the venue view rebuilt from its checkpoint at \(Self.seconds(checkpoint.seconds)) s"
+        case .sought(let source, let position, _): "\(source): at \(Self.seconds(position)) s"
         case .checkpoint(let source, let id, _): "\(source): checkpoint \(id)"
         case .recordingStarted(let path): "recording to \(path)"
         case .recordingStopped(let path, let packets): "recording stopped: \(path), \(packets) packets"

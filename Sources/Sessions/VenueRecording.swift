@@ -190,9 +190,9 @@ public struct VenueRecordingReader: Sendable {
         return BrokerMessage(topic: topic, payload: payload, receivedAt: time, retained: flat.bool(4) ?? false)
     }
 
-    /// The next line's bytes without its newline. A last line without one (a recording killed
-    /// mid-write, or one a full disk took part of before the writer cut such parts off) is an
-    /// error saying so, after every whole line: it was left out without a word.
+    /// The next line's bytes without its newline. A last line without one that is no whole JSON
+    /// object (a recording killed mid-write, or one a full disk took part of before the writer cut
+    /// such parts off) is an error saying so, after every whole line: it was left out without a word.
     private mutating func nextLine() throws(VenueRecordingError) -> ArraySlice<UInt8>? {
         while true {
             if let newline = buffer[position...].firstIndex(of: 0x0A) {
@@ -207,8 +207,17 @@ public struct VenueRecordingReader: Sendable {
             }
             if atEnd {
                 guard position == buffer.count else {
+                    let rest = buffer[position...]
+                    let offset = bufferOffset + position
                     // Said once: the next read is the end, so a `--loop` loops on as before.
                     position = buffer.count
+                    // A whole JSON object lacking only its newline (a hand edit, a tool that does
+                    // not end files with one) is a line: an object cut mid-write cannot parse whole.
+                    if case .object? = try? JSONValue(parsing: rest) {
+                        lineOffset = offset
+                        lineNumber += 1
+                        return rest
+                    }
                     throw VenueRecordingError(path: path, line: lineNumber + 1, problem: Self.cutShort)
                 }
                 return nil

@@ -4,7 +4,8 @@ import Monitor
 /// detail pane says it for a beacon and ESPresense Companion's device page for a device. Its id
 /// (on two lines at most, cut in the middle past that), its room and for how long, the runner-up
 /// room and how far behind it is, the room gaining presence's evidence against it, then every
-/// live scanner's reading (RSSI, level, distance, age), the placing one marked `>`.
+/// live scanner's reading (RSSI, level, distance, age), the placing one marked `>`. A device
+/// presence forgot while shown keeps its last room and readings, dimmed, under a note saying so.
 ///
 /// The id stays at the top; the rest scrolls under it (`ScrollWindow`), anchored by part: the
 /// place, the runner-up, presence's evidence, the readings and which of their lines. A device
@@ -20,29 +21,35 @@ enum DeviceDetailView {
             buffer.write(" " + line, x: 0, y: y, role: .columnHeader)
             y += 1
         }
-        guard let device = shown.device else {
-            buffer.writeWrapped(
-                "No longer tracked: no live scanner has heard it within a reading's lifetime, so presence let it go. "
-                    + "It shows here again if one hears it; Esc returns to the list.",
-                x: 2, y: y, lines: max(1, buffer.height - 1 - y), role: .muted)
+        let gone = "No longer tracked: no live scanner has heard it within a reading's lifetime, so presence let it go. "
+        guard let device = shown.device ?? shown.lastKnown else {
+            buffer.writeWrapped(gone + "It shows here again if one hears it; Esc returns to the list.",
+                                x: 2, y: y, lines: max(1, buffer.height - 1 - y), role: .muted)
             return
         }
+        // A device presence forgot shows what it last knew, dimmed under the note: where the
+        // visitor was last placed and by which scanners, until it is heard again or Esc.
+        let lastKnown = shown.device == nil
         let table = VenueDetailView.readings(device.placement, width: width, charset: buffer.charset)
-        let texts = [("place", place(device)), ("runner-up", runnerUp(device)), ("presence", presence(device))]
+        let texts = (lastKnown ? [("gone", gone + "Last known:")] : [])
+            + [("place", place(device)), ("runner-up", runnerUp(device)), ("presence", presence(device))]
         let wrapped = texts.map { name, text in
-            (name, Wrap.words(text, width: width - 2, lines: 3, ellipsis: buffer.charset.ellipsis, charset: buffer.charset))
+            (name, Wrap.words(text, width: width - 2, lines: name == "gone" ? 5 : 3, ellipsis: buffer.charset.ellipsis, charset: buffer.charset))
         }
         let readingLines = table.height + (device.placement.scanners.isEmpty ? 1 : 0)
         var canvas = ScreenBuffer(width: width, height: wrapped.reduce(readingLines) { $0 + $1.1.count }, charset: buffer.charset)
         var line = 0
         for (name, lines) in wrapped {
-            let role: StyleRole = name == "place" && device.room == nil ? .stale : .plain
+            let role: StyleRole = name == "gone" ? .muted : lastKnown || (name == "place" && device.room == nil) ? .stale : .plain
             for text in lines {
                 canvas.write(" " + text, x: 0, y: line, role: role)
                 line += 1
             }
         }
-        for index in 0..<table.height { canvas.copyLine(index, of: table, to: line + index) }
+        for index in 0..<table.height {
+            canvas.copyLine(index, of: table, to: line + index)
+            if lastKnown { canvas.restyle(y: line + index, role: .stale) }
+        }
         if device.placement.scanners.isEmpty { canvas.write("  No live scanner hears it.", x: 0, y: line + 1, role: .muted) }
         let paragraphs = ScrollParagraphs(wrapped.map { ($0.0, $0.1.count) } + [("readings", readingLines)])
         ScrollWindow.show(canvas, paragraphs, scroll: model.scroll, anchor: model.scrollAnchor, top: y, bottom: buffer.height - 1, into: &buffer)

@@ -120,7 +120,9 @@ enum StatusLine {
         case .replaying(let speed): [Segment(text: " replaying at \(speedText(speed))", role: .status)]
         case .finished: [Segment(text: " replay finished", role: .status)]
         case .nothingReplayed(let reason): [Segment(text: " ", role: .status), Segment(text: "nothing replayed: \(reason)", role: .statusWarning)]
-        case .paused: [Segment(text: " ", role: .status), Segment(text: "paused", role: .statusWarning)]
+        // The speed a `+`/`-` chose while paused: `paused` alone hid it once the key's notice went.
+        case .paused(let speed):
+            [Segment(text: " ", role: .status), Segment(text: speed == 1 ? "paused" : "paused\(separator)\(speedText(speed))", role: .statusWarning)]
         case .lost(let reason): [Segment(text: " ", role: .status), Segment(text: "lost: \(reason)", role: .statusWarning)]
         case .reconnecting(let attempt):
             [Segment(text: " ", role: .status), Segment(text: "reconnecting (attempt \(attempt))", role: .statusWarning)]

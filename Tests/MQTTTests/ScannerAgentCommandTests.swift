@@ -18,8 +18,7 @@ struct ScannerAgentCommandTests {
     static func capture(_ name: String) -> String { SharedData.capture(name).path }
 
     static func catalog(in directory: URL) throws -> String {
-        let path = directory.appendingPathComponent("venue.yaml")
-        try """
+        try VenueCommandTests.catalog("""
             exhibits: []
             rooms:
               - id: room-a
@@ -29,8 +28,7 @@ struct ScannerAgentCommandTests {
                 room: room-a
               - id: pi-b
                 room: room-b
-            """.write(to: path, atomically: true, encoding: .utf8)
-        return path.path
+            """, in: directory)
     }
 
     static let shared = "494E5445-4C4C-495F-524F-434B535F4857:20597:62207"  // in both captures
@@ -58,8 +56,14 @@ struct ScannerAgentCommandTests {
         try await watched.wait("both agents online") { collector in
             ["pi-a", "pi-b"].allSatisfy { name in collector.messages(on: "beacontop/scanners/\(name)/status").contains { $0.payload == Array("online".utf8) } }
         }
-        // Let presence decide, then kill agent B without a chance to say goodbye.
-        try await Task.sleep(nanoseconds: 8_000_000_000)
+        // Once presence has placed A's and B's beacons in their rooms (what is judged below of the
+        // lines before the kill), kill agent B without a chance to say goodbye: a condition, not
+        // 8 s that a loaded machine can outrun.
+        for (id, room) in [(Self.onlyB, "room-b"), (Self.onlyA, "room-a")] {
+            try await view.waitForLine("\(id) placed in \(room)") { line in
+                (line["beacons"] as? [[String: Any]] ?? []).contains { $0["id"] as? String == id && $0["room"] as? String == room }
+            }
+        }
         let killedAt = Date().timeIntervalSince1970
         #expect(agentB.process.isRunning, "agent B ended before the kill: the will would not be what says offline; stderr: \(agentB.stderr)")
         kill(agentB.process.processIdentifier, SIGKILL)
@@ -202,7 +206,9 @@ struct ScannerAgentCommandTests {
         ])
         try await watched.wait("a reading before the restart") { !$0.messages(on: readings).isEmpty }
         broker.stop()
-        try await Task.sleep(nanoseconds: 3_000_000_000)  // the agent goes on ranging, its client buffering
+        // The agent goes on ranging, its client buffering, and is refused at least once (said
+        // below): waited for, not 3 s that a loaded machine can outrun.
+        try await agent.waitForStderr("\(broker.url()): cannot connect (connection refused)", timeout: 30)
         let before = watched.messages(on: readings).count
         try broker.restart()
         try await watched.wait("readings after the restart", timeout: 30) { $0.messages(on: readings).count > before + 2 }

@@ -73,10 +73,29 @@ struct VenueCommandTests {
             }
         }
 
+        /// Waits until a line of standard output satisfies `condition` (the view has read what
+        /// made it: a barrier message's beacon).
+        func waitForLine(_ what: String, timeout: Double = 60, until condition: ([String: Any]) -> Bool) async throws {
+            let deadline = Date().addingTimeInterval(timeout)
+            while !lines.contains(where: condition) {
+                guard Date() < deadline, process.isRunning else {
+                    throw EventCollector.Timeout(description: "timed out waiting for \(what); stderr: \(stderr)")
+                }
+                try await Task.sleep(nanoseconds: 20_000_000)
+            }
+        }
+
         /// NDJSON lines of standard output as JSON objects.
         var lines: [[String: Any]] {
             stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         }
+    }
+
+    /// Writes a venue catalog (`yaml`) as venue.yaml in `directory`; returns its path.
+    static func catalog(_ yaml: String, in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent("venue.yaml")
+        try yaml.write(to: path, atomically: true, encoding: .utf8)
+        return path.path
     }
 
     static let espID = "iBeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e4-100-1"
@@ -127,8 +146,14 @@ struct VenueCommandTests {
         nodes.publish(MQTTOutgoingMessage(topic: "espresense/devices/z/kitchen", payload: Array(repeating: UInt8(ascii: "["), count: 200_000)))
         // Valid JSON whose id decodes to an escape sequence: refused as a name, not printed.
         nodes.publish(MQTTOutgoingMessage(topic: "espresense/devices/w/kitchen", payload: Array(#"{"id":"\u001b[2Jx","rssi":-50}"#.utf8)))
-
-        try await Task.sleep(nanoseconds: 3_000_000_000)
+        // A barrier, not a fixed wait: mosquitto sends one client's messages to a subscriber in
+        // the order it got them (one outgoing queue a client), so once a second beacon's reading,
+        // published last, is on a line, the view has judged every hostile message before it.
+        nodes.publish(MQTTOutgoingMessage(topic: "espresense/devices/barrier/kitchen", payload: Array(
+            #"{"id":"iBeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e4-100-2","rssi":-70,"distance":3}"#.utf8)))
+        try await view.waitForLine("the barrier's beacon on a line") { line in
+            (line["beacons"] as? [[String: Any]] ?? []).contains { $0["id"] as? String == "E2C56DB5-DFFB-48D2-B060-D0F5A71096E4:100:2" }
+        }
         view.process.interrupt()
         #expect(try await view.finish() == 0)
         let lines = view.lines

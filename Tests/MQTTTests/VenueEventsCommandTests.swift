@@ -26,6 +26,20 @@ struct VenueEventsCommandTests {
         messages.compactMap { try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] }.map(key).sorted()
     }
 
+    /// A view line with the walk's last event: the beacon leaves the hall once its readings expire.
+    static func exitsHall(_ line: [String: Any]) -> Bool {
+        (line["events"] as? [[String: Any]] ?? []).contains { $0["type"] as? String == "exit" && $0["room"] as? String == "hall" }
+    }
+
+    /// Waits until a message published now on `beacontop/events/barrier` reaches `collector`'s
+    /// client: mosquitto queues a client's messages in one queue, in the order it took them (the
+    /// MQTT order for a topic and QoS), so every event the view published before is in by then.
+    /// A barrier, not "300 ms for any more to come". Its payload is no JSON object: `keys` skips it.
+    static func barrier(_ publisher: MQTTClient, _ collector: EventCollector) async throws {
+        publisher.publish(MQTTOutgoingMessage(topic: "beacontop/events/barrier", text: "barrier", qos: .atLeastOnce))
+        try await collector.wait("the barrier after the view's events") { !$0.messages(on: "beacontop/events/barrier").isEmpty }
+    }
+
     /// A beacon in the kitchen, then in the hall, then gone: enter, exit and visit events in both rooms.
     static func walk(_ nodes: MQTTClient, seconds: Double, during: (Int) async throws -> Void = { _ in }) async throws {
         let steps = Int(seconds * 4)
@@ -60,8 +74,9 @@ struct VenueEventsCommandTests {
         #expect(nodes.waitForFirstConnection(timeout: 10) == nil)
         try await view.waitForOutput()
         try await Self.walk(nodes, seconds: 9)
-        // The beacon has gone: let the view see its readings expire, then stop it (SIGINT).
-        try await Task.sleep(nanoseconds: 6_000_000_000)
+        // The beacon has gone: once the view has seen its readings expire (the hall's exit is on a
+        // line), stop it (SIGINT). A condition, not 6 s that a loaded machine can outrun.
+        try await view.waitForLine("the exit from the hall", until: Self.exitsHall)
         view.process.interrupt()
         #expect(try await view.finish() == 0)
         let printed = view.lines.flatMap { $0["events"] as? [[String: Any]] ?? [] }.map(Self.key).sorted()
@@ -72,7 +87,7 @@ struct VenueEventsCommandTests {
         let backEvents = EventCollector(back)
         back.start()
         try await backEvents.wait("\(printed.count) queued events") { $0.messages.count >= printed.count }
-        try await Task.sleep(nanoseconds: 300_000_000)
+        try await Self.barrier(nodes, backEvents)
         #expect(Self.keys(ofPayloads: backEvents.messages) == printed)
         #expect(backEvents.messages.allSatisfy { $0.qos == .atLeastOnce })
 
@@ -138,14 +153,14 @@ struct VenueEventsCommandTests {
             if step == 30 { broker.stop() }
             if step == 38 { try broker.start() }
         }
-        try await Task.sleep(nanoseconds: 6_000_000_000)
+        try await view.waitForLine("the exit from the hall", until: Self.exitsHall)
         view.process.interrupt()
         #expect(try await view.finish() == 0)
         #expect(view.stderr.contains("lost"), "the view did not notice the broker going: \(view.stderr)")
         let printed = view.lines.flatMap { $0["events"] as? [[String: Any]] ?? [] }.map(Self.key).sorted()
         #expect(printed.count >= 4, "\(printed)")
         try await backendEvents.wait("\(printed.count) events", timeout: 20) { $0.messages.count >= printed.count }
-        try await Task.sleep(nanoseconds: 300_000_000)
+        try await Self.barrier(nodes, backendEvents)
         #expect(Self.keys(ofPayloads: backendEvents.messages) == printed)
         backend.stop()
         nodes.stop()

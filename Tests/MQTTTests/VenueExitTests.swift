@@ -53,9 +53,11 @@ struct VenueExitTests {
 
     /// One exit and one visit for the one enter, QoS 1, the exit at the last reading's receive
     /// time: after the last message was published, well before the view was stopped.
-    static func expectClosed(_ backend: EventCollector, lastPublished: Double, stoppedAt: Double) async throws {
+    static func expectClosed(_ backend: EventCollector, via client: MQTTClient, lastPublished: Double, stoppedAt: Double) async throws {
         try await backend.wait("the exit and the visit", timeout: 30) { !$0.messages(on: exitTopic).isEmpty && !$0.messages(on: visitTopic).isEmpty }
-        try await Task.sleep(nanoseconds: 300_000_000)
+        // Any more events (a second enter, exit or visit) are in before the backend's own barrier
+        // message: mosquitto queues a client's messages in the order it took them. Not 300 ms.
+        try await VenueEventsCommandTests.barrier(client, backend)
         #expect(backend.messages(on: enterTopic).count == 1)
         #expect(backend.messages(on: exitTopic).count == 1 && backend.messages(on: visitTopic).count == 1)
         let enter = try object(try #require(backend.messages(on: enterTopic).first))
@@ -102,7 +104,7 @@ struct VenueExitTests {
         }
         _ = try session.waitFor(timeout: 30, "the monitor's exit") { $0.contains("EXIT=0") }
         #expect(try session.format("#{alternate_on}") == "0")
-        try await Self.expectClosed(backend, lastPublished: lastPublished, stoppedAt: stoppedAt)
+        try await Self.expectClosed(backend, via: backendClient, lastPublished: lastPublished, stoppedAt: stoppedAt)
         let stderr = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
         #expect(stderr.contains("1 open visit closed at exit"), "\(stderr)")
         #expect(!stderr.contains("not delivered"), "\(stderr)")
@@ -136,7 +138,7 @@ struct VenueExitTests {
         let printed = view.lines.flatMap { $0["events"] as? [[String: Any]] ?? [] }
         #expect(printed.contains { $0["type"] as? String == "exit" }, "the closing exit is printed too")
         // The backend's persistent session: its client reconnects, the broker hands it what it queued.
-        try await Self.expectClosed(backend, lastPublished: lastPublished, stoppedAt: stoppedAt)
+        try await Self.expectClosed(backend, via: backendClient, lastPublished: lastPublished, stoppedAt: stoppedAt)
         nodes.stop()
         backendClient.stop()
     }

@@ -36,7 +36,8 @@ struct VenueRecordingCommandTests {
                 nodes.publish(MQTTOutgoingMessage(topic: "espresense/devices/y/kitchen", payload: Array(#"{"id":"\u001b[2J","rssi":-50}"#.utf8)))
             }
         }
-        try await Task.sleep(nanoseconds: 6_000_000_000)
+        // The walk's readings expired (the hall's exit is on a line), waited for, not 6 s.
+        try await live.waitForLine("the exit from the hall", until: VenueEventsCommandTests.exitsHall)
         live.process.interrupt()
         #expect(try await live.finish() == 0)
         let recorded = try String(contentsOfFile: file, encoding: .utf8)

@@ -253,4 +253,20 @@ import Testing
         let event = feed.snapshot(at: 1005).events.last { $0.message == "between ticks" }
         #expect(event?.time == 4.5 && event?.position == 124.5 && event?.shownTime == 124.5, "\(String(describing: event))")
     }
+
+    /// A seek back shifts the replay's capture times forward (`ReplayEngine`: ranging time never
+    /// runs back), so the last tick's anchor no longer turns capture time into the position: an
+    /// event just after a 30 s seek back was shown 30 s late, until the next tick.
+    @Test("an event logged just after a seek back carries the position the seek landed at, not the old tick's")
+    func eventsAfterASeekCarryTheNewPosition() {
+        var feed = MonitorFeed(status: SourceStatus(name: "museum-walk.btsnoop"))
+        feed.status.replayPosition = 120
+        feed.feed(Self.iBeaconPacket(minor: 1, rssi: -60, at: 1000))
+        _ = feed.snapshot(at: 1000)
+        // ← ← ←: from 120 s back to 90 s; the packets from there come on from capture time 1000.
+        feed.note(.sought(source: "museum-walk.btsnoop", position: 90, capture: 1000))
+        feed.log(.info, "after the seek", at: 1002)
+        let event = feed.events.last { $0.message == "after the seek" }
+        #expect(event?.position == 92, "\(String(describing: event))")
+    }
 }

@@ -179,15 +179,18 @@ import Testing
         #expect(slow.snapshot(now: 0).events.map(\.message) == ["speed: already the slowest, 0.25x"])
     }
 
-    /// Paused, the status line says `paused` and nothing of the speed: a `+` there had no answer
-    /// on screen. It says the speed the replay resumes at; playing, the status line shows it anyway.
+    /// Paused, the status line said `paused` and nothing of the speed: a `+` there was answered by
+    /// a notice for 4 s, then `paused` no longer said what the replay resumes at. The state carries
+    /// the speed as `replaying` does, for as long as it is paused.
     @Test func aSpeedKeyWhilePausedSaysTheSpeedToResumeAt() {
         let replay = ReplayControl(paused: true)
         var session = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hand")), inbox: SourceInbox(), replay: replay, speed: .factor(1))
+        #expect(session.snapshot(now: 0).source.state == .paused(speed: 1))
         session.handle(.speedUp)
         let paused = session.snapshot(now: 0)
-        #expect(paused.source.state == .paused)
-        #expect(paused.source.notice == "speed 2x once resumed (space)")
+        #expect(paused.source.state == .paused(speed: 2))
+        #expect(session.snapshot(now: 60).source.state == .paused(speed: 2), "still said a minute later")
+        #expect(paused.events.last?.message == "speed 2x")
         replay.resume()
         var playing = MonitorSession(feed: MonitorFeed(status: SourceStatus(name: "hand")), inbox: SourceInbox(), replay: replay, speed: .factor(1))
         playing.handle(.slowDown)

@@ -203,6 +203,31 @@ import Testing
         #expect(state.screen == .table && Self.names(state) == ["Lewis Chessmen"] && state.screenFilters[.events] == "exit")
     }
 
+    /// Each frame narrowed every list, the ones of screens not shown too: an event log narrowed
+    /// by `/exit` lower-cased its messages on every frame of the table. The view model carries the
+    /// lists the shown screen draws; the rows wherever the title counts them.
+    @Test("the view model narrows only the lists the shown screen draws")
+    func theViewModelNarrowsOnlyTheShownScreensLists() {
+        let scanners = ["pi-lobby", "pi-booth-1"].map {
+            ScannerState(name: $0, room: String($0.dropFirst(3)), alive: true, declaredOnline: nil, secondsSinceHeard: 1, messages: 3,
+                         offset: 0, offsetSource: "none")
+        }
+        let events = [MonitorEvent(time: 1, kind: .enter, message: "Rosetta Stone (cast)"), MonitorEvent(time: 3, kind: .exit, message: "Rosetta Stone (cast)")]
+        var state = MonitorState(snapshot: MonitorSnapshot(rows: Self.rows, source: SourceStatus(name: "mqtt://broker"), events: events, scanners: scanners))
+        for key in ["e", "/", "e", "x", "i", "t"] { _ = state.handle(.character(Character(key))) }
+        _ = state.handle(.enter)
+        let log = state.viewModel()
+        #expect(log.events.map(\.time) == [3] && log.rows.count == 4 && log.scanners.isEmpty)
+        _ = state.handle(.character("e"))
+        let table = state.viewModel()
+        #expect(state.screen == .table && table.rows.count == 4)
+        #expect(table.events.isEmpty && table.scanners.isEmpty && table.devices.isEmpty, "lists of screens not shown are not built")
+        #expect(table.totalEventCount == 2 && table.totalScannerCount == 2)
+        _ = state.handle(.character("n"))
+        let list = state.viewModel()
+        #expect(list.scanners.count == 2 && list.rows.isEmpty && list.events.isEmpty)
+    }
+
     @Test func sourceKeysBecomeCommandsForTheWiring() {
         var state = Self.state()
         let expected: [(Key, MonitorCommand)] = [

@@ -61,6 +61,30 @@ final class BumbleWorld {
         }
     }
 
+    /// Waits until no connection to `port` is left open on the world's side, accepted or still
+    /// in the listen backlog (false after `limit` s). With the client gone, that proves the world
+    /// handled everything it sent: asyncio reads a connection's data (and the world logs each
+    /// command) before it sees the end of the stream, and only then closes its socket.
+    func waitUntilConnectionsEnd(port: UInt16, limit: Double = 20) -> Bool {
+        let deadline = Date().addingTimeInterval(limit)
+        while Self.serverConnections(port: port) > 0 {
+            guard Date() < deadline, process.isRunning else { return false }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return true
+    }
+
+    /// IPv4 sockets on local `port` other than the listener, from /proc/net/tcp (hex
+    /// `local_address` `7F000001`-style `ADDR:PORT`, state `0A` is LISTEN).
+    static func serverConnections(port: UInt16) -> Int {
+        let table = (try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)) ?? ""
+        let local = String(format: ":%04X", port)
+        return table.split(separator: "\n").dropFirst().filter { line in
+            let fields = line.split(separator: " ")
+            return fields.count > 3 && fields[1].hasSuffix(local) && fields[3] != "0A"
+        }.count
+    }
+
     func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)

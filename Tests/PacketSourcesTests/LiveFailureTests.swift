@@ -154,7 +154,11 @@ struct LiveFailureTests {
         func scanning() -> Bool { ((try? Data(contentsOf: scan.out))?.count ?? 0) > 0 }
         while !(advertise.stderrText.contains("advertising ibeacon") && scanning()) && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
         world.stop()
-        Thread.sleep(forTimeInterval: 1)
+        // Both have noticed the loss before they are stopped (what the line below is about), waited
+        // for rather than a second that a loaded machine can outrun.
+        for (running, port) in [(scan, world.ports[0]), (advertise, world.ports[1])] {
+            #expect(running.waitUntil { $0.stderrText.contains("tcp:127.0.0.1:\(port): lost (") }, "\(running.stderrText)")
+        }
         kill(scan.process.processIdentifier, SIGINT)
         kill(advertise.process.processIdentifier, SIGINT)
         for (result, port, activity) in [(scan.wait(limit: 20), world.ports[0], "scanning"), (advertise.wait(limit: 20), world.ports[1], "advertising")] {
@@ -281,8 +285,9 @@ struct LiveFailureTests {
         let result = try BeacontopBinary.run(["scan", "tcp:127.0.0.1:\(world.ports[0])", "--json", "--exhibits", missing], limit: 30)
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("beacontop: \(missing): No such file or directory\n"), "\(result.stderr)")
-        // A command answered before the exit is logged as its answer goes out; allow it to land.
-        Thread.sleep(forTimeInterval: 0.5)
+        // Every command beacontop sent is logged once its connection is gone on the world's side
+        // (none was opened: the catalog is read first); no fixed wait that a loaded machine outruns.
+        #expect(world.waitUntilConnectionsEnd(port: world.ports[0]), "a connection to the world stayed open")
         let commands = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n")
             .compactMap { try? JSONDecoder().decode(CommandLogLine.self, from: Data($0.utf8)).command }
         #expect(!commands.contains("HCI_LE_SET_EXTENDED_SCAN_ENABLE_COMMAND"), "\(commands)")

@@ -96,7 +96,9 @@ struct RecordReplayEndToEndTests {
         let scanner = try BeacontopBinary.Running(
             ["scan", "tcp:127.0.0.1:\(world.ports[0])", "--record", recording.path] + (signal == nil ? ["--duration", "2"] : []))
         if let signal {
-            Thread.sleep(forTimeInterval: 2)
+            // Scanning (a frame printed) before the signal: the enable is what the end must undo.
+            // Waited for, not 2 s that a loaded machine's slow debug start can outrun.
+            #expect(scanner.waitUntil { !$0.stdoutText.isEmpty }, "no frame before the signal")
             kill(scanner.process.processIdentifier, signal)
         }
         let result = scanner.wait(limit: 20)

@@ -220,7 +220,10 @@ struct ReplaySeekTests {
             }
         }
         #expect(played == [5, 6, 7, 8, 9])
-        #expect(notices == [.ended(source: "seek", reason: "end of replay after 6 packets played (4 skipped by seeks or --from)")])
+        #expect(notices == [
+            .sought(source: "seek", position: 5, capture: 105),
+            .ended(source: "seek", reason: "end of replay after 6 packets played (4 skipped by seeks or --from)"),
+        ])
     }
 
     @Test("a seek back stops at --from: before it, the replay played nothing for the 10 s the position ran through")

@@ -56,7 +56,7 @@ struct VenueCheckpointTests {
             if checkpoints { control.acceptCheckpoints() }
             engine = try VenueReplayEngineTests.engine(path, control: control)
             let reader = try VenueRecordingReader(path: path)
-            feed = MonitorFeed(status: SourceStatus(name: path, state: .paused))
+            feed = MonitorFeed(status: SourceStatus(name: path, state: .paused(speed: 1)))
             feed.startVenue(VenueView(topics: VenueTopics(prefix: reader.prefix)))
         }
 

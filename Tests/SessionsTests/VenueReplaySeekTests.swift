@@ -61,7 +61,7 @@ struct VenueReplaySeekTests {
         control.seek(by: 50)
         try Self.drain(&session, until: Self.start + 49.75)
         var snapshot = session.snapshot(now: Date().timeIntervalSince1970)
-        #expect(snapshot.source.state == .paused)
+        #expect(snapshot.source.state == .paused(speed: 1))
         #expect(snapshot.source.replayPosition == 50)
         #expect(session.feed.venue?.visits.totals["kitchen"]?.visits == 1)
         #expect(session.feed.venue?.visits.openVisits == 1)

@@ -152,7 +152,7 @@ import Testing
     }
 
     @Test("a device presence forgets while shown: the detail says so under its id, never shows another; it comes back when heard; Esc selects the one in its place")
-    func aDeviceThatLeavesWhileShown() {
+    func aDeviceThatLeavesWhileShown() throws {
         var state = Self.state([Self.phone, Self.visitor, Self.unplaced], columns: 40, lines: 12)
         _ = state.handle(.down)
         _ = state.handle(.enter)
@@ -160,16 +160,29 @@ import Testing
         snapshot.devices = [Self.phone, Self.unplaced]
         #expect(state.update(snapshot) == .redraw)
         let gone = NarrowScreenTests.lines(DeviceListViewTests.screen(state))
-        #expect(Array(gone[0...6]) == [
+        // Its last room and readings stay, dimmed under the note (it said only "No longer tracked").
+        #expect(Array(gone[0...9]) == [
             " beacontop · device           2 devices",
             " name:Visitor's phone",
-            "  No longer tracked: no live scanner",
-            "  has heard it within a reading's",
-            "  lifetime, so presence let it go. It",
-            "  shows here again if one hears it; Esc",
-            "  returns to the list.",
+            " No longer tracked: no live scanner has",
+            " heard it within a reading's lifetime,",
+            " so presence let it go. Last known:",
+            " In hall, placed by",
+            " esp32-hall-north-door",
+            " Runner-up: none (no other room hears",
+            " it)",
+            " No room is gaining on hall",
         ], "\(gone)")
+        let roles = Self.roles(state)
+        #expect(roles[2...4].allSatisfy { $0.allSatisfy { $0 == "m" } } && roles[5...9].allSatisfy { !$0.isEmpty && $0.allSatisfy { $0 == "s" } },
+                "the note muted, what was last known stale: \(roles)")
         #expect(!gone.joined().contains("irk:") && !gone.joined().contains("unplaced"))
+        _ = ScrolledScreenTests.frame(&state)
+        for _ in 0..<4 { _ = state.handle(.character("j")) }
+        let readings = ScrolledScreenTests.frame(&state)
+        let reading = try #require(readings.firstIndex { $0.hasPrefix(">esp") && $0.contains("-62") }, "\(readings)")
+        #expect(Self.roles(state)[reading].allSatisfy { $0 == "s" || $0 == " " }, "the last reading dimmed: \(Self.roles(state))")
+        for _ in 0..<4 { _ = state.handle(.character("k")) }
         snapshot.devices = [Self.phone, Self.visitor, Self.unplaced]
         _ = state.update(snapshot)
         #expect(NarrowScreenTests.lines(DeviceListViewTests.screen(state))[2] == " In hall, placed by")

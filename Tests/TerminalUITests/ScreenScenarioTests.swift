@@ -179,7 +179,7 @@ import Testing
     }
 
     @Test func aPausedReplayShowsPositionMalformedAndRecording() {
-        var source = SourceStatus(name: "museum.btsnoop", state: .paused, advertsPerSecond: 31, malformedCount: 2,
+        var source = SourceStatus(name: "museum.btsnoop", state: .paused(speed: 1), advertsPerSecond: 31, malformedCount: 2,
                                   recordingFile: "out.btsnoop", replayPosition: 83, replayDuration: 600)
         var state = MonitorState(snapshot: Museum.snapshot(rows: [], source: source), screenSize: (100, 10))
         let screen = render(state.viewModel(), size: ScreenSize(columns: 100, lines: 10))
@@ -267,7 +267,7 @@ extension ScreenScenarioTests {
     }
 
     @Test func aNarrowStatusLineKeepsStateMalformedAndRecording() {
-        let source = SourceStatus(name: "museum.btsnoop", state: .paused, advertsPerSecond: 31, malformedCount: 2,
+        let source = SourceStatus(name: "museum.btsnoop", state: .paused(speed: 1), advertsPerSecond: 31, malformedCount: 2,
                                   recordingFile: "out.btsnoop", replayPosition: 83, replayDuration: 600)
         let model = MonitorState(snapshot: Museum.snapshot(rows: [], source: source)).viewModel()
         let lines = [100, 80, 60].map { render(model, size: ScreenSize(columns: $0, lines: 10)).line(9).trimmingTrailingSpaces() }
@@ -278,6 +278,31 @@ extension ScreenScenarioTests {
         ])
         let screen = render(model, size: ScreenSize(columns: 60, lines: 10))
         #expect(screen.roleCodes(9).hasPrefix("TTTTTTTTTTTTTTTTwwwwwwTTTwwwwwwwwwwwTTTRRRRRRRRRRRRRRRRR"))
+    }
+
+    /// Paused at another speed than 1x, the state says the speed the replay resumes at, on 40
+    /// columns too (it said only `paused` once the `+` key's 4 s notice was gone).
+    @Test func aPausedReplaySaysTheSpeedItResumesAt() {
+        let rows = [100, 40].map { columns in
+            [2.0, 0.25, .infinity, 1].map { speed in
+                let source = SourceStatus(name: "museum.btsnoop", state: .paused(speed: speed), advertsPerSecond: 31, malformedCount: 0,
+                                          replayPosition: 83, replayDuration: 600)
+                let model = MonitorState(snapshot: Museum.snapshot(rows: [], source: source)).viewModel()
+                return render(model, size: ScreenSize(columns: columns, lines: 10)).line(9).trimmingTrailingSpaces()
+            }
+        }
+        #expect(rows == [[
+            " museum.btsnoop paused · 2x · 01:23/10:00 · 31 adv/s                                         ? help",
+            " museum.btsnoop paused · 0.25x · 01:23/10:00 · 31 adv/s                                      ? help",
+            " museum.btsnoop paused · max · 01:23/10:00 · 31 adv/s                                        ? help",
+            " museum.btsnoop paused · 01:23/10:00 · 31 adv/s                                              ? help",
+        ], [
+            // The position gives way before the speed (the state is what must not be missed).
+            " museum.btsnoop paused · 2x      ? help",
+            " museum.btsnoop paused · 0.25x   ? help",
+            " museum.btsnoop paused · max     ? help",
+            " museum.btsnoop paused · 01:23/10:00",
+        ]])
     }
 
     /// A long capture path gives way from the front, its directories before the rate, the help hint
