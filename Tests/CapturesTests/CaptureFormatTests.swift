@@ -99,6 +99,31 @@ import Testing
         #expect(result.errors.isEmpty)
     }
 
+    /// LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR records carry the packet's CRC; a sniffer that did not
+    /// check it (flags 0x0001, as every record of ll-phdr-no-rssi.pcapng) left garbled adverts in:
+    /// one flipped bit made a device that never advertised. The first record of that capture
+    /// (SCAN_RSP from 4A:0E:CD:C0:3C:3B, CRC 95 e2 77, good for tshark) is read; with one AdvA bit
+    /// flipped it is not an advertisement, unless the sniffer itself vouched for the CRC (0x0C01).
+    @Test func leLinkLayerRecordsWithABadCRCAreNoAdverts() throws {
+        let packet: [UInt8] = [0xD6, 0xBE, 0x89, 0x8E, 0x44, 0x06, 0x3B, 0x3C, 0xC0, 0xCD, 0x0E, 0x4A, 0x95, 0xE2, 0x77]
+        var flipped = packet
+        flipped[9] ^= 0x01
+        func record(flags: UInt16, _ pdu: [UInt8]) -> [UInt8] {
+            [0, 0, 0, 0, 0, 0, 0, 0, UInt8(flags & 0xFF), UInt8(flags >> 8)] + pdu
+        }
+        var file = CaptureFileBuilder.pcap(bigEndian: false, nanoseconds: false, linkType: 256)
+        file.pcapRecord(seconds: 1, fraction: 0, data: record(flags: 0x0001, packet))
+        file.pcapRecord(seconds: 2, fraction: 0, data: record(flags: 0x0001, flipped))
+        file.pcapRecord(seconds: 3, fraction: 0, data: record(flags: 0x0C01, flipped))
+        let result = try read(file.bytes)
+        #expect(result.records == 3)
+        #expect(result.packets.map(\.packet.timestamp) == [1, 3])
+        var decoder = AdvertisingReportDecoder()
+        var addresses: [BDAddress] = []
+        for (_, packet) in result.packets { try decoder.decode(packet) { addresses.append($0.address) } }
+        #expect(addresses == [BDAddress("4A:0E:CD:C0:3C:3B")!, BDAddress("4A:0E:CC:C0:3C:3B")!])
+    }
+
     // MARK: helpers
 
     let directory: TemporaryDirectory
