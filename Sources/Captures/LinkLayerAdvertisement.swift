@@ -8,6 +8,8 @@ import HCI
 enum LinkLayerAdvertisement {
     /// The access address of every advertising-channel packet (Core 5.4 Vol 6 Part B 2.1.2).
     static let advertisingAccessAddress: UInt32 = 0x8E89_BED6
+    /// The PHY code of LE Coded in both sniffer headers (Wireshark: "PHY: LE Coded (2)").
+    static let codedPHY: UInt16 = 2
 
     /// LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR (256): a 10-byte little-endian pseudo-header (RF
     /// channel, signal power, noise power, access-address offenses, reference access address,
@@ -20,6 +22,10 @@ enum LinkLayerAdvertisement {
         guard data.count >= 10 else { return .malformed("\(data.count) bytes, shorter than the 10-byte LE LL pseudo-header") }
         let flags = UInt16(data[s + 8]) | UInt16(data[s + 9]) << 8
         if flags & 0x0400 != 0 && flags & 0x0800 == 0 { return .notAdvertising }
+        // Flags bits 14-15: the PHY. A legacy advertising PDU is only ever sent on LE 1M; a
+        // coded packet has a coding-indicator byte before its header, which read as a header made
+        // an ADV_EXT_IND an ADV_IND from an address that does not exist.
+        if flags >> 14 == codedPHY { return .notAdvertising }
         let rssi: Int8? = flags & 0x0002 != 0 ? Int8(bitPattern: data[s + 1]) : nil
         let pdu = data[(s + 10)...]
         if flags & 0x0400 == 0, hasBadCRC(pdu) { return .notAdvertising }
@@ -69,6 +75,9 @@ enum LinkLayerAdvertisement {
             return .malformed("nRF Sniffer packet header of \(headerLength) bytes runs past the \(data.count)-byte record")
         }
         guard data[s + 8] & 0x01 != 0 else { return .notAdvertising }
+        // Flags bits 4-6: the PHY. As in link type 256, an LE Coded packet is no legacy advert, and
+        // its coding-indicator byte would be read as the PDU header.
+        guard UInt16((data[s + 8] >> 4) & 0x07) != codedPHY else { return .notAdvertising }
         let rssi = Int8(clamping: -Int(data[s + 10]))
         return report(pdu: data[(s + 7 + headerLength)...], rssi: rssi, timestamp: timestamp)
     }

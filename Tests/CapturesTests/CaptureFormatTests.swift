@@ -124,6 +124,29 @@ import Testing
         #expect(addresses == [BDAddress("4A:0E:CD:C0:3C:3B")!, BDAddress("4A:0E:CC:C0:3C:3B")!])
     }
 
+    /// Sniffers on the LE Coded PHY put a coding-indicator byte between access address and header;
+    /// read as the header, an ADV_EXT_IND (tshark: "Coding Indicator: FEC Block 2 coded using S=8",
+    /// "PDU Type: ADV_EXT_IND") became an ADV_IND from an address made of its extended header.
+    /// Legacy adverts are only sent on LE 1M: coded packets of both sniffer link types are none.
+    @Test func leCodedPHYPacketsAreNoLegacyAdverts() throws {
+        // Access address, CI 0, header (ADV_EXT_IND, length 8), extended header (length 7, AdvA
+        // only) with AdvA 11:22:33:44:55:66, CRC not checked here.
+        let advExtInd: [UInt8] = [0xD6, 0xBE, 0x89, 0x8E, 0x00, 0x07, 0x08, 0x07, 0x01, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0, 0, 0]
+        var nordic = CaptureFileBuilder.pcap(bigEndian: false, nanoseconds: false, linkType: 272)
+        // Board, payload length, protocol 3, counter, id 0x02 (advertising PDU); header of 10:
+        // flags 0x21 (CRC good, PHY coded), channel 37, RSSI -60, event counter, timestamp.
+        let header: [UInt8] = [10, 0x21, 37, 60, 0, 0, 100, 0, 0, 0]
+        nordic.pcapRecord(seconds: 1, fraction: 0, data: [0x40, UInt8(header.count + advExtInd.count), 0, 3, 1, 0, 0x02] + header + advExtInd)
+        var phdr = CaptureFileBuilder.pcap(bigEndian: false, nanoseconds: false, linkType: 256)
+        // Flags 0x8C03: dewhitened, signal power valid, CRC checked and valid, PHY coded.
+        phdr.pcapRecord(seconds: 1, fraction: 0, data: [0, 0xC4, 0, 0, 0, 0, 0, 0, 0x03, 0x8C] + advExtInd)
+        for file in [nordic, phdr] {
+            let result = try read(file.bytes)
+            #expect(result.records == 1)
+            #expect(result.packets.isEmpty, "\(result.packets.map(\.packet.payload))")
+        }
+    }
+
     // MARK: helpers
 
     let directory: TemporaryDirectory
