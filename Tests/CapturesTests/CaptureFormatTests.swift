@@ -99,6 +99,35 @@ import Testing
         #expect(result.errors.isEmpty)
     }
 
+    /// A section or interface header larger than the reader's 256 KiB buffer (a long shb_comment or
+    /// if_description, in options of 60,000 bytes) was skipped whole, as an unknown block: the second
+    /// section kept the first one's interface (187, so its 201 record read as "unknown H4 packet
+    /// indicator 0x0"), and a long interface shifted every later one ("interface 1 was never
+    /// described"). tshark reads this file as the test expects. A file cut inside such a block
+    /// ends there, as inside any other.
+    @Test func headerBlocksLargerThanTheBufferAreRead() throws {
+        var file = CaptureFileBuilder(bigEndian: false)
+        file.sectionHeader()
+        file.interface(linkType: 187)
+        file.enhancedPacket(interface: 0, ticks: 1_000_000, data: [4] + Self.reportEvent)
+        let secondSection = file.bytes.count
+        file.sectionHeader(commentBytes: 300_000)
+        file.interface(linkType: 201)
+        file.enhancedPacket(interface: 0, ticks: 3_000_000, data: [0, 0, 0, 1, 4] + Self.reportEvent)
+        // Milliseconds, said after the long description; then an interface after the long one.
+        file.interface(linkType: 187, resolution: 3, descriptionBytes: 300_000)
+        file.interface(linkType: 201)
+        file.enhancedPacket(interface: 1, ticks: 5_000, data: [4] + Self.reportEvent)
+        file.enhancedPacket(interface: 2, ticks: 7_000_000, data: [0, 0, 0, 1, 4] + Self.reportEvent)
+        let result = try read(file.bytes)
+        #expect(result.packets.map(\.packet.timestamp) == [1, 3, 5, 7])
+        #expect(result.records == 4)
+
+        let cut = try readAll(directory.write(Array(file.bytes[..<(secondSection + 200_000)]), name: "cut-in-large-header"))
+        #expect(cut.packets.map(\.packet.timestamp) == [1] && cut.errors.isEmpty)
+        #expect(cut.truncation?.what == "pcapng Section Header Block" && cut.truncation?.offset == secondSection)
+    }
+
     /// LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR records carry the packet's CRC; a sniffer that did not
     /// check it (flags 0x0001, as every record of ll-phdr-no-rssi.pcapng) left garbled adverts in:
     /// one flipped bit made a device that never advertised. The first record of that capture
