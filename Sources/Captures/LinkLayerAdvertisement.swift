@@ -32,6 +32,15 @@ enum LinkLayerAdvertisement {
         return report(pdu: pdu, rssi: rssi, timestamp: timestamp)
     }
 
+    /// LINKTYPE_BLUETOOTH_LE_LL (251): the packet alone, from its access address to its CRC
+    /// (Kismet and other sniffers). Nothing says the signal strength, the PHY or whether the CRC was
+    /// checked: it is checked here, and the report carries no RSSI. It was refused as "not a
+    /// Bluetooth link type".
+    static func decodeLL(_ data: ArraySlice<UInt8>, timestamp: Double) -> LinkTypeDecoder.Outcome {
+        if hasBadCRC(data) { return .notAdvertising }
+        return report(pdu: data, rssi: nil, timestamp: timestamp)
+    }
+
     /// True when `pdu` (from its access address) holds an advertising-channel packet whose CRC,
     /// present after the payload, does not match. A packet cut before its CRC is not judged here.
     static func hasBadCRC(_ pdu: ArraySlice<UInt8>) -> Bool {

@@ -153,6 +153,25 @@ import Testing
         #expect(addresses == [BDAddress("4A:0E:CD:C0:3C:3B")!, BDAddress("4A:0E:CC:C0:3C:3B")!])
     }
 
+    /// LINKTYPE_BLUETOOTH_LE_LL (251), the packet alone from access address to CRC, was refused as
+    /// "not a Bluetooth link type". Its adverts are read as 256's, the CRC always checked (nothing
+    /// says a sniffer did) and no RSSI. tshark reads the first as SCAN_RSP from 4a:0e:cd:c0:3c:3b.
+    @Test func leLinkLayerWithoutPseudoHeader() throws {
+        let packet: [UInt8] = [0xD6, 0xBE, 0x89, 0x8E, 0x44, 0x06, 0x3B, 0x3C, 0xC0, 0xCD, 0x0E, 0x4A, 0x95, 0xE2, 0x77]
+        var flipped = packet
+        flipped[9] ^= 0x01
+        var file = CaptureFileBuilder.pcap(bigEndian: false, nanoseconds: false, linkType: 251)
+        file.pcapRecord(seconds: 1, fraction: 0, data: packet)
+        file.pcapRecord(seconds: 2, fraction: 0, data: flipped)
+        let result = try read(file.bytes)
+        #expect(result.records == 2)
+        var decoder = AdvertisingReportDecoder()
+        var adverts: [Advertisement] = []
+        for (_, packet) in result.packets { try decoder.decode(packet) { adverts.append($0) } }
+        #expect(adverts.map(\.address) == [BDAddress("4A:0E:CD:C0:3C:3B")!])
+        #expect(adverts.first?.eventKind == .scanRsp && adverts.first?.rssi == nil && adverts.first?.timestamp == 1)
+    }
+
     /// Sniffers on the LE Coded PHY put a coding-indicator byte between access address and header;
     /// read as the header, an ADV_EXT_IND (tshark: "Coding Indicator: FEC Block 2 coded using S=8",
     /// "PDU Type: ADV_EXT_IND") became an ADV_IND from an address made of its extended header.
