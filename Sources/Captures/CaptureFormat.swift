@@ -51,6 +51,9 @@ public enum LinkType {
     /// Nordic nRF Sniffer for Bluetooth LE: board id and sniffer header, then the link-layer packet.
     public static let nordicBLE: UInt32 = 272
 
+    /// Bluetooth link types that hold no LE advertising, by what they hold.
+    static let unreadBluetooth: [UInt32: String] = [255: "Bluetooth BR/EDR baseband"]
+
     public static let supported: Set<UInt32> = [
         bluetoothHCIH4, bluetoothHCIH4WithPseudoHeader, bluetoothLinuxMonitor, bluetoothLELL, bluetoothLELLWithPseudoHeader, nordicBLE,
     ]
