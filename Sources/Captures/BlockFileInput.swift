@@ -125,6 +125,20 @@ struct BlockFileInput: Sendable {
         }
     }
 
+    /// Consumes the next `count` bytes and returns a copy of them, however many buffers they span
+    /// (a pcapng header block larger than the buffer); nil when the file ends first.
+    mutating func take(_ count: Int) throws(CaptureError) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        while bytes.count < count {
+            guard try fill(1) else { return nil }
+            let chunk = min(available, count - bytes.count)
+            bytes.append(contentsOf: buffer[start..<(start + chunk)])
+            start += chunk
+        }
+        return bytes
+    }
+
     /// True when every byte of the file has been consumed.
     mutating func atEnd() throws(CaptureError) -> Bool {
         try !fill(1)

@@ -44,12 +44,17 @@ public enum LinkType {
     public static let bluetoothHCIH4WithPseudoHeader: UInt32 = 201
     /// BlueZ monitor: adapter index and opcode (both 16-bit big-endian), then the HCI packet.
     public static let bluetoothLinuxMonitor: UInt32 = 254
+    /// Link-layer packets from the access address to the CRC, nothing else (Kismet and other sniffers).
+    public static let bluetoothLELL: UInt32 = 251
     /// Link-layer packets with a 10-byte pseudo-header (channel, signal power, flags).
     public static let bluetoothLELLWithPseudoHeader: UInt32 = 256
     /// Nordic nRF Sniffer for Bluetooth LE: board id and sniffer header, then the link-layer packet.
     public static let nordicBLE: UInt32 = 272
 
+    /// Bluetooth link types that hold no LE advertising, by what they hold.
+    static let unreadBluetooth: [UInt32: String] = [255: "Bluetooth BR/EDR baseband"]
+
     public static let supported: Set<UInt32> = [
-        bluetoothHCIH4, bluetoothHCIH4WithPseudoHeader, bluetoothLinuxMonitor, bluetoothLELLWithPseudoHeader, nordicBLE,
+        bluetoothHCIH4, bluetoothHCIH4WithPseudoHeader, bluetoothLinuxMonitor, bluetoothLELL, bluetoothLELLWithPseudoHeader, nordicBLE,
     ]
 }

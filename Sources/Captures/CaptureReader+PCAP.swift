@@ -18,7 +18,10 @@ extension CaptureReader {
         // The top bits of the link type field may hold an FCS length; the type is the low 16 bits.
         let linkType = input.uint32(at: s + 20, bigEndian: bigEndian) & 0xFFFF
         guard LinkType.supported.contains(linkType) else {
-            throw .unsupported(path: path, what: "pcap link type \(linkType) is not a Bluetooth link type (readable: 187, 201, 254, 256, 272)")
+            // Named as btsnoop datalinks are: 255 was "not a Bluetooth link type".
+            let what = LinkType.unreadBluetooth[linkType].map { "pcap link type \(linkType) (\($0)) holds no LE advertisements" }
+                ?? "pcap link type \(linkType) is not a Bluetooth link type"
+            throw .unsupported(path: path, what: what + " (readable: 187, 201, 251, 254, 256, 272)")
         }
         input.start += 24
         return .pcap(linkType: linkType, bigEndian: bigEndian, nanoseconds: nanoseconds)

@@ -103,6 +103,19 @@ extension CaptureReader {
                               "\(length) (must be a multiple of 4 between 12 and \(Self.maxBlockLength))")
             }
             let isPacket = type == BlockType.enhancedPacket || type == BlockType.simplePacket || type == BlockType.obsoletePacket
+            // A section or interface header larger than the buffer (options of up to 64 KiB each: a
+            // long comment or if_description) was skipped whole like an unknown block: a second
+            // section kept the first one's interfaces, and a skipped interface shifted every later
+            // one, so packets were read with another interface's link type and clock. Such a block
+            // is read whole into memory of its own (at most maxBlockLength) and handled as any other.
+            if length > BlockFileInput.bufferSize, type == BlockType.sectionHeader || type == BlockType.interfaceDescription {
+                guard let bytes = try input.take(length) else {
+                    truncation = CaptureTruncation(what: Self.blockName(type), offset: blockOffset, needed: length, present: input.offset - blockOffset)
+                    return nil
+                }
+                try headerBlock(type, in: BlockFileInput(bytes: bytes, name: path), at: 0, length: length, blockOffset: blockOffset)
+                continue
+            }
             if length > BlockFileInput.bufferSize {
                 guard try input.skip(length) else {
                     truncation = CaptureTruncation(what: Self.blockName(type), offset: blockOffset, needed: length, present: input.offset - blockOffset)
@@ -125,13 +138,8 @@ extension CaptureReader {
             }
             input.start += length
             switch type {
-            case BlockType.sectionHeader:
-                let major = input.uint16(at: s + 12, bigEndian: sectionBigEndian)
-                guard major == 1 else { throw .unsupported(path: path, what: "pcapng version \(major) at byte \(blockOffset)") }
-                interfaces = []
-            case BlockType.interfaceDescription:
-                guard length >= 20 else { throw corrupt("pcapng Interface Description Block", at: blockOffset, "\(length) bytes, at least 20 needed") }
-                interfaces.append(readInterface(body: s + 8, end: s + length - 4))
+            case BlockType.sectionHeader, BlockType.interfaceDescription:
+                try headerBlock(type, in: input, at: s, length: length, blockOffset: blockOffset)
             case BlockType.enhancedPacket, BlockType.obsoletePacket:
                 recordCount += 1
                 recordOffset = blockOffset
@@ -174,9 +182,26 @@ extension CaptureReader {
         }
     }
 
+    /// A Section Header Block (version checked, interfaces forgotten) or an Interface Description
+    /// Block (one more interface) of `length` bytes at `s` in `block`, its trailer checked.
+    mutating func headerBlock(_ type: UInt32, in block: BlockFileInput, at s: Int, length: Int, blockOffset: Int) throws(CaptureError) {
+        let trailer = Int(block.uint32(at: s + length - 4, bigEndian: sectionBigEndian))
+        guard trailer == length else {
+            throw corrupt("pcapng trailing block total length", at: blockOffset + length - 4, "\(trailer), the block header says \(length)")
+        }
+        if type == BlockType.sectionHeader {
+            let major = block.uint16(at: s + 12, bigEndian: sectionBigEndian)
+            guard major == 1 else { throw .unsupported(path: path, what: "pcapng version \(major) at byte \(blockOffset)") }
+            interfaces = []
+        } else {
+            guard length >= 20 else { throw corrupt("pcapng Interface Description Block", at: blockOffset, "\(length) bytes, at least 20 needed") }
+            interfaces.append(readInterface(in: block, body: s + 8, end: s + length - 4))
+        }
+    }
+
     /// Link type, snap length and the two options that change timestamps. Options are code,
     /// length (both 16-bit), value padded to 4 bytes; code 0 ends them.
-    func readInterface(body: Int, end: Int) -> PCAPNGInterface {
+    func readInterface(in input: BlockFileInput, body: Int, end: Int) -> PCAPNGInterface {
         var interface = PCAPNGInterface(
             linkType: UInt32(input.uint16(at: body, bigEndian: sectionBigEndian)),
             snapLength: input.uint32(at: body + 4, bigEndian: sectionBigEndian)

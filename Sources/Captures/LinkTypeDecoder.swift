@@ -2,7 +2,7 @@ import HCI
 
 /// Turns one pcap/pcapng record of a Bluetooth link type into an HCI packet.
 ///
-/// HCI link types map directly. Link-layer sniffer captures (256, 272) hold over-the-air PDUs
+/// HCI link types map directly. Link-layer sniffer captures (251, 256, 272) hold over-the-air PDUs
 /// instead; their advertising PDUs become the LE Advertising Report event a controller would have
 /// sent (`LinkLayerAdvertisement`), so everything downstream sees one kind of input.
 enum LinkTypeDecoder {
@@ -40,6 +40,8 @@ enum LinkTypeDecoder {
             let opcode = UInt16(data[s + 2]) << 8 | UInt16(data[s + 3])
             guard let (type, direction) = MonitorPacketDecoder.packetKind(opcode: opcode) else { return .notHCI }
             return .hci(HCIPacket(timestamp: timestamp, direction: direction, type: type, payload: data[(s + 4)...]))
+        case LinkType.bluetoothLELL:
+            return LinkLayerAdvertisement.decodeLL(data, timestamp: timestamp)
         case LinkType.bluetoothLELLWithPseudoHeader:
             return LinkLayerAdvertisement.decodeLLWithPseudoHeader(data, timestamp: timestamp)
         case LinkType.nordicBLE:

@@ -71,7 +71,9 @@ public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
         case .resumedFromEnd(let source): "\(source): seek back from the end: playing again"
         case .nothingFurther(let source): "\(source): the replay is at its end, nothing further (← goes back)"
         case .pastTheEnd(let source, let from, let last):
-            "\(source): --from \(Self.seconds(from)) s is past the end: the file spans 0-\(Self.seconds(last)) s; nothing replayed"
+            // --from as given: rounded down to a tenth like the span, `--from 210.77` on a capture
+            // of 210.768 s read "--from 210.7 s is past the end: the file spans 0-210.7 s".
+            "\(source): --from \(Self.exactSeconds(from)) s is past the end: the file spans 0-\(Self.seconds(last)) s; nothing replayed"
         case .warning(let source, let message): "\(source): \(message)"
         case .restartFailed(let source, let message, _): "\(source): \(message)"
         case .restarted(let source, let activity, let tries): "\(source): \(activity) restarted after \(tries) tries"
@@ -84,6 +86,11 @@ public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
         case .recordingStopped(let path, let packets): "recording stopped: \(path), \(packets) packets"
         case .recordingFailed(let path, let reason): "recording \(path): lost (\(reason); recording stopped)"
         }
+    }
+
+    /// Seconds as given, without a trailing `.0` (`500`, `210.77`, `1e+300`).
+    public static func exactSeconds(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     /// Seconds to a tenth, without a trailing `.0` (`500`, `120.4`).

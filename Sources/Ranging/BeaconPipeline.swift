@@ -23,6 +23,10 @@ public struct BeaconPipeline: Sendable {
 
     /// Shortest tick interval: a day of ticks stays under 10^8 (see `TimestampPolicy.longestGap`).
     public static let shortestTickInterval = 0.001
+    /// Longest tick interval: a day, the longest silence ticks cover (`TimestampPolicy.longestGap`).
+    /// Ticks fall on multiples of the interval: `--tick 1e10` put the first past year 2255, where
+    /// times no longer fit the tick line's six decimals and `t` was written as null.
+    public static let longestTickInterval = 86_400.0
 
     public init(engine: RangingEngine, tickInterval: Double = 1) {
         precondition(tickInterval >= Self.shortestTickInterval && tickInterval.isFinite, "tick interval must be at least 1 ms")

@@ -77,8 +77,9 @@ struct RangingOptions: ParsableArguments {
     @Option(help: "RSSI filter: adaptive (default), running-average, arma, kalman, iqm.") var filter = "adaptive"
 
     func validate() throws {
-        guard tick >= BeaconPipeline.shortestTickInterval, tick.isFinite else {
-            throw ValidationError("--tick must be a number of seconds, at least \(BeaconPipeline.shortestTickInterval)")
+        guard tick >= BeaconPipeline.shortestTickInterval, tick <= BeaconPipeline.longestTickInterval else {
+            throw ValidationError(
+                "--tick must be a number of seconds from \(BeaconPipeline.shortestTickInterval) to \(Int(BeaconPipeline.longestTickInterval))")
         }
         do { _ = try RSSIFilterKind(name: filter) } catch { throw ValidationError("--filter: \(error.reason)") }
     }

@@ -37,6 +37,9 @@ struct SimulateCommand: ParsableCommand {
 
     /// A day: the longest run --duration takes, and the longest tour written without it.
     static let longestDuration = 86_400.0
+    /// The most ground-truth samples one run writes: a day at the default 0.5 s is 172,801. The
+    /// truth file is built in memory, about 670 bytes a sample with the museum's ten beacons.
+    static let mostTruthSamples = 200_000
 
     func validate() throws {
         if let duration, !(duration > 0 && duration <= Self.longestDuration) {
@@ -86,10 +89,18 @@ struct SimulateCommand: ParsableCommand {
                 "\(catalog ?? "the scenario"): one tour lasts \(Int(venue.duration.rounded())) s, past the \(Int(Self.longestDuration)) s "
                     + "simulate writes (positions are metres: is an exhibit far from the rest?); give --duration")
         }
+        // --truth-step was only required to be positive: 0.001 s over the museum tour wrote 141 MB
+        // of truth, and 1e-300 s (or 0.001 s over a day) filled memory sample by sample without end.
+        let runDuration = duration ?? venue.duration
+        if runDuration / truthStep >= Double(Self.mostTruthSamples) {
+            throw MonitorRunner.usageError(
+                "--truth-step \(truthStep) s over \(Int(runDuration.rounded())) s makes more than \(Self.mostTruthSamples) truth samples, "
+                    + "the most simulate writes; give a larger --truth-step or a shorter --duration")
+        }
         let summary: SimulatedRecording.Summary
         do {
             summary = try SimulatedRecording.write(
-                scenario: venue, seed: seed, duration: duration ?? venue.duration, truthStep: truthStep,
+                scenario: venue, seed: seed, duration: runDuration, truthStep: truthStep,
                 capturePath: out, truthPath: truthPath, replacing: false
             )
         } catch {

@@ -56,6 +56,9 @@ import Testing
         #expect(h5.description.contains("btsnoop datalink 1004 (three-wire UART (H5))"))
         let ethernet = try #require(try openError(CaptureFileBuilder.pcap(bigEndian: false, nanoseconds: false, linkType: 1).bytes))
         #expect(ethernet.description.contains("pcap link type 1 is not a Bluetooth link type"))
+        // BR/EDR baseband is Bluetooth, with nothing of LE in it: it was "not a Bluetooth link type".
+        let baseband = try #require(try openError(CaptureFileBuilder.pcap(bigEndian: false, nanoseconds: false, linkType: 255).bytes))
+        #expect(baseband.description.contains("pcap link type 255 (Bluetooth BR/EDR baseband) holds no LE advertisements (readable: "), "\(baseband)")
     }
 
     @Test func anImpossibleBtsnoopLengthIsCorruptAtItsOffset() throws {

@@ -78,21 +78,28 @@ struct CaptureFileBuilder {
         u32(length)
     }
 
-    mutating func sectionHeader() {
+    /// `commentBytes`: that many bytes of `shb_comment`, in options of at most 60,000 bytes.
+    mutating func sectionHeader(commentBytes: Int = 0) {
         var body = CaptureFileBuilder(bigEndian: bigEndian)
         body.u32(0x1A2B_3C4D)
         body.u16(1)
         body.u16(0)
         body.u64(UInt64.max) // section length unknown
+        if commentBytes > 0 {
+            body.textOptions(code: 1, bytes: commentBytes)
+            body.u16(0); body.u16(0)
+        }
         block(type: 0x0A0D_0D0A, body: body.bytes)
     }
 
-    /// `resolution` is the raw if_tsresol byte, nil to leave the option out (microseconds).
-    mutating func interface(linkType: UInt16, resolution: UInt8? = nil, offsetSeconds: Int64? = nil) {
+    /// `resolution` is the raw if_tsresol byte, nil to leave the option out (microseconds);
+    /// `descriptionBytes` of `if_description` come before it.
+    mutating func interface(linkType: UInt16, resolution: UInt8? = nil, offsetSeconds: Int64? = nil, descriptionBytes: Int = 0) {
         var body = CaptureFileBuilder(bigEndian: bigEndian)
         body.u16(linkType)
         body.u16(0)
         body.u32(0)
+        if descriptionBytes > 0 { body.textOptions(code: 3, bytes: descriptionBytes) }
         if let resolution {
             body.u16(9); body.u16(1); body.bytes += [resolution, 0, 0, 0]
         }
@@ -101,6 +108,18 @@ struct CaptureFileBuilder {
         }
         body.u16(0); body.u16(0)
         block(type: 1, body: body.bytes)
+    }
+
+    /// Options `code` holding `bytes` letters in all, each at most 60,000 (an option's length is 16 bits).
+    mutating func textOptions(code: UInt16, bytes: Int) {
+        var left = bytes
+        while left > 0 {
+            let count = min(left, 60_000)
+            u16(code); u16(UInt16(count))
+            self.bytes += [UInt8](repeating: UInt8(ascii: "c"), count: count)
+            while self.bytes.count % 4 != 0 { self.bytes.append(0) }
+            left -= count
+        }
     }
 
     mutating func enhancedPacket(interface: UInt32, ticks: UInt64, data: [UInt8]) {

@@ -92,6 +92,21 @@ import Testing
         #expect(ticks.first?.hasPrefix("{\"t\":1700000001") == true && ticks.last?.hasPrefix("{\"t\":6430400001") == true, "\(ticks.count) ticks")
     }
 
+    /// Ticks fall on multiples of --tick, which had no upper bound: `--tick 1e10` put the one tick
+    /// past year 2255, where its time no longer fits six decimals, and replay wrote `{"t":null,...}`.
+    @Test("replay, report and scan refuse a --tick longer than a day; a day still ticks at a time")
+    func tickLongerThanADay() throws {
+        let file = SharedData.capture("govee-inout.pcap").path
+        for command in [["replay", file, "--json"], ["report", file], ["scan", file, "--json"]] {
+            let run = try Self.run(command + ["--tick", "1e10"])
+            #expect(run.status == 64, "\(command): \(run.status) \(run.stdout.prefix(200))")
+            #expect(run.stderr.contains("--tick must be a number of seconds from 0.001 to 86400"), "\(command): \(run.stderr)")
+        }
+        let day = try Self.run(["replay", file, "--json", "--tick", "86400"])
+        #expect(day.status == 0)
+        #expect(!day.stdout.isEmpty && day.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("{\"t\":1") }, "\(day.stdout)")
+    }
+
     @Test("scan looping over a capture with a time jump stops on SIGTERM")
     func loopingScanStopsOnTerm() throws {
         let run = try Self.run(["scan", Self.input("pcapng-time-jump.pcapng"), "--json", "--loop"], signalAfter: 3)

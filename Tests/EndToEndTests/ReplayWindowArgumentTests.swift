@@ -109,5 +109,9 @@ import Testing
                 #expect(run.stdout.isEmpty || !run.stdout.contains("\"beacons\":[{"), "\(file): \(run.stdout.prefix(200))")
             }
         }
+        // Just past the end (210.768 s): --from is said as given, not rounded down onto the span's end.
+        let justPast = try HostileInputCommandTests.run(["scan", walk, "--json", "--from", "210.77"], timeout: 60)
+        #expect(justPast.status == 64)
+        #expect(justPast.stderr.contains(": --from 210.77 s is past the end: the file spans 0-210.7 s; nothing replayed"), "\(justPast.stderr)")
     }
 }

@@ -128,6 +128,23 @@ struct StartupErrorTests {
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    /// --truth-step was only required to be positive: 1e-300 s never finished (each sample is kept
+    /// in memory until the run ends), 0.001 s over the museum tour wrote 141 MB of truth. A step
+    /// that would make more than 200,000 samples is refused, and nothing is written.
+    @Test func simulateRefusesATruthStepWithoutEnd() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("simulate-step-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("walk.btsnoop").path
+        for arguments in [["--truth-step", "1e-300"], ["--truth-step", "0.001", "--duration", "86400"]] {
+            let run = try HostileInputCommandTests.run(["simulate"] + arguments + ["--out", out], timeout: 20)
+            #expect(run.status == 64, "\(arguments): \(run.status) \(run.stderr)")
+            #expect(run.stderr.hasPrefix("beacontop: --truth-step "), "\(run.stderr)")
+            #expect(run.stderr.hasSuffix(" truth samples, the most simulate writes; give a larger --truth-step or a shorter --duration\n"), "\(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+    }
+
     /// `simulate --catalog` with a line that does not parse said `Error: catalog line 2, ...`,
     /// without the file's name; it says it as demo and the monitor do, and so for a catalog that
     /// parses but cannot be walked (an exhibit with no position).

@@ -70,7 +70,7 @@ struct ReplayResumeTests {
 
     @Test("the packets after a seek back are those read from the start; far fewer records are read", arguments: [
         ("govee-h5100.btsnoop", 18_000), ("govee-h5105.pcapng", 1_000), ("govee-inout.pcap", 150),
-        ("pact-nrf-sniffer-6ft.pcapng", 9_000), ("ll-phdr-no-rssi.pcapng", 2_500),
+        ("pact-nrf-sniffer-6ft.pcapng", 9_000), ("ll-phdr-no-rssi.pcapng", 2_300),
     ])
     func sameAsFromTheStart(file: String, delivered: Int) throws {
         let path = SharedData.capture(file).path
