@@ -350,7 +350,7 @@ public struct MonitorFeed: Sendable {
                 description: reading.exhibit?.description ?? "", proximity: ProximityClass(reading.proximity)
             )
         }
-        source.advertsPerSecond = advertsPerSecond
+        source.advertsPerSecond = shownRate
         return MonitorSnapshot(
             title: catalog?.title, rows: rows, nearest: nearest, source: source, events: events,
             filterNames: RSSIFilterKind.allCases.map(\.rawValue), activeFilter: configuration.filter.rawValue,
@@ -375,6 +375,10 @@ public struct MonitorFeed: Sendable {
         guard time.isFinite else { return }
         lastPacketTime = max(lastPacketTime ?? time, time)
     }
+
+    /// The rate the status line shows: 0 once a replay is over. Held at its end the replay's clock
+    /// stops, so no second passes to measure again and the last pass's rate stayed on the line.
+    var shownRate: Double { status.state.isOver ? 0 : advertsPerSecond }
 
     /// Advertisements per second over at least one second of capture time.
     mutating func updateRate(at time: Double) {

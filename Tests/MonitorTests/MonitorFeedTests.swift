@@ -269,4 +269,18 @@ import Testing
         let event = feed.events.last { $0.message == "after the seek" }
         #expect(event?.position == 92, "\(String(describing: event))")
     }
+
+    /// Held at its end a replay's clock stops, so no second passed to measure the rate again: the
+    /// status line kept the last pass's `31 adv/s` under `replay finished`.
+    @Test("a finished replay's rate reads 0, not the last one measured")
+    func aFinishedReplaysRateIsZero() {
+        var feed = MonitorFeed(status: SourceStatus(name: "museum-walk.btsnoop"))
+        feed.feed(Self.iBeaconPacket(minor: 1, rssi: -60, at: 999.9))
+        _ = feed.snapshot(at: 1000)
+        for step in 0..<30 { feed.feed(Self.iBeaconPacket(minor: 1, rssi: -60, at: 1000 + Double(step) * 0.1)) }
+        #expect(feed.snapshot(at: 1003).source.advertsPerSecond == 10)
+        feed.note(.ended(source: "museum-walk.btsnoop", reason: "end of replay after 30 packets"))
+        #expect(feed.snapshot(at: 1003).source.advertsPerSecond == 0)
+        #expect(feed.snapshot(at: 1003).source.state == .finished)
+    }
 }
