@@ -199,7 +199,8 @@ public struct MonitorFeed: Sendable {
         case .checkpoint(_, let id, let dropped):
             keepVenueCheckpoint(id, dropping: dropped)
         case .pastTheEnd(_, let from, let last):
-            status.state = .nothingReplayed(reason: "--from \(SourceNotice.seconds(from)) s is past the end (0-\(SourceNotice.seconds(last)) s)")
+            // --from as given, as the log's line says it: to a tenth, `--from 210.77` read `210.7`.
+            status.state = .nothingReplayed(reason: "--from \(SourceNotice.exactSeconds(from)) s is past the end (0-\(SourceNotice.seconds(last)) s)")
             log(.warning, news.description)
         case .unreadable:
             // The `.ended` right after it says why the replay stopped.

@@ -283,4 +283,13 @@ import Testing
         #expect(feed.snapshot(at: 1003).source.advertsPerSecond == 0)
         #expect(feed.snapshot(at: 1003).source.state == .finished)
     }
+
+    /// `--from` past the end as given, as `scan` and the event log's line say it: rounded down to a
+    /// tenth like the span, `--from 210.77` read `210.7`, as if inside the file's 0-210.7 s.
+    @Test("nothing replayed names --from as given")
+    func nothingReplayedNamesFromAsGiven() {
+        var feed = MonitorFeed(status: SourceStatus(name: "govee-h5100.btsnoop"))
+        feed.note(.pastTheEnd(source: "govee-h5100.btsnoop", from: 210.77, last: 210.768))
+        #expect(feed.status.state == .nothingReplayed(reason: "--from 210.77 s is past the end (0-210.7 s)"))
+    }
 }
