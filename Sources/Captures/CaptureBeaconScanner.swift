@@ -6,6 +6,11 @@ public struct MalformedPacket: Sendable, Equatable, CustomStringConvertible {
     public var fileOffset: Int
     public var reason: String
 
+    public init(fileOffset: Int, reason: String) {
+        self.fileOffset = fileOffset
+        self.reason = reason
+    }
+
     public var description: String { "malformed packet in the record at byte \(fileOffset): \(reason)" }
 }
 

@@ -58,7 +58,7 @@ public enum CaptureReplay {
         var outcome = Outcome()
         var malformedRecords = 0
         var malformedPackets = 0
-        var firstPacketError: DecodeError?
+        var firstPacketError: MalformedPacket?
         var end: BackgroundCaptureDecoder.End?
         var packetsRead = 0
         var clock = CaptureClock()
@@ -102,7 +102,8 @@ public enum CaptureReplay {
             StandardError.line("warning: \(path): \(truncation); replayed up to there")
         }
         if let first = firstPacketError {
-            StandardError.line("warning: first malformed HCI packet: \(first)")
+            // Where it is, as `decode` says it: without the offset it could not be found in the file.
+            StandardError.line("warning: first \(first)")
         }
         StandardError.line("\(outcome.records) records, \(pipeline.beaconReports) beacon frames ranged, \(outcome.malformed) malformed packets")
         return outcome
