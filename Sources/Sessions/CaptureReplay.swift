@@ -57,6 +57,7 @@ public enum CaptureReplay {
         }
         var outcome = Outcome()
         var malformedRecords = 0
+        var cutRecords = 0
         var malformedPackets = 0
         var firstPacketError: MalformedPacket?
         var end: BackgroundCaptureDecoder.End?
@@ -71,6 +72,12 @@ public enum CaptureReplay {
             }
             packetsRead += batch.packetCount
             for error in batch.malformedRecords {
+                // Cut by the capture's snap length: counted apart, the first said.
+                if case .cutBySnapLength = error {
+                    cutRecords += 1
+                    if cutRecords == 1 { StandardError.line("warning: \(error)") }
+                    continue
+                }
                 malformedRecords += 1
                 if malformedRecords <= 5 { StandardError.line("warning: \(error)") }
             }
@@ -105,7 +112,8 @@ public enum CaptureReplay {
             // Where it is, as `decode` says it: without the offset it could not be found in the file.
             StandardError.line("warning: first \(first)")
         }
-        StandardError.line("\(outcome.records) records, \(pipeline.beaconReports) beacon frames ranged, \(outcome.malformed) malformed packets")
+        let cut = cutRecords > 0 ? ", \(cutRecords) cut by the snap length" : ""
+        StandardError.line("\(outcome.records) records, \(pipeline.beaconReports) beacon frames ranged, \(outcome.malformed) malformed packets\(cut)")
         return outcome
     }
 

@@ -42,4 +42,30 @@ import Testing
             #expect(run.stderr.contains("1 malformed packets"), "\(arguments): \(run.stderr)")
         }
     }
+
+    /// A report the capture's snap length cut read "malformed packet ... parameter length says 36, 24
+    /// present", as if the file were damaged: each command says it was cut, and counts it apart.
+    @Test("decode, replay, report and scan say a record was cut by the snap length and count it apart")
+    func aCutRecordIsSaidToBeCut() throws {
+        // 12 bytes fewer captured, the original length (39) kept.
+        let path = try Self.alteredCapture { bytes, record in
+            bytes[record + 7] -= 12
+            bytes.removeSubrange((record + 24 + 27)..<(record + 24 + 39))
+        }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let said = "\(path): record at byte 6647 cut by the capture's snap length (27 of 39 bytes captured); skipped"
+        let decode = try HostileInputCommandTests.run(["decode", path], timeout: 60)
+        #expect(decode.status == 0 && decode.stderr.contains("warning: " + said), "\(decode.stderr)")
+        #expect(decode.stderr.contains("0 malformed packets, 1 cut by the snap length"), "\(decode.stderr)")
+        for arguments in [["replay", path, "--json"], ["report", path]] {
+            let run = try HostileInputCommandTests.run(arguments, timeout: 60)
+            #expect(run.status == 0 && run.stderr.contains("warning: " + said), "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("0 malformed packets, 1 cut by the snap length"), "\(arguments): \(run.stderr)")
+        }
+        // scan replays through the monitor's engine: the first cut said as it comes, the count at the end.
+        let scan = try HostileInputCommandTests.run(["scan", path, "--json"], timeout: 60)
+        #expect(scan.status == 0 && scan.stderr.contains(said), "\(scan.stderr)")
+        #expect(scan.stderr.contains("1 records cut by the capture's snap length skipped"), "\(scan.stderr)")
+        #expect(!scan.stderr.contains("malformed packets skipped"), "\(scan.stderr)")
+    }
 }
