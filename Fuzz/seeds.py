@@ -39,10 +39,12 @@ def h4_stream(btsnoop):
     return out
 
 
-def pcap_records(pcapng):
+def pcap_records(pcapng, without_phdr=False):
     """A pcap harness input (choice byte, then records) from a little-endian pcapng's packets:
-    the link-layer and Nordic captures exist only as pcapng, and the pcap reader decodes their types too."""
-    link_types = [187, 201, 254, 256, 272]
+    the link-layer and Nordic captures exist only as pcapng, and the pcap reader decodes their types too.
+    `without_phdr`: a 256 capture's packets without their 10-byte pseudo-header, as link type 251
+    (no capture here has that type; the CRC stays, and the reader checks it)."""
+    link_types = [187, 201, 254, 256, 272, 251]
     offset, link, out = 0, None, b""
     while offset + 12 <= len(pcapng) and len(out) < MAX_LEN:
         kind, length = struct.unpack("<II", pcapng[offset:offset + 8])
@@ -53,9 +55,14 @@ def pcap_records(pcapng):
         elif kind == 6:
             high, low, captured = struct.unpack("<III", pcapng[offset + 12:offset + 24])
             ticks = (high << 32) | low
-            out += struct.pack("<IIII", (ticks // 1_000_000) & 0xFFFFFFFF, ticks % 1_000_000, captured, captured)
-            out += pcapng[offset + 28:offset + 28 + captured]
+            packet = pcapng[offset + 28:offset + 28 + captured]
+            if without_phdr:
+                packet = packet[10:]
+            out += struct.pack("<IIII", (ticks // 1_000_000) & 0xFFFFFFFF, ticks % 1_000_000, len(packet), len(packet))
+            out += packet
         offset += length
+    if without_phdr:
+        link = 251 if link == 256 else None
     if link not in link_types:
         return None
     return bytes([link_types.index(link)]) + out
@@ -80,6 +87,9 @@ def main(out):
             records = pcap_records(data)
             if records:
                 seeds["fuzz-pcap"][base + ".records"] = records
+            records = pcap_records(data, without_phdr=True)
+            if records:
+                seeds["fuzz-pcap"][base + ".ll-records"] = records
         else:
             seeds["fuzz-pcap"][base] = b"\xff" + data[:MAX_LEN]
     for path in files(os.path.join(ROOT, "demo"), ".yaml") + files(HOSTILE, ".yaml"):

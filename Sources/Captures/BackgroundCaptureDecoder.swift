@@ -20,8 +20,9 @@ public final class BackgroundCaptureDecoder: Sendable {
         public var sightings: [BeaconSighting] = []
         /// Records the reader skipped as malformed (it carried on after each), in order.
         public var malformedRecords: [CaptureError] = []
-        /// HCI packets that did not decode (the sightings before the fault are kept), in order.
-        public var malformedPackets: [DecodeError] = []
+        /// HCI packets that did not decode (the sightings before the fault are kept), in order,
+        /// each with the byte offset of its record, as `decode` reports them.
+        public var malformedPackets: [MalformedPacket] = []
         /// Set on the last batch: how reading ended.
         public var end: End?
 
@@ -78,7 +79,7 @@ public final class BackgroundCaptureDecoder: Sendable {
             do {
                 try decoder.decode(packet) { batch.sightings.append($0) }
             } catch {
-                batch.malformedPackets.append(error)
+                batch.malformedPackets.append(MalformedPacket(fileOffset: reader.recordOffset, reason: "HCI \(error)"))
             }
             batch.sightingStart.append(batch.sightings.count)
             if batch.packetCount >= batchSize {

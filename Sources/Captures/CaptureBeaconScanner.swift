@@ -6,6 +6,11 @@ public struct MalformedPacket: Sendable, Equatable, CustomStringConvertible {
     public var fileOffset: Int
     public var reason: String
 
+    public init(fileOffset: Int, reason: String) {
+        self.fileOffset = fileOffset
+        self.reason = reason
+    }
+
     public var description: String { "malformed packet in the record at byte \(fileOffset): \(reason)" }
 }
 
@@ -17,6 +22,10 @@ public struct CaptureScanTotals: Sendable {
     public var packets = 0
     public var sightings = 0
     public var malformed = 0
+    /// Records the capture's snap length cut (`CaptureError.cutBySnapLength`), not among `malformed`.
+    public var cutBySnapLength = 0
+    /// The first of them, for the warning that says where.
+    public var firstCut: CaptureError?
     public var truncation: CaptureTruncation?
     /// Records on link types that are not read, by link type.
     public var skippedRecords: [UInt32: Int] = [:]
@@ -49,6 +58,11 @@ public enum CaptureBeaconScanner {
                 if case .malformedRecord(_, let offset, let reason) = error {
                     totals.malformed += 1
                     onMalformed(MalformedPacket(fileOffset: offset, reason: reason))
+                    continue
+                }
+                if case .cutBySnapLength = error {
+                    totals.cutBySnapLength += 1
+                    if totals.firstCut == nil { totals.firstCut = error }
                     continue
                 }
                 totals.stoppedBy = error

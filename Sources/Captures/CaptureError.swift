@@ -22,6 +22,11 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One record's contents are unusable (unknown H4 indicator, interface id out of range);
     /// the framing around it is intact, so reading continues.
     case malformedRecord(path: String, offset: Int, reason: String)
+    /// An advertising report (or a link-layer packet) the capture's snap length cut: `captured` of
+    /// its `original` bytes are in the file (tcpdump `-s`, a pcapng interface's `if_snaplen`).
+    /// Skipped and reading goes on, as a malformed record, but counted apart: the file is not
+    /// damaged, the capture was set to keep less (it read "parameter length says 39, 27 present").
+    case cutBySnapLength(path: String, offset: Int, captured: Int, original: Int)
 
     public var description: String {
         switch self {
@@ -37,6 +42,8 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(path): corrupt \(field) at byte \(offset): \(reason)"
         case .malformedRecord(let path, let offset, let reason):
             "\(path): malformed record at byte \(offset): \(reason)"
+        case .cutBySnapLength(let path, let offset, let captured, let original):
+            "\(path): record at byte \(offset) cut by the capture's snap length (\(captured) of \(original) bytes captured); skipped"
         case .writeFailed(let path, let reason):
             "\(path): cannot write: \(reason)"
         case .outputExists(let path, let bytes):
@@ -46,8 +53,10 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// True for errors after which `next()` can go on reading.
     public var isRecoverable: Bool {
-        if case .malformedRecord = self { return true }
-        return false
+        switch self {
+        case .malformedRecord, .cutBySnapLength: true
+        default: false
+        }
     }
 }
 

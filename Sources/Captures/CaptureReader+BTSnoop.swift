@@ -39,6 +39,8 @@ extension CaptureReader {
             }
             let headerStart = input.start
             let included = Int(input.uint32(at: headerStart + 4, bigEndian: true))
+            // Read before the fill below, which may move the buffer's contents.
+            let original = Int(input.uint32(at: headerStart, bigEndian: true))
             let flags = input.uint32(at: headerStart + 8, bigEndian: true)
             let micros = Int64(bitPattern: input.uint64(at: headerStart + 16, bigEndian: true))
             guard included <= Self.maxHCIRecordLength else {
@@ -51,6 +53,7 @@ extension CaptureReader {
             }
             recordOffset = input.offset
             recordCount += 1
+            recordCut = original > included ? (included, original) : nil
             let dataStart = input.start + 24
             let dataEnd = dataStart + included
             input.start = dataEnd

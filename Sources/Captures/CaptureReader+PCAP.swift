@@ -37,6 +37,8 @@ extension CaptureReader {
             let seconds = input.uint32(at: h, bigEndian: bigEndian)
             let fraction = input.uint32(at: h + 4, bigEndian: bigEndian)
             let included = Int(input.uint32(at: h + 8, bigEndian: bigEndian))
+            // Read before the fill below, which may move the buffer's contents.
+            let original = Int(input.uint32(at: h + 12, bigEndian: bigEndian))
             let limit = BlockFileInput.bufferSize - 16
             guard included <= limit else {
                 throw corrupt("pcap included length", at: input.offset + 8, "\(included) bytes, more than any Bluetooth packet")
@@ -47,6 +49,7 @@ extension CaptureReader {
             }
             recordOffset = input.offset
             recordCount += 1
+            recordCut = original > included ? (included, original) : nil
             let dataStart = input.start + 16
             input.start = dataStart + included
             let timestamp = Double(seconds) + Double(fraction) / (nanoseconds ? 1e9 : 1e6)

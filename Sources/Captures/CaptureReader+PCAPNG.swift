@@ -162,6 +162,8 @@ extension CaptureReader {
                 let timestamp = Double(ticks / perSecond) + Double(ticks % perSecond) / Double(perSecond) + description.offsetSeconds
                 guard TimestampPolicy.accepts(timestamp) else { throw malformed(at: blockOffset + 12, TimestampPolicy.refusal(timestamp)) }
                 lastTimestamp = timestamp
+                let original = Int(input.uint32(at: s + 24, bigEndian: sectionBigEndian))
+                recordCut = original > captured ? (captured, original) : nil
                 let data = input.buffer[(s + 28)..<(s + 28 + captured)]
                 if let packet = try packet(linkType: description.linkType, data: data, timestamp: timestamp) { return packet }
             case BlockType.simplePacket:
@@ -174,6 +176,7 @@ extension CaptureReader {
                 let original = Int(input.uint32(at: s + 8, bigEndian: sectionBigEndian))
                 var captured = min(original, length - 16)
                 if description.snapLength > 0 { captured = min(captured, Int(description.snapLength)) }
+                recordCut = original > captured ? (captured, original) : nil
                 let data = input.buffer[(s + 12)..<(s + 12 + captured)]
                 if let packet = try packet(linkType: description.linkType, data: data, timestamp: lastTimestamp) { return packet }
             default:

@@ -27,6 +27,8 @@ public struct CaptureReader: Sendable {
     public internal(set) var recordCount = 0
     /// File offset of the record the last returned packet (or thrown malformed record) came from.
     public internal(set) var recordOffset = 0
+    /// The current record's captured and original lengths when the snap length cut it.
+    var recordCut: (captured: Int, original: Int)?
     /// Set when the file ended inside a record (after every whole record was returned).
     public internal(set) var truncation: CaptureTruncation?
     /// Records skipped because their link type is not one this reader decodes, by link type.
@@ -89,7 +91,7 @@ public struct CaptureReader: Sendable {
         // next refill would find the buffer shared and copy all of it.
         packet.payload = []
         guard !finished else { return false }
-        do {
+        do throws(CaptureError) {
             let found: Bool
             switch format {
             case .btsnoop(let datalink):
@@ -100,6 +102,11 @@ public struct CaptureReader: Sendable {
                 found = try assign(nextPCAPNG(), to: &packet)
             }
             if !found { finished = true }
+            // An LE Meta event cut short cannot be decoded: said to be cut, not malformed. Other
+            // packets go on as they are (an Android filtered log cuts ACL data on purpose).
+            if found, let cut = recordCut, packet.type == .event, packet.payload.first == 0x3E {
+                throw cutBySnapLength(cut)
+            }
             return found
         } catch {
             if !error.isRecoverable { finished = true }
@@ -125,6 +132,10 @@ public struct CaptureReader: Sendable {
         .corrupt(path: path, field: field, offset: offset, reason: reason)
     }
 
+    func cutBySnapLength(_ cut: (captured: Int, original: Int)) -> CaptureError {
+        .cutBySnapLength(path: path, offset: recordOffset, captured: cut.captured, original: cut.original)
+    }
+
     func malformed(at offset: Int, _ reason: String) -> CaptureError {
         .malformedRecord(path: path, offset: offset, reason: reason)
     }
@@ -141,7 +152,8 @@ public struct CaptureReader: Sendable {
         case .unsupported:
             skippedRecords[linkType, default: 0] += 1
             return nil
-        case .malformed(let reason): throw malformed(at: recordOffset, reason)
+        // A link-layer packet cut short has lost its CRC: why it does not decode is the cut.
+        case .malformed(let reason): throw recordCut.map(cutBySnapLength) ?? malformed(at: recordOffset, reason)
         }
     }
 }

@@ -185,7 +185,7 @@ extension MonitorFeed {
         }
         var source = status
         source.malformedCount = venue!.refusedTotal
-        source.advertsPerSecond = advertsPerSecond
+        source.advertsPerSecond = shownRate
         source.countsMessages = true
         return MonitorSnapshot(
             title: catalog?.title, rows: rows, source: source, events: events,

@@ -199,7 +199,8 @@ public struct MonitorFeed: Sendable {
         case .checkpoint(_, let id, let dropped):
             keepVenueCheckpoint(id, dropping: dropped)
         case .pastTheEnd(_, let from, let last):
-            status.state = .nothingReplayed(reason: "--from \(SourceNotice.seconds(from)) s is past the end (0-\(SourceNotice.seconds(last)) s)")
+            // --from as given, as the log's line says it: to a tenth, `--from 210.77` read `210.7`.
+            status.state = .nothingReplayed(reason: "--from \(SourceNotice.exactSeconds(from)) s is past the end (0-\(SourceNotice.seconds(last)) s)")
             log(.warning, news.description)
         case .unreadable:
             // The `.ended` right after it says why the replay stopped.
@@ -350,7 +351,7 @@ public struct MonitorFeed: Sendable {
                 description: reading.exhibit?.description ?? "", proximity: ProximityClass(reading.proximity)
             )
         }
-        source.advertsPerSecond = advertsPerSecond
+        source.advertsPerSecond = shownRate
         return MonitorSnapshot(
             title: catalog?.title, rows: rows, nearest: nearest, source: source, events: events,
             filterNames: RSSIFilterKind.allCases.map(\.rawValue), activeFilter: configuration.filter.rawValue,
@@ -375,6 +376,10 @@ public struct MonitorFeed: Sendable {
         guard time.isFinite else { return }
         lastPacketTime = max(lastPacketTime ?? time, time)
     }
+
+    /// The rate the status line shows: 0 once a replay is over. Held at its end the replay's clock
+    /// stops, so no second passes to measure again and the last pass's rate stayed on the line.
+    var shownRate: Double { status.state.isOver ? 0 : advertsPerSecond }
 
     /// Advertisements per second over at least one second of capture time.
     mutating func updateRate(at time: Double) {

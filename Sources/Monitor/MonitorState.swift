@@ -59,6 +59,9 @@ public struct MonitorState: Sendable {
     /// taking its place is selected (the table falls back to its top row, which on a list sorted by
     /// id is a jump across the venue).
     var selectedDevicePlace = 0
+    /// Where the detail pane's beacon was among the rows at the last snapshot that had it: once it
+    /// is gone, ↑ and ↓ step from there (from the table's first row, they jumped across the table).
+    var shownPlace = 0
     /// Terminal size in cells, kept for mouse clicks and page keys.
     public var screenSize: (columns: Int, lines: Int)
     public let keyMap: KeyMap
@@ -136,6 +139,7 @@ public struct MonitorState: Sendable {
         }
         self.snapshot = snapshot
         if let selectedDevice, let index = visibleDevices.firstIndex(where: { $0.id == selectedDevice }) { selectedDevicePlace = index }
+        if screen == .detail, let index = shownIndex(in: visibleRows) { shownPlace = index }
         return .redraw
     }
 
@@ -223,6 +227,7 @@ public struct MonitorState: Sendable {
                 // Pinned, as the calibration's beacon is: with nothing selected the table's first
                 // row is the selection, and the detail followed whichever beacon became nearest.
                 selected = row.identity
+                shownPlace = selectedIndex(in: visibleRows) ?? 0
                 screen = .detail
             case .calibration:
                 return saveCalibration()
@@ -313,9 +318,19 @@ public struct MonitorState: Sendable {
 
     private mutating func moveSelection(by delta: Int) -> Reaction {
         let rows = visibleRows
+        if screen == .detail, selected != nil, shownIndex(in: rows) == nil {
+            // A gone beacon's pane: from where it was, the row below it having moved up into its
+            // place (↓ shows that one, ↑ the one above it), as a table row removed under a cursor.
+            guard !rows.isEmpty else { return [] }
+            let target = min(max(shownPlace + (delta > 0 ? delta - 1 : delta), 0), rows.count - 1)
+            selected = rows[target].identity
+            shownPlace = target
+            return .redraw
+        }
         guard let current = selectedIndex(in: rows) else { return [] }
         let target = min(max(current + delta, 0), rows.count - 1)
         selected = rows[target].identity
+        shownPlace = target
         return target == current ? [] : .redraw
     }
 

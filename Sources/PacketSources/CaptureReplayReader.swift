@@ -6,6 +6,9 @@ import HCI
 /// its whole 256 KiB buffer on the next refill).
 public struct CaptureReplayReader: ReplayPacketReader {
     private var reader: CaptureReader
+    /// Records the capture's snap length cut: the first is thrown (a warning), the rest counted
+    /// for the end's line, so a capture made with a short snap length is not a line per record.
+    private var cutRecords = 0
 
     public init(path: String) throws(CaptureError) {
         reader = try CaptureReader(path: path)
@@ -22,13 +25,28 @@ public struct CaptureReplayReader: ReplayPacketReader {
     }
 
     public mutating func nextPacket() throws -> HCIPacket? {
-        guard var packet = try reader.next() else { return nil }
-        packet.payload = Array(packet.payload)[...]
-        return packet
+        while true {
+            let next: HCIPacket?
+            do {
+                next = try reader.next()
+            } catch {
+                guard case .cutBySnapLength = error else { throw error }
+                cutRecords += 1
+                if cutRecords == 1 { throw error }
+                continue
+            }
+            guard var packet = next else { return nil }
+            packet.payload = Array(packet.payload)[...]
+            return packet
+        }
     }
 
     public var endNote: String? {
-        reader.truncation.map { "\($0); replayed up to there" }
+        let notes = [
+            cutRecords > 0 ? "\(cutRecords) records cut by the capture's snap length skipped" : nil,
+            reader.truncation.map { "\($0); replayed up to there" },
+        ].compactMap { $0 }
+        return notes.isEmpty ? nil : notes.joined(separator: "; ")
     }
 }
 
@@ -37,7 +55,8 @@ extension CaptureError: RecoverableReplayError {
         let path: String
         switch self {
         case .cannotOpen(let file, _), .readFailed(let file, _, _), .unknownFormat(let file, _), .unsupported(let file, _),
-             .corrupt(let file, _, _, _), .writeFailed(let file, _), .outputExists(let file, _), .malformedRecord(let file, _, _):
+             .corrupt(let file, _, _, _), .writeFailed(let file, _), .outputExists(let file, _), .malformedRecord(let file, _, _),
+             .cutBySnapLength(let file, _, _, _):
             path = file
         }
         let text = description

@@ -50,6 +50,8 @@ struct ReplayEngine {
         var latestRead = -Double.infinity
         /// What the reader cannot read past, said (`.unreadable`); the next step ends there.
         var unreadable: String?
+        /// Where a `--loop` pass starts again (`.sought`), said at the next step, after the loop's notice.
+        var passStart: SourceNotice?
     }
 
     /// Packets between two resume points: a seek back reads at most this many to reach its
@@ -132,6 +134,10 @@ struct ReplayEngine {
         if !state.announced {
             state.announced = true
             return .emit(.notice(.connected(source: name)))
+        }
+        if let notice = state.passStart {
+            state.passStart = nil
+            return .emit(.notice(notice))
         }
         // A seek counts from the capture's first packet: pressed before it was read (→ as the
         // replay opens, or under load), it waits for it instead of being taken and dropped.
@@ -326,6 +332,10 @@ struct ReplayEngine {
             state.clock = CaptureClock()
             state.readSinceCheckpoint = 0
             state.loopOffset += last - first + 1
+            // The next pass plays from where this one started, its times shifted on by the
+            // pass (`loopOffset`): the monitor's log is told, as after a seek, or until its next
+            // tick it placed an event by the last pass's anchor (at the end, not the start).
+            state.passStart = .sought(source: name, position: first - (state.captureStart ?? first), capture: first + state.loopOffset)
             state.pacer?.startPass(shiftedBy: last - first + 1)
             state.captureStart = nil
             state.lastRead = nil

@@ -36,7 +36,8 @@ public enum SourceNotice: Sendable, Equatable, CustomStringConvertible {
     /// A capture's replay landed where a seek aimed (the monitor's ← and →): the packets that follow
     /// are `position` seconds into the capture, delivered from capture time `capture` on. A seek
     /// back shifts their times (ranging time never runs back), so a consumer that turns capture
-    /// time into a position (the event log's) starts counting again here.
+    /// time into a position (the event log's) starts counting again here. A `--loop` replay says
+    /// it too where each pass starts again (its times shifted on by the passes before).
     case sought(source: String, position: Double, capture: Double)
     /// A venue recording's replay passed a checkpoint (`ReplayControl.acceptCheckpoints`): the
     /// consumer keeps what it built from the messages so far as checkpoint `id` (the next message

@@ -57,8 +57,9 @@ public enum CaptureReplay {
         }
         var outcome = Outcome()
         var malformedRecords = 0
+        var cutRecords = 0
         var malformedPackets = 0
-        var firstPacketError: DecodeError?
+        var firstPacketError: MalformedPacket?
         var end: BackgroundCaptureDecoder.End?
         var packetsRead = 0
         var clock = CaptureClock()
@@ -71,6 +72,12 @@ public enum CaptureReplay {
             }
             packetsRead += batch.packetCount
             for error in batch.malformedRecords {
+                // Cut by the capture's snap length: counted apart, the first said.
+                if case .cutBySnapLength = error {
+                    cutRecords += 1
+                    if cutRecords == 1 { StandardError.line("warning: \(error)") }
+                    continue
+                }
                 malformedRecords += 1
                 if malformedRecords <= 5 { StandardError.line("warning: \(error)") }
             }
@@ -102,9 +109,11 @@ public enum CaptureReplay {
             StandardError.line("warning: \(path): \(truncation); replayed up to there")
         }
         if let first = firstPacketError {
-            StandardError.line("warning: first malformed HCI packet: \(first)")
+            // Where it is, as `decode` says it: without the offset it could not be found in the file.
+            StandardError.line("warning: first \(first)")
         }
-        StandardError.line("\(outcome.records) records, \(pipeline.beaconReports) beacon frames ranged, \(outcome.malformed) malformed packets")
+        let cut = cutRecords > 0 ? ", \(cutRecords) cut by the snap length" : ""
+        StandardError.line("\(outcome.records) records, \(pipeline.beaconReports) beacon frames ranged, \(outcome.malformed) malformed packets\(cut)")
         return outcome
     }
 

@@ -154,7 +154,8 @@ public struct HeadlessScan {
             venue?.receive(message, lines: &writer)
         case .notice(let notice):
             switch notice {
-            case .connected where !lost, .recordingStarted, .recordingStopped:
+            // `.sought`: where a `--loop` pass starts again, for the monitor's event log.
+            case .connected where !lost, .recordingStarted, .recordingStopped, .sought:
                 return
             case .unreadable:
                 // The `.ended` right after it says why; this only sets the exit status.

@@ -276,6 +276,9 @@ struct VenueReplayEngine {
             markSpacing = Self.checkpointSpacing
             loops += 1
             loopOffset += last - first + 1
+            // Where the next pass starts, after the loop's notice: the monitor's log places events
+            // from here, as after a capture's seek (`ReplayEngine`).
+            queue.append(.notice(.sought(source: name, position: first - (start ?? first), capture: first + loopOffset)))
             pacer?.startPass(shiftedBy: last - first + 1)
             start = nil
             lastRead = nil

@@ -5,8 +5,8 @@ import Monitor
 /// or the filter prompt while `/` is being typed. When the line is too narrow, a capture path's
 /// directories give way first (it keeps "…/" and its file name), then the help hint, then adverts/s
 /// (the hint comes back if that makes room for it), then the replay position, then the front of the
-/// file name (its kind, `sim:` or `tcp:`, stays): the state, malformed count and recording indicator
-/// are what a technician must not miss.
+/// file name (its kind, `sim:` or `tcp:`, stays), then the end of a key's notice: the state,
+/// malformed count and recording indicator are what a technician must not miss.
 ///
 /// The line is laid out in `width - 1` columns: ncurses cannot draw the bottom-right cell without
 /// scrolling, so `CursesTerminal` leaves it out, and text put there would be lost on a real screen.
@@ -28,10 +28,9 @@ enum StatusLine {
         let separator = buffer.charset.separator
         let source = model.source
         var segments = stateSegments(source.state, separator: separator)
-        if let notice = source.notice {
-            segments.append(Segment(text: separator, role: .status))
-            segments.append(Segment(text: notice, role: .statusWarning))
-        }
+        // A key's notice follows the state, where the key's user looks; it is placed once the
+        // rest is laid out (below), so it gives way before the counts and the recording indicator.
+        let noticeIndex = segments.count
         if let position = source.replayPosition {
             var clock = CellFormat.clock(position)
             if let duration = source.replayDuration { clock += "/" + CellFormat.clock(duration) }
@@ -66,11 +65,27 @@ enum StatusLine {
         // " name" in front of the state segments. A path's directories give way before anything
         // else: `nameFloor` is the name down to "…" and its file name.
         let nameFloor = TerminalText.width(fileNameFloor(source.name, charset: buffer.charset), charset: buffer.charset)
-        func fits(hint shown: Bool) -> Bool { 1 + nameFloor + width(segments) + (shown ? hint.count : 0) <= usable }
+        let noticeWidth = source.notice.map { TerminalText.width(separator + $0, charset: buffer.charset) } ?? 0
+        func fits(hint shown: Bool) -> Bool { 1 + nameFloor + width(segments) + noticeWidth + (shown ? hint.count : 0) <= usable }
         for rank in 1...2 where !fits(hint: true) && !fits(hint: false) {
             segments.removeAll { $0.dropRank == rank }
         }
         let showsHint = fits(hint: true)
+        if let notice = source.notice {
+            // Cut at its end to the room the shortest name (its kind and 2 columns), the state, the
+            // counts and the recording indicator leave: placed whole, it pushed `● REC
+            // beacontop-20261125-104512.btsnoop` off an 80-column line for its 4 s. The name gives
+            // way first, as before: the notice answers the key just pressed. Left out where fewer
+            // than 8 columns of it would show.
+            let shortestName = TerminalText.width(cut(source.name, width: 0, charset: buffer.charset), charset: buffer.charset)
+            let room = usable - 1 - shortestName - width(segments) - TerminalText.width(separator, charset: buffer.charset)
+            if room >= 8 {
+                segments.insert(contentsOf: [Segment(text: separator, role: .status),
+                                             Segment(text: TerminalText.width(notice, charset: buffer.charset) <= room ? notice : TitleBar.cut(notice, to: room, charset: buffer.charset),
+                                                     role: .statusWarning)],
+                                at: noticeIndex)
+            }
+        }
         let name = cut(source.name, width: usable - 1 - width(segments) - (showsHint ? hint.count : 0), charset: buffer.charset)
         var x = buffer.write(" " + name, x: 0, y: y, role: .status, limit: usable)
         for segment in segments { x += buffer.write(segment.text, x: x, y: y, role: segment.role, limit: usable - x) }

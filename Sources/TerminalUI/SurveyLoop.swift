@@ -110,7 +110,7 @@ public struct SurveyLoop {
                     case .connected(let source): state.connected(source)
                     case .lost: state.lose(notice.description)
                     case .ended: state.end(notice.description)
-                    case .unreadable: continue
+                    case .unreadable, .sought: continue
                     default: state.note(notice.description)
                     }
                 }

@@ -72,8 +72,11 @@ struct DecodeCommand: ParsableCommand {
         if let truncation = totals.truncation {
             StandardError.line("warning: \(file): \(truncation); decoded up to there")
         }
+        // The first only: a capture made with a short snap length cuts every report.
+        if let cut = totals.firstCut { StandardError.line("warning: \(cut)") }
+        let cut = totals.cutBySnapLength > 0 ? ", \(totals.cutBySnapLength) cut by the snap length" : ""
         let closed = output.closed ? ": no more output could be written" : ""
-        StandardError.line("\(totals.records) records, \(totals.packets) HCI packets, \(totals.sightings) beacon frames, \(totals.malformed) malformed packets\(closed)")
+        StandardError.line("\(totals.records) records, \(totals.packets) HCI packets, \(totals.sightings) beacon frames, \(totals.malformed) malformed packets\(cut)\(closed)")
         if let stopped = totals.stoppedBy {
             StandardError.report("\(stopped); decoded up to there")
             throw ExitCode(2)

@@ -13,7 +13,7 @@ import Testing
         var packetTimes: [Double] = []
         var sightingsPerPacket: [[BeaconSighting]] = []
         var malformedRecords: [CaptureError] = []
-        var malformedPackets: [DecodeError] = []
+        var malformedPackets: [MalformedPacket] = []
         var recordCount = 0
         var truncation: CaptureTruncation?
         var stoppedBy: CaptureError?
@@ -41,7 +41,7 @@ import Testing
             do {
                 try decoder.decode(packet) { sightings.append($0) }
             } catch {
-                decoded.malformedPackets.append(error)
+                decoded.malformedPackets.append(MalformedPacket(fileOffset: reader.recordOffset, reason: "HCI \(error)"))
             }
             decoded.sightingsPerPacket.append(sightings)
         }

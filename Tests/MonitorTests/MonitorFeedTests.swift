@@ -269,4 +269,27 @@ import Testing
         let event = feed.events.last { $0.message == "after the seek" }
         #expect(event?.position == 92, "\(String(describing: event))")
     }
+
+    /// Held at its end a replay's clock stops, so no second passed to measure the rate again: the
+    /// status line kept the last pass's `31 adv/s` under `replay finished`.
+    @Test("a finished replay's rate reads 0, not the last one measured")
+    func aFinishedReplaysRateIsZero() {
+        var feed = MonitorFeed(status: SourceStatus(name: "museum-walk.btsnoop"))
+        feed.feed(Self.iBeaconPacket(minor: 1, rssi: -60, at: 999.9))
+        _ = feed.snapshot(at: 1000)
+        for step in 0..<30 { feed.feed(Self.iBeaconPacket(minor: 1, rssi: -60, at: 1000 + Double(step) * 0.1)) }
+        #expect(feed.snapshot(at: 1003).source.advertsPerSecond == 10)
+        feed.note(.ended(source: "museum-walk.btsnoop", reason: "end of replay after 30 packets"))
+        #expect(feed.snapshot(at: 1003).source.advertsPerSecond == 0)
+        #expect(feed.snapshot(at: 1003).source.state == .finished)
+    }
+
+    /// `--from` past the end as given, as `scan` and the event log's line say it: rounded down to a
+    /// tenth like the span, `--from 210.77` read `210.7`, as if inside the file's 0-210.7 s.
+    @Test("nothing replayed names --from as given")
+    func nothingReplayedNamesFromAsGiven() {
+        var feed = MonitorFeed(status: SourceStatus(name: "govee-h5100.btsnoop"))
+        feed.note(.pastTheEnd(source: "govee-h5100.btsnoop", from: 210.77, last: 210.768))
+        #expect(feed.status.state == .nothingReplayed(reason: "--from 210.77 s is past the end (0-210.7 s)"))
+    }
 }

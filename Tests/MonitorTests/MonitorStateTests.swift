@@ -303,6 +303,26 @@ import Testing
         #expect(state.viewModel().selectedRow?.displayName == "Rosetta Stone (cast)")
     }
 
+    /// On a gone beacon's pane ↓ and ↑ step from where it was: from the table's first row, ↓ on the
+    /// third beacon's pane showed the second and ↑ the first.
+    @Test("on a gone beacon's detail pane ↓ shows the beacon that took its place, ↑ the one above it")
+    func stepsFromAGoneBeaconStartWhereItWas() {
+        let source = SourceStatus(name: "govee-h5100.btsnoop", state: .replaying(speed: 1))
+        let govee = Self.rows[3].identity
+        for (key, expected): (Character, String) in [("j", "E2C56DB5…:1:3"), ("k", "Rosetta Stone (cast)")] {
+            var state = Self.state()
+            _ = state.handle(.character("j"))
+            _ = state.handle(.character("j"))
+            _ = state.handle(.enter)
+            #expect(state.viewModel().selectedRow?.displayName == "Govee thermometer")
+            _ = state.update(MonitorSnapshot(rows: Self.rows.filter { $0.identity != govee }, source: source))
+            #expect(state.viewModel().goneBeacon == govee)
+            #expect(state.handle(.character(key)).0 == .redraw)
+            #expect(state.screen == .detail)
+            #expect(state.viewModel().selectedRow?.displayName == expected, "\(key)")
+        }
+    }
+
     @Test func shortIdentitiesForNarrowColumns() {
         #expect(BeaconIdentity.iBeacon(uuid: Self.uuid, major: 100, minor: 1).shortDescription == "E2C56DB5…:100:1")
         #expect(BeaconIdentity.eddystoneUID(namespace: [0x12, 0x34, 0x56, 0x78, 0x90, 0x12, 0x34, 0x67, 0x89, 0x01],

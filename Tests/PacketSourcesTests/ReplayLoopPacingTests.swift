@@ -62,4 +62,33 @@ struct ReplayLoopPacingTests {
         #expect(played.map(\.time) == [100, 101, 102, 103, 104, 105])
         #expect(played.map(\.wall) == [0, 0.25, 0.5, 0.75, 1, 1.25])
     }
+
+    /// Each pass's times are shifted on by the passes before (`loopOffset`), so the monitor's log
+    /// turned an event's capture time into a position from the last pass's anchor until its next
+    /// tick: an event just after a loop showed the last pass's end, as one after a seek back did.
+    @Test("--loop says where each pass starts again (position and the capture time it is delivered from), after the loop's notice")
+    func aLoopSaysWhereThePassStarts() {
+        let packets = [eventPacket(at: 100, 1), eventPacket(at: 101, 2), eventPacket(at: 102, 3)]
+        var engine = ReplayEngine(name: "f", options: ReplayOptions(speed: .max, loop: true, from: 1), control: ReplayControl(),
+                                  reader: ArrayReader(packets: packets)) { ArrayReader(packets: packets) }
+        var events: [String] = []
+        for _ in 0..<100 where events.filter({ $0.hasPrefix("packet") }).count < 5 {
+            switch engine.step(wall: 0) {
+            case .emit(.packet(let packet)): events.append("packet \(packet.timestamp)")
+            case .emit(.notice(let notice)) where notice != .connected(source: "f"): events.append("\(notice)")
+            case .end: break
+            default: continue
+            }
+        }
+        // --from 1: each pass plays 101 and 102; the second is delivered from 101 + 2 (the pass, 1 s, and the gap).
+        #expect(events == [
+            "packet 101.0", "packet 102.0", "f: looping (1)", "f: at 1 s", "packet 103.0", "packet 104.0",
+            "f: looping (2)", "f: at 1 s", "packet 105.0",
+        ])
+        var notices: [SourceNotice] = []
+        var again = ReplayEngine(name: "f", options: ReplayOptions(speed: .max, loop: true, from: 1), control: ReplayControl(),
+                                 reader: ArrayReader(packets: packets)) { ArrayReader(packets: packets) }
+        for _ in 0..<20 { if case .emit(.notice(let notice)) = again.step(wall: 0) { notices.append(notice) } }
+        #expect(notices.contains(.sought(source: "f", position: 1, capture: 103)), "\(notices)")
+    }
 }

@@ -249,8 +249,10 @@ struct VenueReplayEngineTests {
         var delivered: [SourceEvent] = []
         for wall in stride(from: 100.0, through: 108, by: 1) { delivered += Self.run(&engine, at: wall).events }
         #expect(Self.offsets(delivered) == Array(0...8).map(Double.init))
+        // Each loop's notice is followed by where the next pass starts, for the monitor's event log.
         #expect(delivered.filter { if case .notice = $0 { true } else { false } } == [
-            .notice(.ended(source: path, reason: "looping (1)")), .notice(.ended(source: path, reason: "looping (2)")),
+            .notice(.ended(source: path, reason: "looping (1)")), .notice(.sought(source: path, position: 0, capture: Self.start + 4)),
+            .notice(.ended(source: path, reason: "looping (2)")), .notice(.sought(source: path, position: 0, capture: Self.start + 8)),
         ])
         // A new pass's first message comes 1 s after the last one's last, paced as every message
         // is (it went out at once, so each pass ran a second short and a 1-message recording never
@@ -273,8 +275,9 @@ struct VenueReplayEngineTests {
         #expect(Self.offsets(delivered) == Array(0...8).map(Double.init))
         #expect(delivered.filter { if case .notice = $0 { true } else { false } } == [
             .notice(.warning(source: path, message: "line 5 (the last) is cut short: the recording was stopped mid-write; replayed up to there")),
-            .notice(.ended(source: path, reason: "looping (1)")), .notice(.ended(source: path, reason: "looping (2)")),
-            .notice(.ended(source: path, reason: "looping (3)")),
+            .notice(.ended(source: path, reason: "looping (1)")), .notice(.sought(source: path, position: 0, capture: Self.start + 3)),
+            .notice(.ended(source: path, reason: "looping (2)")), .notice(.sought(source: path, position: 0, capture: Self.start + 6)),
+            .notice(.ended(source: path, reason: "looping (3)")), .notice(.sought(source: path, position: 0, capture: Self.start + 9)),
         ])
     }
 

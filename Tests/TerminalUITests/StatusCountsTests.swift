@@ -32,6 +32,33 @@ import Testing
         #expect(noticed.roleCodes(9).dropFirst(start).prefix(5) == "wwwww")
     }
 
+    /// A key's 4 s notice gives way before the recording indicator: placed whole in front of it,
+    /// it cut `● REC beacontop-20261125-104512.btsnoop` to `● REC beacontop-20261125-10` at 80 columns.
+    @Test func aKeysNoticeGivesWayToTheRecordingIndicator() {
+        func line(_ source: SourceStatus, _ columns: Int) -> (text: String, roles: String) {
+            let screen = render(MonitorState(snapshot: Museum.snapshot(rows: [], source: source)).viewModel(), size: ScreenSize(columns: columns, lines: 10))
+            return (screen.line(9).trimmingTrailingSpaces(), screen.roleCodes(9))
+        }
+        var live = SourceStatus(name: "hci0", state: .scanning, advertsPerSecond: 31, malformedCount: 0,
+                                recordingFile: "beacontop-20261125-104512.btsnoop")
+        live.notice = "speed works on replays (a file)"
+        let cut = line(live, 80)
+        #expect(cut.text == " hci0 scanning · speed works on repl… · ● REC beacontop-20261125-104512.btsnoop")
+        #expect(cut.roles.dropFirst(17).prefix(20) == String(repeating: "w", count: 20))
+        // Where the line holds it, the notice is whole.
+        #expect(line(live, 120).text == " hci0 scanning · speed works on replays (a file) · 31 adv/s · ● REC beacontop-20261125-104512.btsnoop            ? help")
+        // A replay's state and recording fill 80 columns: the file name gives way first (as for
+        // every other segment), then the notice's end; the recording's name stays whole.
+        var replay = SourceStatus(name: "museum.btsnoop", state: .replaying(speed: 100), advertsPerSecond: 31, malformedCount: 0,
+                                  recordingFile: "beacontop-20261125-104512.btsnoop", replayPosition: 83, replayDuration: 600)
+        replay.notice = "speed: already the fastest, 100x"
+        #expect(line(replay, 80).text == " …p replaying at 100x · speed: alrea… · ● REC beacontop-20261125-104512.btsnoop")
+        // At 40 columns fewer than 8 columns of it would show: it is left out (the event log has it).
+        var short = SourceStatus(name: "hci0", state: .scanning, advertsPerSecond: 31, malformedCount: 0, recordingFile: "out.btsnoop")
+        short.notice = "speed works on replays (a file)"
+        #expect(line(short, 40).text == " hci0 scanning · ● REC out.btsnoop")
+    }
+
     @Test("a refused restart says when it is retried; the delay gives way on a narrow line, the state does not")
     func aRefusedRestartSaysWhenItIsRetried() {
         let source = SourceStatus(name: "tcp:127.0.0.1:9000", state: .notScanning(reason: "scanning not restarted: ...", retryIn: 8))

@@ -1,7 +1,8 @@
 import FuzzSupport
 
 /// Classic pcap files and every Bluetooth link type the reader decodes (187 H4, 201 H4 with
-/// direction, 254 Linux monitor, 256 LE link layer with pseudo-header, 272 Nordic sniffer). The
+/// direction, 254 Linux monitor, 256 LE link layer with pseudo-header, 272 Nordic sniffer, 251 LE
+/// link layer without one: its CRC checked by the reader). The
 /// first byte picks link type, byte order and time resolution for a valid file header; 0xFF hands
 /// the rest over as the whole file.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -11,7 +12,7 @@ public func fuzzPCAP(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var file: [UInt8] = []
     let choice = input[0]
     if choice != 0xFF {
-        let linkType: UInt32 = [187, 201, 254, 256, 272][Int(choice & 0x0F) % 5]
+        let linkType: UInt32 = [187, 201, 254, 256, 272, 251][Int(choice & 0x0F) % 6]
         let bigEndian = choice & 0x10 != 0
         let magic: UInt32 = choice & 0x20 != 0 ? 0xA1B2_3C4D : 0xA1B2_C3D4
         func u32(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: bigEndian ? value.bigEndian : value.littleEndian, Array.init) }
