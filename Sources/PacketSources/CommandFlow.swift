@@ -9,6 +9,18 @@ import HCI
 /// grants credit again, often with a Command Complete for opcode 0x0000 (a "NOP"). The host may
 /// send one command after opening. As BlueZ's `cmd_cnt` does, credit is held at one at most: one
 /// command in flight, so each answer belongs to the one command written.
+///
+/// Late answers: HCI answers carry an opcode, not which command they answer, so the late answer to
+/// a command that timed out would be taken as the answer to the next command with its opcode (a
+/// retried Reset, the disable sent after an enable that got no answer), and that command's own
+/// answer left for the one after. The rule: a command that timed out leaves its opcode owed an
+/// answer. An answer with an owed opcode that no written command waits for is the late one: it
+/// only grants credit, and the debt is paid. Before a command with an owed opcode goes out, the
+/// source sends Read Local Version Information (`needsBarrier`): a controller answers commands in
+/// the order it got them, so once that is answered, every late answer that was coming has come and
+/// nothing is owed. (BlueZ matches an answer to the last command sent and has the same ambiguity;
+/// it resets the controller when it stops answering. Dropping the owed answer blindly would, on a
+/// controller that lost the command rather than answered late, discard every retry's answer.)
 struct CommandFlow {
     typealias Continuation = CheckedContinuation<HCICommandResponse, any Error>
 
@@ -20,6 +32,8 @@ struct CommandFlow {
         var id: UInt64
         var command: HCICommand
         var continuation: Continuation
+        /// Sent to learn that nothing owed is coming (`needsBarrier`).
+        var isBarrier = false
     }
 
     /// What a command's timer found.
@@ -37,11 +51,17 @@ struct CommandFlow {
     private var written: [UInt16: Pending] = [:]
     private var held: [Pending] = []
     private var nextID: UInt64 = 0
+    /// Opcodes of commands that timed out unanswered, whose late answer may still come.
+    private var owed: Set<UInt16> = []
 
-    /// Takes a command: `write` true when it may go out now (it spends the credit), else it is held.
-    mutating func submit(_ command: HCICommand, _ continuation: Continuation) -> (pending: Pending, write: Bool) {
+    /// A command with `opcode` must wait for a barrier (Read Local Version Information answered).
+    func needsBarrier(_ opcode: UInt16) -> Bool { owed.contains(opcode) }
+
+    /// Takes a command (`barrier`: the Read Local Version Information of `needsBarrier`): `write`
+    /// true when it may go out now (it spends the credit), else it is held.
+    mutating func submit(_ command: HCICommand, _ continuation: Continuation, barrier: Bool = false) -> (pending: Pending, write: Bool) {
         nextID += 1
-        let pending = Pending(id: nextID, command: command, continuation: continuation)
+        let pending = Pending(id: nextID, command: command, continuation: continuation, isBarrier: barrier)
         guard credit > 0 else {
             held.append(pending)
             return (pending, false)
@@ -57,8 +77,10 @@ struct CommandFlow {
     mutating func answer(_ response: HCICommandResponse) -> (answered: Continuation?, next: Pending?) {
         credit = min(Int(response.allowedCommandPackets), 1)
         withheldBy = credit == 0 ? response.opcode : nil
-        let answered = written.removeValue(forKey: response.opcode)?.continuation
-        return (answered, releaseHeld())
+        let answered = written.removeValue(forKey: response.opcode)
+        if answered == nil { owed.remove(response.opcode) }
+        if answered?.isBarrier == true { owed = [] }
+        return (answered?.continuation, releaseHeld())
     }
 
     /// A command's timer ran out: nil when it was answered already. A command written and not
@@ -71,6 +93,7 @@ struct CommandFlow {
         guard let (opcode, pending) = written.first(where: { $0.value.id == id }) else { return nil }
         written[opcode] = nil
         credit = 1
+        owed.insert(opcode)
         return (.unanswered(pending), releaseHeld())
     }
 

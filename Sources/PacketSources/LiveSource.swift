@@ -139,14 +139,22 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
 
     /// Writes `command` when the controller has credit for it (`CommandFlow`), else holds it until
     /// an answer grants credit; its timeout counts from here, so a controller that never grants
-    /// credit fails it as `noCommandCredit`, not as unanswered.
+    /// credit fails it as `noCommandCredit`, not as unanswered. A command whose opcode timed out
+    /// before waits for a barrier first, so the late answer is not taken for its own.
     public func execute(_ command: HCICommand) async throws -> HCICommandResponse {
         guard spec.acceptsCommands else { throw TransportError.commandsNotAccepted(spec: spec.description) }
+        if state.withLock({ $0.commands.needsBarrier(command.opcode) }) {
+            _ = try await issue(.readLocalVersionInformation, barrier: true)
+        }
+        return try await issue(command, barrier: false)
+    }
+
+    private func issue(_ command: HCICommand, barrier: Bool) async throws -> HCICommandResponse {
         let timeout = commandTimeout
         return try await withCheckedThrowingContinuation { waiter in
             let submitted: (fd: Int32, pending: CommandFlow.Pending, write: Bool)? = state.withLock { state in
                 guard !state.stopped, let transport = state.transport else { return nil }
-                let (pending, write) = state.commands.submit(command, waiter)
+                let (pending, write) = state.commands.submit(command, waiter, barrier: barrier)
                 return (transport.fd, pending, write)
             }
             guard let (fd, pending, write) = submitted else {
