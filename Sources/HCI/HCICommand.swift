@@ -41,6 +41,7 @@ public struct HCICommand: Sendable, Equatable {
 public enum HCIOpcode {
     public static let setEventMask: UInt16 = 0x0C01                  // 7.3.1
     public static let reset: UInt16 = 0x0C03                         // 7.3.2
+    public static let readLocalVersionInformation: UInt16 = 0x1001   // 7.4.1
     public static let readLocalSupportedCommands: UInt16 = 0x1002    // 7.4.2
     public static let readLocalSupportedFeatures: UInt16 = 0x1003    // 7.4.3
     public static let readBDAddr: UInt16 = 0x1009                    // 7.4.6
@@ -64,6 +65,7 @@ public enum HCIOpcode {
     static let names: [UInt16: String] = [
         setEventMask: "Set Event Mask",
         reset: "Reset",
+        readLocalVersionInformation: "Read Local Version Information",
         readLocalSupportedCommands: "Read Local Supported Commands",
         readLocalSupportedFeatures: "Read Local Supported Features",
         readBDAddr: "Read BD_ADDR",
@@ -98,6 +100,10 @@ extension HCICommand {
 
     /// The spec's default mask (0x00001FFFFFFFFFFF) plus LE Meta Event (bit 61).
     public static let eventMaskWithLEMeta: UInt64 = 0x0000_1FFF_FFFF_FFFF | (1 << 61)
+
+    /// Read Local Version Information (7.4.1): mandatory, changes nothing; a live source sends it to
+    /// learn that a late answer is not coming (`CommandFlow`).
+    public static let readLocalVersionInformation = HCICommand(opcode: HCIOpcode.readLocalVersionInformation)
 
     /// Read Local Supported Commands (7.4.2): 64 octets, one bit per command (Part E 6.27).
     public static let readLocalSupportedCommands = HCICommand(opcode: HCIOpcode.readLocalSupportedCommands)

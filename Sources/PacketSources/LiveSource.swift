@@ -35,9 +35,7 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
             didSet { armCrashStop() }
         }
         var stopped = false
-        var waiters: [UInt16: CommandWaiter] = [:]
-        /// The next waiter's `id`.
-        var nextWaiter: UInt64 = 0
+        var commands = CommandFlow()
         /// The H4 bytes a crash handler writes to the open transport (`setCrashStop`).
         var crashStop: [UInt8]? {
             didSet { armCrashStop() }
@@ -134,30 +132,49 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
     public func stop() {
         let waiters = state.withLock { state in
             state.stopped = true
-            let waiters = state.waiters
-            state.waiters = [:]
-            return waiters
+            return state.commands.removeAll()
         }
-        for waiter in waiters.values { waiter.continuation.resume(throwing: TransportError.closed(spec: spec.description)) }
+        for waiter in waiters { waiter.resume(throwing: TransportError.closed(spec: spec.description)) }
     }
 
+    /// Writes `command` when the controller has credit for it (`CommandFlow`), else holds it until
+    /// an answer grants credit; its timeout counts from here, so a controller that never grants
+    /// credit fails it as `noCommandCredit`, not as unanswered. A command whose opcode timed out
+    /// before waits for a barrier first, so the late answer is not taken for its own.
     public func execute(_ command: HCICommand) async throws -> HCICommandResponse {
         guard spec.acceptsCommands else { throw TransportError.commandsNotAccepted(spec: spec.description) }
+        if state.withLock({ $0.commands.needsBarrier(command.opcode) }) {
+            _ = try await issue(.readLocalVersionInformation, barrier: true)
+        }
+        return try await issue(command, barrier: false)
+    }
+
+    private func issue(_ command: HCICommand, barrier: Bool) async throws -> HCICommandResponse {
         let timeout = commandTimeout
         return try await withCheckedThrowingContinuation { waiter in
-            let opened: (fd: Int32, id: UInt64)? = state.withLock { state in
+            let submitted: (fd: Int32, pending: CommandFlow.Pending, write: Bool)? = state.withLock { state in
                 guard !state.stopped, let transport = state.transport else { return nil }
-                state.nextWaiter += 1
-                state.waiters[command.opcode] = CommandWaiter(id: state.nextWaiter, continuation: waiter)
-                return (transport.fd, state.nextWaiter)
+                let (pending, write) = state.commands.submit(command, waiter, barrier: barrier)
+                return (transport.fd, pending, write)
             }
-            guard let (fd, id) = opened else {
+            guard let (fd, pending, write) = submitted else {
                 waiter.resume(throwing: TransportError.closed(spec: spec.description))
                 return
             }
-            deliver([.packet(command.packet(at: now()))])
+            if write { send(pending, fd: fd) }
+            commandTimer(timeout) { [self] in expire(pending.id, command: command.name, after: timeout) }
+        }
+    }
+
+    /// Delivers the command with the packets (a recording holds both directions) and writes it; a
+    /// failed write fails it, and the held command its credit now allows goes out instead.
+    private func send(_ pending: CommandFlow.Pending, fd: Int32) {
+        var next: CommandFlow.Pending? = pending
+        while let pending = next {
+            deliver([.packet(pending.command.packet(at: now()))])
             do throws(SystemCallError) {
-                try opener.calls.write(fd, [H4PacketType.command.rawValue] + command.payload)
+                try opener.calls.write(fd, [H4PacketType.command.rawValue] + pending.command.payload)
+                return
             } catch {
                 // The kernel refuses commands at write, not at bind: ENETDOWN (adapter down), EPERM
                 // (an unprivileged raw socket, outside the kernel's read-only command filter).
@@ -166,14 +183,29 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
                 } else {
                     .failed(spec: spec.description, error)
                 }
-                takeWaiter(command.opcode)?.resume(throwing: failure)
-                return
-            }
-            commandTimer(timeout) { [self] in
-                let unframed = state.withLock { $0.unframedBytes }
-                takeWaiter(command.opcode, id: id)?.resume(throwing: TransportError.commandTimedOut(command: command.name, seconds: timeout, unframedBytes: unframed))
+                let (failed, following) = state.withLock { $0.commands.unsent(id: pending.id) }
+                failed?.resume(throwing: failure)
+                next = following
             }
         }
+    }
+
+    /// A command's timer ran out: it fails unless it was answered; one it held back may go out.
+    private func expire(_ id: UInt64, command: String, after timeout: Double) {
+        let found = state.withLock { state -> (CommandFlow.Expiry, CommandFlow.Pending?, fd: Int32?, unframed: Int, withheldBy: UInt16?)? in
+            let withheldBy = state.commands.withheldBy
+            guard let (expired, next) = state.commands.expire(id: id) else { return nil }
+            return (expired, next, state.transport?.fd, state.unframedBytes, withheldBy)
+        }
+        guard let (expired, next, fd, unframed, withheldBy) = found else { return }
+        switch expired {
+        case .unanswered(let pending):
+            pending.continuation.resume(throwing: TransportError.commandTimedOut(command: command, seconds: timeout, unframedBytes: unframed))
+        case .noCredit(let pending):
+            pending.continuation.resume(throwing: TransportError.noCommandCredit(
+                command: command, seconds: timeout, withheldBy: withheldBy.map(HCICommand.name(ofOpcode:))))
+        }
+        if let next, let fd { send(next, fd: fd) }
     }
 
     /// The command that undoes what beacontop started on the controller (the scan or advertising
@@ -184,15 +216,6 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
         state.withLock { state in
             state.guardsCrashes = true
             state.crashStop = command.map { [H4PacketType.command.rawValue] + $0.payload }
-        }
-    }
-
-    /// The command waiting for an answer to `opcode`; with `id`, only if it is still that command.
-    private func takeWaiter(_ opcode: UInt16, id: UInt64? = nil) -> CheckedContinuation<HCICommandResponse, any Error>? {
-        state.withLock { state in
-            guard let waiter = state.waiters[opcode], id == nil || waiter.id == id else { return nil }
-            state.waiters[opcode] = nil
-            return waiter.continuation
         }
     }
 
@@ -246,13 +269,13 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
 
     private func dropTransport(reason: String) {
         let (transport, waiters) = state.withLock { state in
-            defer { state.transport = nil; state.waiters = [:]; state.lostReason = reason; state.restarts.lost() }
-            return (state.transport, state.waiters)
+            defer { state.transport = nil; state.lostReason = reason; state.restarts.lost() }
+            return (state.transport, state.commands.removeAll())
         }
         if let transport { opener.calls.close(transport.fd) }
         // With the reason: a start-up on a port where something accepts and hangs up said only
         // `tcp:HOST:PORT was closed`.
-        for waiter in waiters.values { waiter.continuation.resume(throwing: TransportError.lostBeforeAnswer(spec: spec.description, reason: reason)) }
+        for waiter in waiters { waiter.resume(throwing: TransportError.lostBeforeAnswer(spec: spec.description, reason: reason)) }
         deliver([.notice(.lost(source: spec.description, reason: reason))])
     }
 
@@ -369,7 +392,14 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
         // The batch first, then the commands waiting for an answer in it: a recording keeps each
         // response before the next command.
         deliver(events)
-        for response in responses { takeWaiter(response.opcode)?.resume(returning: response) }
+        for response in responses {
+            let (answered, next, fd) = state.withLock { state in
+                let (answered, next) = state.commands.answer(response)
+                return (answered, next, state.transport?.fd)
+            }
+            answered?.resume(returning: response)
+            if let next, let fd { send(next, fd: fd) }
+        }
     }
 
     /// Notes a Command Complete or Command Status for the command waiting for it; returns the packet.

@@ -3,15 +3,6 @@ import HCI
 /// The live source's timings: when a lost controller is tried again, when a refused restart is, and
 /// when a command's answer is given up on.
 extension LiveSource {
-    /// A command waiting for its Command Complete or Status. `id` tells its timeout whose command it
-    /// was: an answered command's timer still runs out, and it took the waiter of the next command
-    /// with the same opcode (`scan --duration 3`'s disable said 'did not answer ... within 3.0 s' one
-    /// run in two; a restart retried within 3 s of a try failed as timed out).
-    struct CommandWaiter {
-        var id: UInt64
-        var continuation: CheckedContinuation<HCICommandResponse, any Error>
-    }
-
     /// Runs `action` once `seconds` have passed: each command's timeout (a test runs them by hand).
     public typealias CommandTimer = @Sendable (_ seconds: Double, _ action: @escaping @Sendable () -> Void) -> Void
 

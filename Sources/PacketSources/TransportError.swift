@@ -27,6 +27,9 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The controller did not answer a command in time; `unframedBytes` arrived that framed no H4
     /// packet (a wrong baud rate, a noisy line, something that is no H4 controller).
     case commandTimedOut(command: String, seconds: Double, unframedBytes: Int = 0)
+    /// The controller gave no credit for a command in time (Num_HCI_Command_Packets 0 in its
+    /// answer to `withheldBy`, and no event granting any since): the command was never sent.
+    case noCommandCredit(command: String, seconds: Double, withheldBy: String?)
     /// The source was stopped while a command waited.
     case closed(spec: String)
     /// The source was lost while a command waited, for `reason` (`the other end closed the
@@ -99,6 +102,9 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
             // Bytes came, but none framed as H4: on a UART most often a baud rate the controller does not use.
             guard unframed > 0 else { return timedOut }
             return timedOut + "; \(unframed) byte\(unframed == 1 ? "" : "s") arrived that framed no H4 packet: check the baud rate (serial:PATH@BAUD) and that the other end speaks H4"
+        case .noCommandCredit(let command, let seconds, let withheldBy):
+            let since = withheldBy.map { " since its answer to \($0)" } ?? ""
+            return "the controller took no command within \(seconds) s (Num_HCI_Command_Packets 0\(since)), so \(command) was not sent"
         case .closed(let spec):
             return "\(spec) was closed"
         case .lostBeforeAnswer(let spec, let reason):

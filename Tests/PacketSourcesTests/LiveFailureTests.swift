@@ -239,10 +239,11 @@ struct LiveFailureTests {
         #expect(result.stderr.contains("LE Set Extended Advertising Enable"), "\(result.stderr)")
         let commands = entries.map(\.command)
         let enable = try #require(commands.firstIndex(of: "HCI_LE_SET_EXTENDED_ADVERTISING_ENABLE_COMMAND"))
-        // The enable, then the disable (the same command, ignored too), then the removal.
+        // The enable, the barrier that keeps its late answer from being the disable's
+        // (docs/sources.md), the disable (the same command, ignored too), then the removal.
         #expect(Array(commands.dropFirst(enable)) == [
-            "HCI_LE_SET_EXTENDED_ADVERTISING_ENABLE_COMMAND", "HCI_LE_SET_EXTENDED_ADVERTISING_ENABLE_COMMAND",
-            "HCI_LE_REMOVE_ADVERTISING_SET_COMMAND",
+            "HCI_LE_SET_EXTENDED_ADVERTISING_ENABLE_COMMAND", "HCI_READ_LOCAL_VERSION_INFORMATION_COMMAND",
+            "HCI_LE_SET_EXTENDED_ADVERTISING_ENABLE_COMMAND", "HCI_LE_REMOVE_ADVERTISING_SET_COMMAND",
         ], "\(commands)")
         #expect(entries.last?.sets == [])
     }
@@ -268,8 +269,12 @@ struct LiveFailureTests {
         while commands().filter({ $0 == "HCI_LE_SET_EXTENDED_SCAN_ENABLE_COMMAND" }).count < 2 && Date() < deadline {
             Thread.sleep(forTimeInterval: 0.1)
         }
-        // The enable, then the disable (the same command, ignored too).
-        #expect(commands().suffix(2) == ["HCI_LE_SET_EXTENDED_SCAN_ENABLE_COMMAND", "HCI_LE_SET_EXTENDED_SCAN_ENABLE_COMMAND"], "\(commands())")
+        // The enable, the barrier that keeps its late answer from being the disable's
+        // (docs/sources.md), then the disable (the same command, ignored too).
+        #expect(commands().suffix(3) == [
+            "HCI_LE_SET_EXTENDED_SCAN_ENABLE_COMMAND", "HCI_READ_LOCAL_VERSION_INFORMATION_COMMAND",
+            "HCI_LE_SET_EXTENDED_SCAN_ENABLE_COMMAND",
+        ], "\(commands())")
     }
 
     /// The catalog was read after the radio started: a missing one ended `scan` with status 1 and

@@ -12,7 +12,10 @@ On one Bumble LocalLink (a shared virtual radio) it puts:
   - with --ibeacons N, N more iBeacons; with --rssi and --swing, another RSSI than Bumble's fixed
     -50 dBm in the reports beacontop gets, swinging per advertiser; with --refuse and --ignore,
     controllers that answer a command with Command Disallowed or not at all (--refuse-times N: a
-    refused command is refused its first N times only, then handled); with --command-log
+    refused command is refused its first N times only, then handled); with --withhold-credit and
+    --credit-after, controllers that answer a command with Num_HCI_Command_Packets 0 and drop what
+    comes until they grant credit; with --late and --late-by, controllers that answer a command
+    late, in order (what came meanwhile waits); with --command-log
     FILE, each command they get, how it was answered and their advertising sets after it.
 
 Every controller here answers a passive scan with one report per advertisement: Bumble's adds a
@@ -108,17 +111,54 @@ class BeaconController(Controller):
     ignore: set = set()
     refuse_times = 0
     refused: dict = {}
+    withhold: set = set()
+    credit_after = 0.0
+    # Num_HCI_Command_Packets is 0: commands that come now are dropped, as a busy controller does.
+    no_credit = False
+    late: set = set()
+    late_by = 0.0
+    answered_late: set = set()
+    # The commands that came while one is answered late: a controller handles them in order.
+    backlog = None
     started = time.monotonic()
 
     command_log = None
 
     def configure(self, rssi: int, swing: float, refuse: list, ignore: list, command_log=None,
-                  refuse_times: int = 0) -> "BeaconController":
+                  refuse_times: int = 0, withhold: list = (), credit_after: float = 0,
+                  late: list = (), late_by: float = 0) -> "BeaconController":
         self.rssi, self.swing, self.refuse, self.ignore = rssi, swing, set(refuse), set(ignore)
         self.command_log, self.refuse_times, self.refused = command_log, refuse_times, {}
+        self.withhold, self.credit_after, self.late, self.late_by = set(withhold), credit_after, set(late), late_by
+        self.answered_late = set()
         return self
 
     def on_hci_command_packet(self, command) -> None:
+        if self.no_credit:
+            self.log(command, "dropped: no credit")
+        elif self.backlog is not None:
+            self.backlog.append(command)
+        elif command.name in self.late and command.name not in self.answered_late:
+            self.answered_late.add(command.name)
+            self.backlog = []
+            asyncio.get_running_loop().call_later(self.late_by, self.answer_late, command)
+        else:
+            self.handle(command)
+
+    def answer_late(self, command) -> None:
+        self.handle(command)
+        backlog, self.backlog = self.backlog, None
+        for queued in backlog:
+            self.on_hci_command_packet(queued)
+
+    def grant_credit(self) -> None:
+        self.no_credit = False
+        # The "NOP" Command Complete (opcode 0x0000, Core Vol 4 Part E 7.7.14): credit, no command.
+        # As bytes: Bumble's packet logging cannot print a Command Complete without parameters.
+        if self.host:
+            self.host.on_packet(bytes([hci.HCI_EVENT_PACKET, hci.HCI_COMMAND_COMPLETE_EVENT, 3, 1, 0x00, 0x00]))
+
+    def handle(self, command) -> None:
         if command.name in self.ignore:
             answer = "ignored"
         elif command.name in self.refuse and not (0 < self.refuse_times <= self.refused.get(command.name, 0)):
@@ -127,9 +167,19 @@ class BeaconController(Controller):
             self.send_hci_packet(hci.HCI_Command_Complete_Event(
                 num_hci_command_packets=1, command_opcode=command.op_code,
                 return_parameters=hci.HCI_StatusReturnParameters(status=hci.HCI_ErrorCode.COMMAND_DISALLOWED_ERROR)))
+        elif command.name in self.withhold:
+            answer = "handled, no credit"
+            # The answer says Num_HCI_Command_Packets 0 (send_hci_packet); credit comes later, or never.
+            self.no_credit = True
+            super().on_hci_command_packet(command)
+            if self.credit_after >= 0:
+                asyncio.get_running_loop().call_later(self.credit_after, self.grant_credit)
         else:
             answer = "handled"
             super().on_hci_command_packet(command)
+        self.log(command, answer)
+
+    def log(self, command, answer: str) -> None:
         if self.command_log:
             # The controller's own state after the command: what a test checks beacontop left behind.
             sets = self.advertising_sets
@@ -149,6 +199,9 @@ class BeaconController(Controller):
         return super().on_hci_le_set_extended_scan_parameters_command(command)
 
     def send_hci_packet(self, packet) -> None:
+        if self.no_credit and isinstance(packet, hci.HCI_Command_Complete_Event) and packet.command_opcode != 0:
+            packet = hci.HCI_Command_Complete_Event(num_hci_command_packets=0, command_opcode=packet.command_opcode,
+                                                    return_parameters=packet.return_parameters)
         if self.le_scan_type == 0 and self.is_scan_response(packet):
             return
         if (self.rssi != -50 or self.swing) and isinstance(
@@ -233,11 +286,22 @@ async def main() -> None:
                         help="refuse each --refuse command only its first N times, then handle it (0: always)")
     parser.add_argument("--ignore", action="append", default=[],
                         help="a command they never answer (e.g. HCI_RESET_COMMAND)")
+    parser.add_argument("--withhold-credit", action="append", default=[],
+                        help="a command they answer with Num_HCI_Command_Packets 0, dropping every command "
+                             "until they grant credit (a NOP Command Complete) --credit-after seconds later")
+    parser.add_argument("--credit-after", type=float, default=0.5,
+                        help="seconds until credit withheld by --withhold-credit is granted (negative: never)")
+    parser.add_argument("--late", action="append", default=[],
+                        help="a command they answer --late-by seconds late the first time, "
+                             "holding the commands that come meanwhile until then (repeat for more)")
+    parser.add_argument("--late-by", type=float, default=2,
+                        help="how late a --late command is answered, in seconds")
     parser.add_argument("--command-log", help="log each command beacontop's controllers get, how it was answered "
                                               "and their advertising sets after it, as JSON lines in this file")
     args = parser.parse_args()
     command_log = open(args.command_log, "a", buffering=1) if args.command_log else None
-    behaviour = (args.rssi, args.swing, args.refuse, args.ignore, command_log, args.refuse_times)
+    behaviour = (args.rssi, args.swing, args.refuse, args.ignore, command_log, args.refuse_times,
+                 args.withhold_credit, args.credit_after, args.late, args.late_by)
 
     link = LocalLink()
     transports = []

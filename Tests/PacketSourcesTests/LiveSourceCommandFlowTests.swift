@@ -1,0 +1,82 @@
+import Foundation
+import HCI
+import Synchronization
+import Testing
+@testable import PacketSources
+
+/// HCI command flow control (Core 5.4 Vol 4 Part E 4.4) against Bumble controllers told to
+/// withhold their credit or answer late (Tests/bumble/beacon_world.py `--withhold-credit`,
+/// `--late`): the commands a live source holds back, what it says when no credit comes, and whose
+/// answer a late one is.
+@Suite("Live source command flow", .serialized)
+struct LiveSourceCommandFlowTests {
+    /// A Bumble world with one controller behaving as `options` say, its command log, and a live
+    /// source on it with `timeout` per command (run by `timer`).
+    static func withController(
+        _ options: [String], timeout: Double, timer: @escaping LiveSource.CommandTimer = LiveSource.sleepingTimer,
+        _ body: (LiveSource, () -> [String]) async throws -> Void
+    ) async throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("commands-\(UUID().uuidString).ndjson")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let world = try BumbleWorld(controllers: 1, advertisers: false, options: options + ["--command-log", log.path])
+        defer { world.stop() }
+        let source = LiveSource(spec: .tcp(host: "127.0.0.1", port: world.ports[0]), commandTimeout: timeout, commandTimer: timer)
+        try source.start(into: SourceInbox())
+        defer { source.stop() }
+        try await body(source) {
+            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        }
+    }
+
+    @Test("a controller that answers Reset with no credit gets the next command once it grants credit, and scanning starts")
+    func heldUntilCredit() async throws {
+        try await Self.withController(["--withhold-credit", "HCI_RESET_COMMAND", "--credit-after", "0.5"], timeout: 5) { source, log in
+            // Before: Set Event Mask went out at once, the controller dropped it, and the start
+            // failed as 'the controller did not answer Set Event Mask within 5.0 s'.
+            let mode = try await ScanProcedure.start(on: source, options: ScanOptions())
+            #expect(mode == .extended)
+            #expect(!log().contains { $0.contains("dropped") }, "\(log())")
+        }
+    }
+
+    @Test("a controller that never grants credit fails the next command as given no credit, and it is not sent")
+    func noCreditEver() async throws {
+        try await Self.withController(["--withhold-credit", "HCI_RESET_COMMAND", "--credit-after", "-1"], timeout: 0.5) { source, log in
+            let reset = try await source.execute(.reset)
+            #expect(reset.allowedCommandPackets == 0)
+            // Before: the command went out, was dropped, and timed out as unanswered.
+            await #expect(throws: TransportError.noCommandCredit(command: "Set Event Mask", seconds: 0.5, withheldBy: "Reset")) {
+                _ = try await source.execute(.setEventMask(HCICommand.eventMaskWithLEMeta))
+            }
+            #expect(log().filter { $0.contains("SET_EVENT_MASK") }.isEmpty, "\(log())")
+        }
+        #expect(TransportError.noCommandCredit(command: "Set Event Mask", seconds: 0.5, withheldBy: "Reset").description
+            == "the controller took no command within 0.5 s (Num_HCI_Command_Packets 0 since its answer to Reset), so Set Event Mask was not sent")
+    }
+
+    @Test("the late answer to a Reset that timed out is not taken for the next Reset's")
+    func lateAnswerIsNotTheNextOnes() async throws {
+        // The first Reset is refused, 3 s late; the second is handled. Only the first command's
+        // timer runs out early (0.3 s): the second's answer comes within its 10 s. On a dispatch
+        // queue, not the cooperative pool, which other suites hold (LiveSourceRestartTests): a
+        // timer there ran out after the late answer had come.
+        let timers = Mutex(0)
+        let timer: LiveSource.CommandTimer = { _, action in
+            let first = timers.withLock { count in
+                count += 1
+                return count == 1
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + (first ? 0.3 : 10)) { action() }
+        }
+        let options = ["--late", "HCI_RESET_COMMAND", "--late-by", "3", "--refuse", "HCI_RESET_COMMAND", "--refuse-times", "1"]
+        try await Self.withController(options, timeout: 10, timer: timer) { source, log in
+            await #expect(throws: TransportError.commandTimedOut(command: "Reset", seconds: 10)) {
+                _ = try await source.execute(.reset)
+            }
+            // Before: the first Reset's late Command Disallowed was this one's answer.
+            let second = try await source.execute(.reset)
+            #expect(second.status == .success)
+            #expect(log().map { $0.contains("HCI_RESET_COMMAND") ? "reset" : "other" } == ["reset", "other", "reset"], "\(log())")
+        }
+    }
+}
