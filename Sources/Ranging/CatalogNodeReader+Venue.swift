@@ -56,10 +56,17 @@ extension CatalogNodeReader {
         if let node = mapping["rooms"] {
             guard let list = node.sequence else { throw fail(node, "rooms", "must be a list") }
             var seen: [String: Int] = [:]
+            var levels: [String: Int] = [:]
             for (position, item) in list.enumerated() {
                 let room = try room(item, path: "rooms[\(position)]")
                 if let first = seen[room.id] { throw fail(item, "rooms[\(position)].id", "\(room.id) is already rooms[\(first)]") }
+                // Two rooms published on one topic: each room's retained occupancy replaced the other's.
+                let level = Self.topicLevel(room.id)
+                if let first = levels[level] {
+                    throw fail(item, "rooms[\(position)].id", "\(room.id) and rooms[\(first)]'s \(rooms[first].id) are both \(level) in MQTT topics (beacontop/occupancy/\(level)): '/', '+' and '#' become '_' there; rename one")
+                }
                 seen[room.id] = position
+                levels[level] = position
                 rooms.append(room)
             }
         }
