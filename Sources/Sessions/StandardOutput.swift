@@ -94,7 +94,12 @@ public struct StandardOutput {
                 }
                 continue
             }
-            let chunk = min(buffer.count - done, Int(PIPE_BUF))
+            // Whole lines where they fit: a pipe takes up to PIPE_BUF bytes whole, so a reader
+            // dropped at a stop is left no cut line, unless one line is longer than that.
+            var chunk = min(buffer.count - done, Int(PIPE_BUF))
+            if done + chunk < buffer.count, let end = buffer[done..<(done + chunk)].lastIndex(of: UInt8(ascii: "\n")) {
+                chunk = end + 1 - done
+            }
             let written = buffer.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + done, chunk) }
             if written < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
