@@ -74,6 +74,9 @@ struct ScanCommand: AsyncParsableCommand {
         }
         if let problem = ReplayOptions.speedProblem(replaySpeed, source: spec) { throw ValidationError(problem) }
         if let problem = ReplayOptions.windowProblem(from: from, to: to) { throw ValidationError(problem) }
+        if let problem = ReplayOptions.sourceProblem(from: from, to: to, speedGiven: speed != nil, loop: loop, source: spec) {
+            throw ValidationError(problem)
+        }
         if health && (!json || frames) { throw ValidationError("--health adds to the ranging ticks: use it with --json, without --frames") }
         if let publish {
             guard MQTTEndpoint.isEndpoint(publish) else { throw ValidationError("--publish takes mqtt://BROKER or mqtts://BROKER") }
