@@ -55,6 +55,23 @@ public struct ReplayOptions: Sendable, Equatable {
         return nil
     }
 
+    /// What is wrong with replay flags given for a source that is no file, or nil: a radio, a
+    /// broker and a `sim:` walk have no position to start `--from` or stop `--to` at, and a radio
+    /// or a broker no pace (`--speed`) and no end to start over at (`--loop`). `scan sim:CATALOG
+    /// --from 10 --to 20` walked from the start for ever, and `scan hci0 --to 5` scanned on, the
+    /// flags ignored without a word. `speedGiven` and `loop` say whether those flags were given.
+    public static func sourceProblem(from: Double?, to: Double?, speedGiven: Bool, loop: Bool, source: SourceSpec) -> String? {
+        if case .file = source { return nil }
+        if from != nil || to != nil {
+            return "--from and --to pick part of a file; \(source) is no file"
+        }
+        if case .simulation = source { return nil }
+        if speedGiven || loop {
+            return "\(speedGiven ? "--speed" : "--loop") is for a file or a sim: walk; \(source) is a live source"
+        }
+        return nil
+    }
+
     /// What is wrong with `speed` for `source`, or nil: a `sim:` walk has no end to run to at
     /// `max`. Asked with the other options, so it is a usage error (status 64) like them; it was
     /// found only when the source opened, status 1.

@@ -13,6 +13,13 @@ extension CatalogNodeReader {
         guard let mapping = node.mapping else { throw fail(node, path, "must be a mapping with at least `id` and `room`") }
         try rejectUnknownKeys(mapping, allowed: ["id", "room", "position", "rssiOffset", "referenceBeacon"], path: path)
         let id = try nonEmptyID(mapping, node: node, path: path)
+        // A view knows a scanner by its topic level, where these cannot be: an agent given
+        // `--scanner pi/1` publishes as `pi_1`, so an entry `pi/1` was never heard and its beacons
+        // landed in a room `pi_1` of their own instead of the entry's room.
+        if Self.topicLevel(id) != id {
+            throw fail(mapping["id"] ?? node, "\(path).id",
+                       "\(id) cannot be a scanner's name: '/', '+' and '#' cannot be in an MQTT topic level (an agent given --scanner \(id) publishes as \(Self.topicLevel(id))); name it \(Self.topicLevel(id))")
+        }
         guard let roomNode = mapping["room"] else { throw fail(node, "\(path).room", "missing (the room this scanner covers)") }
         let room = try string(roomNode, path: "\(path).room")
         let position = try mapping["position"].map { node throws(CatalogError) in try point(node, path: "\(path).position") }
@@ -24,6 +31,12 @@ extension CatalogNodeReader {
         }
         let reference = try mapping["referenceBeacon"].map { n throws(CatalogError) in try string(n, path: "\(path).referenceBeacon") }
         return VenueScanner(id: id, room: room, position: position, rssiOffset: offset, referenceBeacon: reference)
+    }
+
+    /// `id` as one MQTT topic level, as `VenueTopics.level` makes it (control characters are
+    /// refused before this): `/`, `+` and `#` become `_`.
+    static func topicLevel(_ id: String) -> String {
+        String(String.UnicodeScalarView(id.unicodeScalars.map { "/+#".unicodeScalars.contains($0) ? "_" : $0 }))
     }
 
     private func nonEmptyID(_ mapping: Node.Mapping, node: Node, path: String) throws(CatalogError) -> String {
@@ -43,10 +56,17 @@ extension CatalogNodeReader {
         if let node = mapping["rooms"] {
             guard let list = node.sequence else { throw fail(node, "rooms", "must be a list") }
             var seen: [String: Int] = [:]
+            var levels: [String: Int] = [:]
             for (position, item) in list.enumerated() {
                 let room = try room(item, path: "rooms[\(position)]")
                 if let first = seen[room.id] { throw fail(item, "rooms[\(position)].id", "\(room.id) is already rooms[\(first)]") }
+                // Two rooms published on one topic: each room's retained occupancy replaced the other's.
+                let level = Self.topicLevel(room.id)
+                if let first = levels[level] {
+                    throw fail(item, "rooms[\(position)].id", "\(room.id) and rooms[\(first)]'s \(rooms[first].id) are both \(level) in MQTT topics (beacontop/occupancy/\(level)): '/', '+' and '#' become '_' there; rename one")
+                }
                 seen[room.id] = position
+                levels[level] = position
                 rooms.append(room)
             }
         }

@@ -29,15 +29,22 @@ public enum GroundTruth {
 
     /// Samples every `step` seconds from 0 through `duration` (inclusive of 0).
     public static func samples(_ scenario: Scenario, step: Double, duration: Double? = nil, looping: Bool = false) -> [TruthSample] {
+        var result: [TruthSample] = []
+        forEachSample(scenario, step: step, duration: duration, looping: looping) { result.append($0) }
+        return result
+    }
+
+    /// The same samples one at a time, none kept: a file of them need not fit in memory (500
+    /// beacons over 3 hours are 570 MB of truth).
+    public static func forEachSample(_ scenario: Scenario, step: Double, duration: Double? = nil, looping: Bool = false,
+                                     _ body: (TruthSample) throws -> Void) rethrows {
         precondition(step > 0, "truth step must be positive")
         let end = duration ?? scenario.duration
-        var result: [TruthSample] = []
         var k = 0
         while Double(k) * step <= end + 1e-9 {
-            result.append(sample(scenario, at: Double(k) * step, looping: looping))
+            try body(sample(scenario, at: Double(k) * step, looping: looping))
             k += 1
         }
-        return result
     }
 
     /// Stays in Unix seconds over `duration` of scenario time, repeating the plan when looping.

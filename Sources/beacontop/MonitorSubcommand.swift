@@ -44,6 +44,10 @@ struct MonitorSubcommand: AsyncParsableCommand {
         let spec: SourceSpec
         do { spec = try SourceSpec(parsing: source) } catch { throw ValidationError(error.description) }
         if let problem = ReplayOptions.speedProblem(replaySpeed, source: spec) { throw ValidationError(problem) }
+        // Its --speed has a default: whether it was given is not known, so it is not asked about.
+        if let problem = ReplayOptions.sourceProblem(from: from, to: to, speedGiven: false, loop: loop, source: spec) {
+            throw ValidationError(problem)
+        }
         _ = try scanTiming()
     }
 

@@ -74,6 +74,9 @@ struct ScanCommand: AsyncParsableCommand {
         }
         if let problem = ReplayOptions.speedProblem(replaySpeed, source: spec) { throw ValidationError(problem) }
         if let problem = ReplayOptions.windowProblem(from: from, to: to) { throw ValidationError(problem) }
+        if let problem = ReplayOptions.sourceProblem(from: from, to: to, speedGiven: speed != nil, loop: loop, source: spec) {
+            throw ValidationError(problem)
+        }
         if health && (!json || frames) { throw ValidationError("--health adds to the ranging ticks: use it with --json, without --frames") }
         if let publish {
             guard MQTTEndpoint.isEndpoint(publish) else { throw ValidationError("--publish takes mqtt://BROKER or mqtts://BROKER") }
@@ -222,7 +225,9 @@ struct ScanCommand: AsyncParsableCommand {
         let unreadable = Mutex(false)
         let consumer = Thread {
             var scan = HeadlessScan(mode: scanMode, flushEachBatch: flushEachBatch, health: healthLines)
-            var output = StandardOutput()
+            // Stopped (a signal, --duration), a write gives up on a reader that stopped reading: the
+            // scan waited on it for ever, SIGTERM and all.
+            var output = StandardOutput(stopped: { stop.reason != nil })
             // A closed stdout (`scan | head`) ends the scan cleanly: scanning disabled, exit 0.
             let summary = scan.run(inbox: inbox, output: &output, onOutputClosed: { stop.trigger(.outputClosed) })
             // Why packets were dropped only when some were: every live scan's last line said `0

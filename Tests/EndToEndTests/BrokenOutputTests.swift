@@ -120,6 +120,29 @@ import Testing
         #expect(run.stderr.contains("looping (1)") && run.stderr.hasSuffix(": stopped\n"), "\(mode): \(run.stderr.suffix(300))")
     }
 
+    /// A consumer that stopped reading and did not exit (hung, or a terminal paused with Ctrl-S)
+    /// left `scan` blocked in write(2): SIGTERM, SIGINT and `--duration` stopped the radio, but
+    /// the process waited for the consumer for ever. Here the consumer holds a FIFO open and never
+    /// reads; the scan must end while it is still there.
+    @Test("scan --json stopped (--duration, SIGTERM) while its reader stopped reading: ends, status 1, says the output is incomplete",
+          arguments: ["--duration 2", "SIGTERM"])
+    func aStoppedScanLeavesAReaderThatStoppedReading(stop: String) throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("stalled-reader-\(getpid())-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: fifo) }
+        // The museum walk at speed 100 writes a tick line of about 2 KB every 10 ms: the FIFO's
+        // 64 KiB are full within half a second. `sleep 60` holds it open and reads nothing.
+        let scan = "\"$0\" scan \"$1\" --json --speed 100 --loop"
+        let stopping = stop == "SIGTERM"
+            ? "\(scan) > \"$F\" & p=$!; sleep 2; kill -TERM $p; wait $p"
+            : "\(scan) \(stop) > \"$F\""
+        let run = try Self.shell(
+            "F='\(fifo)'; mkfifo \"$F\"; sleep 60 < \"$F\" & r=$!; \(stopping); s=$?; if kill -0 $r 2>/dev/null; then echo reader-alive; fi; kill $r; exit $s"
+        )
+        #expect(run.stdout == "reader-alive\n", "\(stop): \(run.stdout) \(run.stderr)")
+        #expect(run.status == 1, "\(stop): \(run.status) \(run.stderr)")
+        #expect(run.stderr.contains("beacontop: standard output: its reader stopped reading;"), "\(stop): \(run.stderr)")
+    }
+
     @Test("replay --json of a venue recording into head -1 stops reading it")
     func aClosedOutputStopsTheVenueReplay() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("broken-output-\(getpid())-\(UUID().uuidString.prefix(8)).venue.ndjson").path

@@ -27,6 +27,26 @@ import Testing
         }
     }
 
+    /// `scan sim:CATALOG --from 10 --to 20` walked from the start for ever and `scan tcp:... --to 5`
+    /// scanned on: the flags were ignored without a word. Refused before any source opens (the
+    /// tcp: port has no controller behind it: a refusal at the socket would be status 1).
+    @Test("--from, --to on a sim: walk or a live source, and --speed, --loop on a live one, are refused as usage errors", arguments: [
+        (["scan", "SIM", "--json", "--from", "10"], "Error: --from and --to pick part of a file; sim:"),
+        (["scan", "SIM", "--json", "--to", "20"], "Error: --from and --to pick part of a file; sim:"),
+        (["monitor", "SIM", "--from", "10"], "Error: --from and --to pick part of a file; sim:"),
+        (["scan", "tcp:127.0.0.1:9", "--json", "--to", "5"], "Error: --from and --to pick part of a file; tcp:127.0.0.1:9 is no file"),
+        (["scan", "tcp:127.0.0.1:9", "--json", "--speed", "2"], "Error: --speed is for a file or a sim: walk; tcp:127.0.0.1:9 is a live source"),
+        (["scan", "tcp:127.0.0.1:9", "--json", "--loop"], "Error: --loop is for a file or a sim: walk; tcp:127.0.0.1:9 is a live source"),
+        (["monitor", "tcp:127.0.0.1:9", "--loop"], "Error: --loop is for a file or a sim: walk; tcp:127.0.0.1:9 is a live source"),
+    ])
+    func replayFlagsOnANonFile(arguments: [String], message: String) throws {
+        let catalog = SharedData.repositoryRoot.appendingPathComponent("demo/museum.yaml").path
+        let command = arguments.map { $0 == "SIM" ? "sim:" + catalog : $0 }
+        let run = try HostileInputCommandTests.run(command + ["--duration", "3"].filter { _ in command[0] == "scan" }, timeout: 30)
+        #expect(run.status == 64, "\(command): \(run.status) \(run.stderr)")
+        #expect(run.stderr.hasPrefix(message), "\(command): \(run.stderr)")
+    }
+
     @Test("a --speed out of range is refused naming the flag and its value, not as a source")
     func speedOutOfRange() throws {
         let walk = SharedData.repositoryRoot.appendingPathComponent("demo/museum-walk.btsnoop").path

@@ -51,6 +51,12 @@ struct VenueCatalogTests {
         ("scanners: [{id: s, room: a, colour: red}]", "scanners[0].colour"),
         ("rooms: {id: a}", "rooms"),
         ("rooms: [{id: \"a\\u001b[2J\"}]", "rooms[0].id"),
+        // A scanner is known by its topic level: `pi/1` is heard as `pi_1`, never as itself.
+        ("scanners: [{id: pi/1, room: a}]", "scanners[0].id"),
+        ("scanners: [{id: \"booth+1\", room: a}]", "scanners[0].id"),
+        // Both publish their occupancy on beacontop/occupancy/a_b.
+        ("rooms: [{id: a+b}, {id: \"a#b\"}]", "rooms[1].id"),
+        ("rooms: [{id: a_b}, {id: a/b}]", "rooms[1].id"),
     ])
     func errors(extra: String, field: String) {
         #expect {
