@@ -65,6 +65,9 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
         }
         /// Why the transport was dropped, for the reconnect messages.
         var lostReason = ""
+        /// Set when a command got no credit: the controller is treated as lost, and the reading
+        /// thread drops the transport at its next turn (it alone closes and reopens it).
+        var controllerLost: String?
 
         init(restartBackoff: ReconnectBackoff) {
             restarts = RestartRetries(backoff: restartBackoff)
@@ -202,8 +205,17 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
         case .unanswered(let pending):
             pending.continuation.resume(throwing: TransportError.commandTimedOut(command: command, seconds: timeout, unframedBytes: unframed))
         case .noCredit(let pending):
-            pending.continuation.resume(throwing: TransportError.noCommandCredit(
-                command: command, seconds: timeout, withheldBy: withheldBy.map(HCICommand.name(ofOpcode:))))
+            let failure = TransportError.noCommandCredit(
+                command: command, seconds: timeout, withheldBy: withheldBy.map(HCICommand.name(ofOpcode:)))
+            // As BlueZ resets a controller after its command timeout: otherwise every later command
+            // failed the same way until the controller granted credit, which a wedged one never
+            // does. Reconnecting runs the restart, whose Reset is the one command a host may send.
+            state.withLock { state in
+                if state.transport != nil, state.controllerLost == nil {
+                    state.controllerLost = "\(failure.description); treated as a lost controller, to reset it"
+                }
+            }
+            pending.continuation.resume(throwing: failure)
         }
         if let next, let fd { send(next, fd: fd) }
     }
@@ -232,6 +244,10 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
                 guard reconnect() else { break }
                 framer = H4Framer()
                 state.withLock { $0.unframedBytes = 0 }
+                continue
+            }
+            if let reason = state.withLock({ $0.controllerLost }) {
+                dropTransport(reason: reason)
                 continue
             }
             startRestartIfDue()
@@ -269,7 +285,7 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
 
     private func dropTransport(reason: String) {
         let (transport, waiters) = state.withLock { state in
-            defer { state.transport = nil; state.lostReason = reason; state.restarts.lost() }
+            defer { state.transport = nil; state.lostReason = reason; state.controllerLost = nil; state.restarts.lost() }
             return (state.transport, state.commands.removeAll())
         }
         if let transport { opener.calls.close(transport.fd) }
@@ -330,7 +346,8 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
                 let failure = await action()
                 let notice: SourceNotice? = self.state.withLock { state in
                     let (current, retryIn) = state.restarts.ended(connection: connection, refused: failure != nil, at: Self.uptime)
-                    guard current, !state.stopped, !state.restartsEnded else { return nil }
+                    // A try that failed for want of credit is followed by the loss, which says so.
+                    guard current, !state.stopped, !state.restartsEnded, state.controllerLost == nil else { return nil }
                     // The delay before the reason: a monitor's event log cuts a long message at its end.
                     let retrying = retryIn.map { " (retrying in \(SourceNotice.seconds($0)) s)" } ?? ""
                     if let failure { return .restartFailed(source: name, message: "\(activity) not restarted\(retrying): \(failure)", retryIn: retryIn) }

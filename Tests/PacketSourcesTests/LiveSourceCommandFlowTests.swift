@@ -14,14 +14,16 @@ struct LiveSourceCommandFlowTests {
     /// source on it with `timeout` per command (run by `timer`).
     static func withController(
         _ options: [String], timeout: Double, timer: @escaping LiveSource.CommandTimer = LiveSource.sleepingTimer,
-        _ body: (LiveSource, () -> [String]) async throws -> Void
+        inbox: SourceInbox = SourceInbox(), _ body: (LiveSource, () -> [String]) async throws -> Void
     ) async throws {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("commands-\(UUID().uuidString).ndjson")
         defer { try? FileManager.default.removeItem(at: log) }
         let world = try BumbleWorld(controllers: 1, advertisers: false, options: options + ["--command-log", log.path])
         defer { world.stop() }
-        let source = LiveSource(spec: .tcp(host: "127.0.0.1", port: world.ports[0]), commandTimeout: timeout, commandTimer: timer)
-        try source.start(into: SourceInbox())
+        let source = LiveSource(
+            spec: .tcp(host: "127.0.0.1", port: world.ports[0]), backoff: ReconnectBackoff(initial: 0.1, maximum: 0.4),
+            commandTimeout: timeout, commandTimer: timer)
+        try source.start(into: inbox)
         defer { source.stop() }
         try await body(source) {
             ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
@@ -52,6 +54,34 @@ struct LiveSourceCommandFlowTests {
         }
         #expect(TransportError.noCommandCredit(command: "Set Event Mask", seconds: 0.5, withheldBy: "Reset").description
             == "the controller took no command within 0.5 s (Num_HCI_Command_Packets 0 since its answer to Reset), so Set Event Mask was not sent")
+    }
+
+    @Test("a controller that never grants credit is treated as lost: the source reconnects and the restart scans")
+    func noCreditReconnects() async throws {
+        let options = ["--withhold-credit", "HCI_RESET_COMMAND", "--credit-after", "-1", "--withhold-first-connection"]
+        let inbox = SourceInbox()
+        try await Self.withController(options, timeout: 0.5, inbox: inbox) { source, log in
+            let restarts = Mutex<[String?]>([])
+            source.onReconnect {
+                let failure = await ScanProcedure.restart(on: source, options: ScanOptions())
+                restarts.withLock { $0.append(failure) }
+                return failure
+            }
+            _ = try await source.execute(.reset)
+            await #expect(throws: TransportError.noCommandCredit(command: "Set Event Mask", seconds: 0.5, withheldBy: "Reset")) {
+                _ = try await source.execute(.setEventMask(HCICommand.eventMaskWithLEMeta))
+            }
+            // Before: nothing was lost, so no restart ran, and every command failed the same way.
+            let connected = SourceNotice.connected(source: source.name)
+            let events = await inbox.collect(from: source, seconds: 20) { $0.notices.filter { $0 == connected }.count == 2 }
+            for _ in 0..<400 where restarts.withLock(\.isEmpty) { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(restarts.withLock { $0 } == [nil], "\(events.notices)")
+            let losses = events.notices.filter { if case .lost = $0 { true } else { false } }
+            #expect(losses == [.lost(source: source.name, reason: "the controller took no command within 0.5 s "
+                + "(Num_HCI_Command_Packets 0 since its answer to Reset), so Set Event Mask was not sent; "
+                + "treated as a lost controller, to reset it")], "\(events.notices)")
+            #expect(log().last?.contains("SCAN_ENABLE") == true && log().last?.contains("\"handled\"") == true, "\(log())")
+        }
     }
 
     @Test("the late answer to a Reset that timed out is not taken for the next Reset's")
