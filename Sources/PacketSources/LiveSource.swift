@@ -68,6 +68,8 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
         /// Set when a command got no credit: the controller is treated as lost, and the reading
         /// thread drops the transport at its next turn (it alone closes and reopens it).
         var controllerLost: String?
+        /// Late answers discarded (`CommandFlow`): the first is told, then every tenfold count.
+        var lateAnswers = 0
 
         init(restartBackoff: ReconnectBackoff) {
             restarts = RestartRetries(backoff: restartBackoff)
@@ -197,7 +199,7 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
     private func expire(_ id: UInt64, command: String, after timeout: Double) {
         let found = state.withLock { state -> (CommandFlow.Expiry, CommandFlow.Pending?, fd: Int32?, unframed: Int, withheldBy: UInt16?)? in
             let withheldBy = state.commands.withheldBy
-            guard let (expired, next) = state.commands.expire(id: id) else { return nil }
+            guard let (expired, next) = state.commands.expire(id: id, at: Self.uptime) else { return nil }
             return (expired, next, state.transport?.fd, state.unframedBytes, withheldBy)
         }
         guard let (expired, next, fd, unframed, withheldBy) = found else { return }
@@ -410,13 +412,27 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
         // response before the next command.
         deliver(events)
         for response in responses {
-            let (answered, next, fd) = state.withLock { state in
-                let (answered, next) = state.commands.answer(response)
-                return (answered, next, state.transport?.fd)
+            let name = spec.description
+            let (answered, next, fd, notice) = state.withLock { state -> (CommandFlow.Continuation?, CommandFlow.Pending?, Int32?, SourceNotice?) in
+                let (answered, next, late) = state.commands.answer(response, at: Self.uptime)
+                guard let late else { return (answered, next, state.transport?.fd, nil) }
+                state.lateAnswers += 1
+                return (answered, next, state.transport?.fd, Self.lateAnswerNotice(late, count: state.lateAnswers, source: name))
             }
+            if let notice { deliver([.notice(notice)]) }
             answered?.resume(returning: response)
             if let next, let fd { send(next, fd: fd) }
         }
+    }
+
+    /// What to say of the `count`th discarded late answer: a line the first time, then one at 10,
+    /// 100, ... (a controller answering everything late would otherwise fill the log).
+    static func lateAnswerNotice(_ late: CommandFlow.LateAnswer, count: Int, source: String) -> SourceNotice? {
+        let answer = "answer to \(HCICommand.name(ofOpcode: late.opcode)) (timed out \(String(format: "%.1f", late.secondsLate)) s earlier)"
+        if count == 1 { return .warning(source: source, message: "late \(answer) discarded") }
+        let digits = String(count)
+        guard count >= 10, digits.hasPrefix("1"), digits.dropFirst().allSatisfy({ $0 == "0" }) else { return nil }
+        return .warning(source: source, message: "\(count) late answers discarded, the last an \(answer)")
     }
 
     /// Notes a Command Complete or Command Status for the command waiting for it; returns the packet.

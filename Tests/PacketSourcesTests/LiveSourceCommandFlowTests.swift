@@ -56,6 +56,18 @@ struct LiveSourceCommandFlowTests {
             == "the controller took no command within 0.5 s (Num_HCI_Command_Packets 0 since its answer to Reset), so Set Event Mask was not sent")
     }
 
+    @Test("discarded late answers are told the first time, then at every tenfold count")
+    func lateAnswersCounted() {
+        let late = CommandFlow.LateAnswer(opcode: HCICommand.reset.opcode, secondsLate: 2.71)
+        let lines = (1...1000).compactMap { LiveSource.lateAnswerNotice(late, count: $0, source: "tcp:h:1") }
+        #expect(lines.map(\.description) == [
+            "tcp:h:1: late answer to Reset (timed out 2.7 s earlier) discarded",
+            "tcp:h:1: 10 late answers discarded, the last an answer to Reset (timed out 2.7 s earlier)",
+            "tcp:h:1: 100 late answers discarded, the last an answer to Reset (timed out 2.7 s earlier)",
+            "tcp:h:1: 1000 late answers discarded, the last an answer to Reset (timed out 2.7 s earlier)",
+        ])
+    }
+
     @Test("a controller that never grants credit is treated as lost: the source reconnects and the restart scans")
     func noCreditReconnects() async throws {
         let options = ["--withhold-credit", "HCI_RESET_COMMAND", "--credit-after", "-1", "--withhold-first-connection"]
@@ -84,7 +96,7 @@ struct LiveSourceCommandFlowTests {
         }
     }
 
-    @Test("the late answer to a Reset that timed out is not taken for the next Reset's")
+    @Test("the late answer to a Reset that timed out is not taken for the next Reset's, and its discarding is told")
     func lateAnswerIsNotTheNextOnes() async throws {
         // The first Reset is refused, 3 s late; the second is handled. Only the first command's
         // timer runs out early (0.3 s): the second's answer comes within its 10 s. On a dispatch
@@ -99,7 +111,8 @@ struct LiveSourceCommandFlowTests {
             DispatchQueue.global().asyncAfter(deadline: .now() + (first ? 0.3 : 10)) { action() }
         }
         let options = ["--late", "HCI_RESET_COMMAND", "--late-by", "3", "--refuse", "HCI_RESET_COMMAND", "--refuse-times", "1"]
-        try await Self.withController(options, timeout: 10, timer: timer) { source, log in
+        let inbox = SourceInbox()
+        try await Self.withController(options, timeout: 10, timer: timer, inbox: inbox) { source, log in
             await #expect(throws: TransportError.commandTimedOut(command: "Reset", seconds: 10)) {
                 _ = try await source.execute(.reset)
             }
@@ -107,6 +120,14 @@ struct LiveSourceCommandFlowTests {
             let second = try await source.execute(.reset)
             #expect(second.status == .success)
             #expect(log().map { $0.contains("HCI_RESET_COMMAND") ? "reset" : "other" } == ["reset", "other", "reset"], "\(log())")
+            // Before: the late answer was dropped without a word.
+            source.stop()
+            let warnings = await inbox.collect(from: source).notices.compactMap {
+                if case .warning(_, let message) = $0 { message } else { nil }
+            }
+            #expect(warnings.count == 1, "\(warnings)")
+            #expect(warnings.first?.hasPrefix("late answer to Reset (timed out ") == true, "\(warnings)")
+            #expect(warnings.first?.hasSuffix(" s earlier) discarded") == true, "\(warnings)")
         }
     }
 }
