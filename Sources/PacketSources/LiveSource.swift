@@ -17,20 +17,21 @@ public protocol HCICommandExecutor: Sendable {
 /// again on the retry back-off while the controller refuses it and the transport stays open
 /// (a dongle still initialising, another host holding it).
 ///
-/// Commands go out through `execute`, which writes the command, delivers it with the packets (so a
-/// recording holds both directions) and waits for its Command Complete or Command Status.
+/// Commands go out through `execute` (LiveSource+Commands.swift), which writes the command,
+/// delivers it with the packets (so a recording holds both directions) and waits for its Command
+/// Complete or Command Status.
 public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
     public let spec: SourceSpec
-    private let opener: TransportOpener
+    let opener: TransportOpener
     private let backoff: ReconnectBackoff
     /// Runs the restart action, away from the cooperative pool (see `ThreadTaskExecutor`).
     private let restartExecutor: ThreadTaskExecutor
-    private let commandTimeout: Double
-    private let commandTimer: CommandTimer
-    private let now: @Sendable () -> Double
-    private let state: Mutex<State>
+    let commandTimeout: Double
+    let commandTimer: CommandTimer
+    let now: @Sendable () -> Double
+    let state: Mutex<State>
 
-    private struct State {
+    struct State {
         var transport: OpenTransport? {
             didSet { armCrashStop() }
         }
@@ -142,86 +143,6 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
         for waiter in waiters { waiter.resume(throwing: TransportError.closed(spec: spec.description)) }
     }
 
-    /// Writes `command` when the controller has credit for it (`CommandFlow`), else holds it until
-    /// an answer grants credit; its timeout counts from here, so a controller that never grants
-    /// credit fails it as `noCommandCredit`, not as unanswered. A command whose opcode timed out
-    /// before waits for a barrier first, so the late answer is not taken for its own.
-    public func execute(_ command: HCICommand) async throws -> HCICommandResponse {
-        guard spec.acceptsCommands else { throw TransportError.commandsNotAccepted(spec: spec.description) }
-        if state.withLock({ $0.commands.needsBarrier(command.opcode) }) {
-            _ = try await issue(.readLocalVersionInformation, barrier: true)
-        }
-        return try await issue(command, barrier: false)
-    }
-
-    private func issue(_ command: HCICommand, barrier: Bool) async throws -> HCICommandResponse {
-        let timeout = commandTimeout
-        return try await withCheckedThrowingContinuation { waiter in
-            let submitted: (fd: Int32, pending: CommandFlow.Pending, write: Bool)? = state.withLock { state in
-                guard !state.stopped, let transport = state.transport else { return nil }
-                let (pending, write) = state.commands.submit(command, waiter, barrier: barrier)
-                return (transport.fd, pending, write)
-            }
-            guard let (fd, pending, write) = submitted else {
-                waiter.resume(throwing: TransportError.closed(spec: spec.description))
-                return
-            }
-            if write { send(pending, fd: fd) }
-            commandTimer(timeout) { [self] in expire(pending.id, command: command.name, after: timeout) }
-        }
-    }
-
-    /// Delivers the command with the packets (a recording holds both directions) and writes it; a
-    /// failed write fails it, and the held command its credit now allows goes out instead.
-    private func send(_ pending: CommandFlow.Pending, fd: Int32) {
-        var next: CommandFlow.Pending? = pending
-        while let pending = next {
-            deliver([.packet(pending.command.packet(at: now()))])
-            do throws(SystemCallError) {
-                try opener.calls.write(fd, [H4PacketType.command.rawValue] + pending.command.payload)
-                return
-            } catch {
-                // The kernel refuses commands at write, not at bind: ENETDOWN (adapter down), EPERM
-                // (an unprivileged raw socket, outside the kernel's read-only command filter).
-                let failure: TransportError = if case .kernel = spec {
-                    .kernel(error, spec: spec, existing: opener.adapters())
-                } else {
-                    .failed(spec: spec.description, error)
-                }
-                let (failed, following) = state.withLock { $0.commands.unsent(id: pending.id) }
-                failed?.resume(throwing: failure)
-                next = following
-            }
-        }
-    }
-
-    /// A command's timer ran out: it fails unless it was answered; one it held back may go out.
-    private func expire(_ id: UInt64, command: String, after timeout: Double) {
-        let found = state.withLock { state -> (CommandFlow.Expiry, CommandFlow.Pending?, fd: Int32?, unframed: Int, withheldBy: UInt16?)? in
-            let withheldBy = state.commands.withheldBy
-            guard let (expired, next) = state.commands.expire(id: id, at: Self.uptime) else { return nil }
-            return (expired, next, state.transport?.fd, state.unframedBytes, withheldBy)
-        }
-        guard let (expired, next, fd, unframed, withheldBy) = found else { return }
-        switch expired {
-        case .unanswered(let pending):
-            pending.continuation.resume(throwing: TransportError.commandTimedOut(command: command, seconds: timeout, unframedBytes: unframed))
-        case .noCredit(let pending):
-            let failure = TransportError.noCommandCredit(
-                command: command, seconds: timeout, withheldBy: withheldBy.map(HCICommand.name(ofOpcode:)))
-            // As BlueZ resets a controller after its command timeout: otherwise every later command
-            // failed the same way until the controller granted credit, which a wedged one never
-            // does. Reconnecting runs the restart, whose Reset is the one command a host may send.
-            state.withLock { state in
-                if state.transport != nil, state.controllerLost == nil {
-                    state.controllerLost = "\(failure.description); treated as a lost controller, to reset it"
-                }
-            }
-            pending.continuation.resume(throwing: failure)
-        }
-        if let next, let fd { send(next, fd: fd) }
-    }
-
     /// The command that undoes what beacontop started on the controller (the scan or advertising
     /// disable), written by a crash handler if the process dies before it can send it the normal way
     /// (docs/exit-paths.md); nil once it was sent. It follows the transport across reconnects.
@@ -273,7 +194,7 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
         state.withLock { $0.sink }?.finish()
     }
 
-    private func deliver(_ events: [SourceEvent]) {
+    func deliver(_ events: [SourceEvent]) {
         state.withLock { $0.sink }?.deliver(events, .dropWhenFull)
     }
 
@@ -332,7 +253,7 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
     }
 
     /// Monotonic seconds, for the restart schedule.
-    private static var uptime: Double { ProcessInfo.processInfo.systemUptime }
+    static var uptime: Double { ProcessInfo.processInfo.systemUptime }
 
     /// Starts the restart action when a try is due (on this reading thread, as reconnects are). The
     /// action runs on the restart executor, since it awaits answers this thread reads.
@@ -411,28 +332,7 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
         // The batch first, then the commands waiting for an answer in it: a recording keeps each
         // response before the next command.
         deliver(events)
-        for response in responses {
-            let name = spec.description
-            let (answered, next, fd, notice) = state.withLock { state -> (CommandFlow.Continuation?, CommandFlow.Pending?, Int32?, SourceNotice?) in
-                let (answered, next, late) = state.commands.answer(response, at: Self.uptime)
-                guard let late else { return (answered, next, state.transport?.fd, nil) }
-                state.lateAnswers += 1
-                return (answered, next, state.transport?.fd, Self.lateAnswerNotice(late, count: state.lateAnswers, source: name))
-            }
-            if let notice { deliver([.notice(notice)]) }
-            answered?.resume(returning: response)
-            if let next, let fd { send(next, fd: fd) }
-        }
-    }
-
-    /// What to say of the `count`th discarded late answer: a line the first time, then one at 10,
-    /// 100, ... (a controller answering everything late would otherwise fill the log).
-    static func lateAnswerNotice(_ late: CommandFlow.LateAnswer, count: Int, source: String) -> SourceNotice? {
-        let answer = "answer to \(HCICommand.name(ofOpcode: late.opcode)) (timed out \(String(format: "%.1f", late.secondsLate)) s earlier)"
-        if count == 1 { return .warning(source: source, message: "late \(answer) discarded") }
-        let digits = String(count)
-        guard count >= 10, digits.hasPrefix("1"), digits.dropFirst().allSatisfy({ $0 == "0" }) else { return nil }
-        return .warning(source: source, message: "\(count) late answers discarded, the last an \(answer)")
+        answer(responses)
     }
 
     /// Notes a Command Complete or Command Status for the command waiting for it; returns the packet.
