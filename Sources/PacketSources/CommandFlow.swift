@@ -36,6 +36,13 @@ struct CommandFlow {
         var isBarrier = false
     }
 
+    /// An answer to a command that had timed out, discarded: what a notice says of it.
+    struct LateAnswer: Equatable {
+        var opcode: UInt16
+        /// From the command's timeout to its answer.
+        var secondsLate: Double
+    }
+
     /// What a command's timer found.
     enum Expiry {
         /// Written and not answered.
@@ -51,11 +58,12 @@ struct CommandFlow {
     private var written: [UInt16: Pending] = [:]
     private var held: [Pending] = []
     private var nextID: UInt64 = 0
-    /// Opcodes of commands that timed out unanswered, whose late answer may still come.
-    private var owed: Set<UInt16> = []
+    /// Opcodes of commands that timed out unanswered, whose late answer may still come, with when
+    /// they timed out (the caller's clock).
+    private var owed: [UInt16: Double] = [:]
 
     /// A command with `opcode` must wait for a barrier (Read Local Version Information answered).
-    func needsBarrier(_ opcode: UInt16) -> Bool { owed.contains(opcode) }
+    func needsBarrier(_ opcode: UInt16) -> Bool { owed[opcode] != nil }
 
     /// Takes a command (`barrier`: the Read Local Version Information of `needsBarrier`): `write`
     /// true when it may go out now (it spends the credit), else it is held.
@@ -71,29 +79,32 @@ struct CommandFlow {
         return (pending, true)
     }
 
-    /// A Command Complete or Status: its Num_HCI_Command_Packets is the credit now. Returns the
-    /// command it answers (nil for an answer nobody waits for, or a NOP) and a held command that
-    /// may go out now.
-    mutating func answer(_ response: HCICommandResponse) -> (answered: Continuation?, next: Pending?) {
+    /// A Command Complete or Status, come at `now`: its Num_HCI_Command_Packets is the credit now.
+    /// Returns the command it answers (nil for an answer nobody waits for, or a NOP), a held command
+    /// that may go out now, and, when it is the late answer to a command that timed out, that.
+    mutating func answer(_ response: HCICommandResponse, at now: Double) -> (answered: Continuation?, next: Pending?, late: LateAnswer?) {
         credit = min(Int(response.allowedCommandPackets), 1)
         withheldBy = credit == 0 ? response.opcode : nil
         let answered = written.removeValue(forKey: response.opcode)
-        if answered == nil { owed.remove(response.opcode) }
-        if answered?.isBarrier == true { owed = [] }
-        return (answered?.continuation, releaseHeld())
+        var late: LateAnswer?
+        if answered == nil, let timedOut = owed.removeValue(forKey: response.opcode) {
+            late = LateAnswer(opcode: response.opcode, secondsLate: now - timedOut)
+        }
+        if answered?.isBarrier == true { owed = [:] }
+        return (answered?.continuation, releaseHeld(), late)
     }
 
     /// A command's timer ran out: nil when it was answered already. A command written and not
     /// answered gives its credit back (BlueZ's `hci_cmd_timeout` does the same): the controller
     /// lost it, or will answer late; either way the next command is tried.
-    mutating func expire(id: UInt64) -> (expired: Expiry, next: Pending?)? {
+    mutating func expire(id: UInt64, at now: Double) -> (expired: Expiry, next: Pending?)? {
         if let index = held.firstIndex(where: { $0.id == id }) {
             return (.noCredit(held.remove(at: index)), nil)
         }
         guard let (opcode, pending) = written.first(where: { $0.value.id == id }) else { return nil }
         written[opcode] = nil
         credit = 1
-        owed.insert(opcode)
+        owed[opcode] = now
         return (.unanswered(pending), releaseHeld())
     }
 

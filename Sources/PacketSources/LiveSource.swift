@@ -17,20 +17,21 @@ public protocol HCICommandExecutor: Sendable {
 /// again on the retry back-off while the controller refuses it and the transport stays open
 /// (a dongle still initialising, another host holding it).
 ///
-/// Commands go out through `execute`, which writes the command, delivers it with the packets (so a
-/// recording holds both directions) and waits for its Command Complete or Command Status.
+/// Commands go out through `execute` (LiveSource+Commands.swift), which writes the command,
+/// delivers it with the packets (so a recording holds both directions) and waits for its Command
+/// Complete or Command Status.
 public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
     public let spec: SourceSpec
-    private let opener: TransportOpener
+    let opener: TransportOpener
     private let backoff: ReconnectBackoff
     /// Runs the restart action, away from the cooperative pool (see `ThreadTaskExecutor`).
     private let restartExecutor: ThreadTaskExecutor
-    private let commandTimeout: Double
-    private let commandTimer: CommandTimer
-    private let now: @Sendable () -> Double
-    private let state: Mutex<State>
+    let commandTimeout: Double
+    let commandTimer: CommandTimer
+    let now: @Sendable () -> Double
+    let state: Mutex<State>
 
-    private struct State {
+    struct State {
         var transport: OpenTransport? {
             didSet { armCrashStop() }
         }
@@ -65,6 +66,11 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
         }
         /// Why the transport was dropped, for the reconnect messages.
         var lostReason = ""
+        /// Set when a command got no credit: the controller is treated as lost, and the reading
+        /// thread drops the transport at its next turn (it alone closes and reopens it).
+        var controllerLost: String?
+        /// Late answers discarded (`CommandFlow`): the first is told, then every tenfold count.
+        var lateAnswers = 0
 
         init(restartBackoff: ReconnectBackoff) {
             restarts = RestartRetries(backoff: restartBackoff)
@@ -137,77 +143,6 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
         for waiter in waiters { waiter.resume(throwing: TransportError.closed(spec: spec.description)) }
     }
 
-    /// Writes `command` when the controller has credit for it (`CommandFlow`), else holds it until
-    /// an answer grants credit; its timeout counts from here, so a controller that never grants
-    /// credit fails it as `noCommandCredit`, not as unanswered. A command whose opcode timed out
-    /// before waits for a barrier first, so the late answer is not taken for its own.
-    public func execute(_ command: HCICommand) async throws -> HCICommandResponse {
-        guard spec.acceptsCommands else { throw TransportError.commandsNotAccepted(spec: spec.description) }
-        if state.withLock({ $0.commands.needsBarrier(command.opcode) }) {
-            _ = try await issue(.readLocalVersionInformation, barrier: true)
-        }
-        return try await issue(command, barrier: false)
-    }
-
-    private func issue(_ command: HCICommand, barrier: Bool) async throws -> HCICommandResponse {
-        let timeout = commandTimeout
-        return try await withCheckedThrowingContinuation { waiter in
-            let submitted: (fd: Int32, pending: CommandFlow.Pending, write: Bool)? = state.withLock { state in
-                guard !state.stopped, let transport = state.transport else { return nil }
-                let (pending, write) = state.commands.submit(command, waiter, barrier: barrier)
-                return (transport.fd, pending, write)
-            }
-            guard let (fd, pending, write) = submitted else {
-                waiter.resume(throwing: TransportError.closed(spec: spec.description))
-                return
-            }
-            if write { send(pending, fd: fd) }
-            commandTimer(timeout) { [self] in expire(pending.id, command: command.name, after: timeout) }
-        }
-    }
-
-    /// Delivers the command with the packets (a recording holds both directions) and writes it; a
-    /// failed write fails it, and the held command its credit now allows goes out instead.
-    private func send(_ pending: CommandFlow.Pending, fd: Int32) {
-        var next: CommandFlow.Pending? = pending
-        while let pending = next {
-            deliver([.packet(pending.command.packet(at: now()))])
-            do throws(SystemCallError) {
-                try opener.calls.write(fd, [H4PacketType.command.rawValue] + pending.command.payload)
-                return
-            } catch {
-                // The kernel refuses commands at write, not at bind: ENETDOWN (adapter down), EPERM
-                // (an unprivileged raw socket, outside the kernel's read-only command filter).
-                let failure: TransportError = if case .kernel = spec {
-                    .kernel(error, spec: spec, existing: opener.adapters())
-                } else {
-                    .failed(spec: spec.description, error)
-                }
-                let (failed, following) = state.withLock { $0.commands.unsent(id: pending.id) }
-                failed?.resume(throwing: failure)
-                next = following
-            }
-        }
-    }
-
-    /// A command's timer ran out: it fails unless it was answered; one it held back may go out.
-    private func expire(_ id: UInt64, command: String, after timeout: Double) {
-        let found = state.withLock { state -> (CommandFlow.Expiry, CommandFlow.Pending?, fd: Int32?, unframed: Int, withheldBy: UInt16?)? in
-            let withheldBy = state.commands.withheldBy
-            guard let (expired, next) = state.commands.expire(id: id) else { return nil }
-            return (expired, next, state.transport?.fd, state.unframedBytes, withheldBy)
-        }
-        guard let (expired, next, fd, unframed, withheldBy) = found else { return }
-        switch expired {
-        case .unanswered(let pending):
-            pending.continuation.resume(throwing: TransportError.commandTimedOut(command: command, seconds: timeout, unframedBytes: unframed))
-        case .noCredit(let pending):
-            pending.continuation.resume(throwing: TransportError.noCommandCredit(
-                command: command, seconds: timeout, withheldBy: withheldBy.map(HCICommand.name(ofOpcode:))))
-        }
-        if let next, let fd { send(next, fd: fd) }
-    }
-
     /// The command that undoes what beacontop started on the controller (the scan or advertising
     /// disable), written by a crash handler if the process dies before it can send it the normal way
     /// (docs/exit-paths.md); nil once it was sent. It follows the transport across reconnects.
@@ -234,6 +169,10 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
                 state.withLock { $0.unframedBytes = 0 }
                 continue
             }
+            if let reason = state.withLock({ $0.controllerLost }) {
+                dropTransport(reason: reason)
+                continue
+            }
             startRestartIfDue()
             do throws(SystemCallError) {
                 guard try calls.waitReadable(transport.fd, timeoutMilliseconds: 200) else { continue }
@@ -255,7 +194,7 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
         state.withLock { $0.sink }?.finish()
     }
 
-    private func deliver(_ events: [SourceEvent]) {
+    func deliver(_ events: [SourceEvent]) {
         state.withLock { $0.sink }?.deliver(events, .dropWhenFull)
     }
 
@@ -269,7 +208,7 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
 
     private func dropTransport(reason: String) {
         let (transport, waiters) = state.withLock { state in
-            defer { state.transport = nil; state.lostReason = reason; state.restarts.lost() }
+            defer { state.transport = nil; state.lostReason = reason; state.controllerLost = nil; state.restarts.lost() }
             return (state.transport, state.commands.removeAll())
         }
         if let transport { opener.calls.close(transport.fd) }
@@ -314,7 +253,7 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
     }
 
     /// Monotonic seconds, for the restart schedule.
-    private static var uptime: Double { ProcessInfo.processInfo.systemUptime }
+    static var uptime: Double { ProcessInfo.processInfo.systemUptime }
 
     /// Starts the restart action when a try is due (on this reading thread, as reconnects are). The
     /// action runs on the restart executor, since it awaits answers this thread reads.
@@ -330,7 +269,8 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
                 let failure = await action()
                 let notice: SourceNotice? = self.state.withLock { state in
                     let (current, retryIn) = state.restarts.ended(connection: connection, refused: failure != nil, at: Self.uptime)
-                    guard current, !state.stopped, !state.restartsEnded else { return nil }
+                    // A try that failed for want of credit is followed by the loss, which says so.
+                    guard current, !state.stopped, !state.restartsEnded, state.controllerLost == nil else { return nil }
                     // The delay before the reason: a monitor's event log cuts a long message at its end.
                     let retrying = retryIn.map { " (retrying in \(SourceNotice.seconds($0)) s)" } ?? ""
                     if let failure { return .restartFailed(source: name, message: "\(activity) not restarted\(retrying): \(failure)", retryIn: retryIn) }
@@ -392,14 +332,7 @@ public final class LiveSource: HCICommandExecutor, PacketSource, Sendable {
         // The batch first, then the commands waiting for an answer in it: a recording keeps each
         // response before the next command.
         deliver(events)
-        for response in responses {
-            let (answered, next, fd) = state.withLock { state in
-                let (answered, next) = state.commands.answer(response)
-                return (answered, next, state.transport?.fd)
-            }
-            answered?.resume(returning: response)
-            if let next, let fd { send(next, fd: fd) }
-        }
+        answer(responses)
     }
 
     /// Notes a Command Complete or Command Status for the command waiting for it; returns the packet.

@@ -14,14 +14,16 @@ struct LiveSourceCommandFlowTests {
     /// source on it with `timeout` per command (run by `timer`).
     static func withController(
         _ options: [String], timeout: Double, timer: @escaping LiveSource.CommandTimer = LiveSource.sleepingTimer,
-        _ body: (LiveSource, () -> [String]) async throws -> Void
+        inbox: SourceInbox = SourceInbox(), _ body: (LiveSource, () -> [String]) async throws -> Void
     ) async throws {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("commands-\(UUID().uuidString).ndjson")
         defer { try? FileManager.default.removeItem(at: log) }
         let world = try BumbleWorld(controllers: 1, advertisers: false, options: options + ["--command-log", log.path])
         defer { world.stop() }
-        let source = LiveSource(spec: .tcp(host: "127.0.0.1", port: world.ports[0]), commandTimeout: timeout, commandTimer: timer)
-        try source.start(into: SourceInbox())
+        let source = LiveSource(
+            spec: .tcp(host: "127.0.0.1", port: world.ports[0]), backoff: ReconnectBackoff(initial: 0.1, maximum: 0.4),
+            commandTimeout: timeout, commandTimer: timer)
+        try source.start(into: inbox)
         defer { source.stop() }
         try await body(source) {
             ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
@@ -54,7 +56,47 @@ struct LiveSourceCommandFlowTests {
             == "the controller took no command within 0.5 s (Num_HCI_Command_Packets 0 since its answer to Reset), so Set Event Mask was not sent")
     }
 
-    @Test("the late answer to a Reset that timed out is not taken for the next Reset's")
+    @Test("discarded late answers are told the first time, then at every tenfold count")
+    func lateAnswersCounted() {
+        let late = CommandFlow.LateAnswer(opcode: HCICommand.reset.opcode, secondsLate: 2.71)
+        let lines = (1...1000).compactMap { LiveSource.lateAnswerNotice(late, count: $0, source: "tcp:h:1") }
+        #expect(lines.map(\.description) == [
+            "tcp:h:1: late answer to Reset (timed out 2.7 s earlier) discarded",
+            "tcp:h:1: 10 late answers discarded, the last an answer to Reset (timed out 2.7 s earlier)",
+            "tcp:h:1: 100 late answers discarded, the last an answer to Reset (timed out 2.7 s earlier)",
+            "tcp:h:1: 1000 late answers discarded, the last an answer to Reset (timed out 2.7 s earlier)",
+        ])
+    }
+
+    @Test("a controller that never grants credit is treated as lost: the source reconnects and the restart scans")
+    func noCreditReconnects() async throws {
+        let options = ["--withhold-credit", "HCI_RESET_COMMAND", "--credit-after", "-1", "--withhold-first-connection"]
+        let inbox = SourceInbox()
+        try await Self.withController(options, timeout: 0.5, inbox: inbox) { source, log in
+            let restarts = Mutex<[String?]>([])
+            source.onReconnect {
+                let failure = await ScanProcedure.restart(on: source, options: ScanOptions())
+                restarts.withLock { $0.append(failure) }
+                return failure
+            }
+            _ = try await source.execute(.reset)
+            await #expect(throws: TransportError.noCommandCredit(command: "Set Event Mask", seconds: 0.5, withheldBy: "Reset")) {
+                _ = try await source.execute(.setEventMask(HCICommand.eventMaskWithLEMeta))
+            }
+            // Before: nothing was lost, so no restart ran, and every command failed the same way.
+            let connected = SourceNotice.connected(source: source.name)
+            let events = await inbox.collect(from: source, seconds: 20) { $0.notices.filter { $0 == connected }.count == 2 }
+            for _ in 0..<400 where restarts.withLock(\.isEmpty) { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(restarts.withLock { $0 } == [nil], "\(events.notices)")
+            let losses = events.notices.filter { if case .lost = $0 { true } else { false } }
+            #expect(losses == [.lost(source: source.name, reason: "the controller took no command within 0.5 s "
+                + "(Num_HCI_Command_Packets 0 since its answer to Reset), so Set Event Mask was not sent; "
+                + "treated as a lost controller, to reset it")], "\(events.notices)")
+            #expect(log().last?.contains("SCAN_ENABLE") == true && log().last?.contains("\"handled\"") == true, "\(log())")
+        }
+    }
+
+    @Test("the late answer to a Reset that timed out is not taken for the next Reset's, and its discarding is told")
     func lateAnswerIsNotTheNextOnes() async throws {
         // The first Reset is refused, 3 s late; the second is handled. Only the first command's
         // timer runs out early (0.3 s): the second's answer comes within its 10 s. On a dispatch
@@ -69,7 +111,8 @@ struct LiveSourceCommandFlowTests {
             DispatchQueue.global().asyncAfter(deadline: .now() + (first ? 0.3 : 10)) { action() }
         }
         let options = ["--late", "HCI_RESET_COMMAND", "--late-by", "3", "--refuse", "HCI_RESET_COMMAND", "--refuse-times", "1"]
-        try await Self.withController(options, timeout: 10, timer: timer) { source, log in
+        let inbox = SourceInbox()
+        try await Self.withController(options, timeout: 10, timer: timer, inbox: inbox) { source, log in
             await #expect(throws: TransportError.commandTimedOut(command: "Reset", seconds: 10)) {
                 _ = try await source.execute(.reset)
             }
@@ -77,6 +120,14 @@ struct LiveSourceCommandFlowTests {
             let second = try await source.execute(.reset)
             #expect(second.status == .success)
             #expect(log().map { $0.contains("HCI_RESET_COMMAND") ? "reset" : "other" } == ["reset", "other", "reset"], "\(log())")
+            // Before: the late answer was dropped without a word.
+            source.stop()
+            let warnings = await inbox.collect(from: source).notices.compactMap {
+                if case .warning(_, let message) = $0 { message } else { nil }
+            }
+            #expect(warnings.count == 1, "\(warnings)")
+            #expect(warnings.first?.hasPrefix("late answer to Reset (timed out ") == true, "\(warnings)")
+            #expect(warnings.first?.hasSuffix(" s earlier) discarded") == true, "\(warnings)")
         }
     }
 }

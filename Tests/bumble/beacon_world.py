@@ -14,7 +14,8 @@ On one Bumble LocalLink (a shared virtual radio) it puts:
     controllers that answer a command with Command Disallowed or not at all (--refuse-times N: a
     refused command is refused its first N times only, then handled); with --withhold-credit and
     --credit-after, controllers that answer a command with Num_HCI_Command_Packets 0 and drop what
-    comes until they grant credit; with --late and --late-by, controllers that answer a command
+    comes until they grant credit (--withhold-first-connection: only while beacontop's first
+    connection lasts; the next finds them reset, as a dongle power-cycled); with --late and --late-by, controllers that answer a command
     late, in order (what came meanwhile waits); with --command-log
     FILE, each command they get, how it was answered and their advertising sets after it.
 
@@ -115,6 +116,8 @@ class BeaconController(Controller):
     credit_after = 0.0
     # Num_HCI_Command_Packets is 0: commands that come now are dropped, as a busy controller does.
     no_credit = False
+    withhold_first_only = False
+    connections = 0
     late: set = set()
     late_by = 0.0
     answered_late: set = set()
@@ -126,12 +129,19 @@ class BeaconController(Controller):
 
     def configure(self, rssi: int, swing: float, refuse: list, ignore: list, command_log=None,
                   refuse_times: int = 0, withhold: list = (), credit_after: float = 0,
-                  late: list = (), late_by: float = 0) -> "BeaconController":
+                  late: list = (), late_by: float = 0, withhold_first_only: bool = False) -> "BeaconController":
         self.rssi, self.swing, self.refuse, self.ignore = rssi, swing, set(refuse), set(ignore)
         self.command_log, self.refuse_times, self.refused = command_log, refuse_times, {}
         self.withhold, self.credit_after, self.late, self.late_by = set(withhold), credit_after, set(late), late_by
         self.answered_late = set()
+        self.withhold_first_only = withhold_first_only
         return self
+
+    def connected(self) -> None:
+        """beacontop connected; after its first connection, --withhold-first-connection forgets the withholding."""
+        self.connections += 1
+        if self.withhold_first_only and self.connections > 1:
+            self.withhold, self.no_credit = set(), False
 
     def on_hci_command_packet(self, command) -> None:
         if self.no_credit:
@@ -221,6 +231,16 @@ class BeaconController(Controller):
         return all(report.event_type == scan_response for report in packet.reports)
 
 
+def on_connection(sink, callback) -> None:
+    """Calls `callback` each time a client connects to a Bumble tcp-server transport: its sink's
+    `transport` is set then (each tcp-server transport has a sink class of its own)."""
+    def set_transport(self, value) -> None:
+        self.__dict__["transport"] = value
+        if value is not None:
+            callback()
+    type(sink).transport = property(lambda self: self.__dict__.get("transport"), set_transport)
+
+
 class UnixServerSink:
     """The controller's host side on a unix socket: the one connected client (qemu), if any."""
 
@@ -291,6 +311,9 @@ async def main() -> None:
                              "until they grant credit (a NOP Command Complete) --credit-after seconds later")
     parser.add_argument("--credit-after", type=float, default=0.5,
                         help="seconds until credit withheld by --withhold-credit is granted (negative: never)")
+    parser.add_argument("--withhold-first-connection", action="store_true",
+                        help="withhold credit only while beacontop's first connection lasts: on the next, "
+                             "the controller takes commands again (a wedged dongle power-cycled)")
     parser.add_argument("--late", action="append", default=[],
                         help="a command they answer --late-by seconds late the first time, "
                              "holding the commands that come meanwhile until then (repeat for more)")
@@ -301,15 +324,16 @@ async def main() -> None:
     args = parser.parse_args()
     command_log = open(args.command_log, "a", buffering=1) if args.command_log else None
     behaviour = (args.rssi, args.swing, args.refuse, args.ignore, command_log, args.refuse_times,
-                 args.withhold_credit, args.credit_after, args.late, args.late_by)
+                 args.withhold_credit, args.credit_after, args.late, args.late_by, args.withhold_first_connection)
 
     link = LocalLink()
     transports = []
     for index, port in enumerate(args.port):
         transport = await open_transport(f"tcp-server:127.0.0.1:{port}")
         transports.append(transport)
-        BeaconController(f"beacontop{index}", host_source=transport.source, host_sink=transport.sink,
-                         link=link, public_address=f"A0:00:00:00:00:0{index + 1}").configure(*behaviour)
+        controller = BeaconController(f"beacontop{index}", host_source=transport.source, host_sink=transport.sink,
+                                      link=link, public_address=f"A0:00:00:00:00:0{index + 1}").configure(*behaviour)
+        on_connection(transport.sink, controller.connected)
     for index, path in enumerate(args.unix):
         source, sink = await open_unix_server(path)
         BeaconController(f"vhci{index}", host_source=source, host_sink=sink,
