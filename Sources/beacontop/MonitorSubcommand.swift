@@ -48,6 +48,7 @@ struct MonitorSubcommand: AsyncParsableCommand {
         if let problem = ReplayOptions.sourceProblem(from: from, to: to, speedGiven: false, loop: loop, source: spec) {
             throw ValidationError(problem)
         }
+        if let problem = broker.readOnlyProblem(source: spec) { throw ValidationError(problem) }
         _ = try scanTiming()
     }
 
@@ -106,7 +107,8 @@ struct MonitorSubcommand: AsyncParsableCommand {
         if catalogPath == nil, case .simulation(let path) = spec { catalogPath = path }
         try await MonitorRunner.run(MonitorRunner.Setup(
             opening: opening, catalog: catalog ?? opening.simulatedCatalog, catalogPath: catalogPath,
-            configuration: configuration, speed: replaySpeed, record: record, scanning: scanning, export: export
+            configuration: configuration, speed: replaySpeed, record: record, scanning: scanning, export: export,
+            readOnly: broker.readOnly
         ))
     }
 }
