@@ -35,6 +35,11 @@ enum MonitorRunner {
     static func run(_ setup: Setup) async throws {
         let opening = setup.opening
         let source = opening.source
+        // The monitor and the demo walk a sim: catalog for ever, with no --duration to bound it: a
+        // far exhibit was hours of walking with no packet. Refused as simulate refuses it.
+        if let problem = opening.tourProblem(durationFlag: false) {
+            throw usageError(problem)
+        }
         let state: SourceStatus.State = opening.replayControl == nil ? .scanning : .replaying(speed: 1)
         var status = SourceStatus(name: source.name, state: state)
         status.readOnly = setup.readOnly

@@ -127,6 +127,11 @@ struct ScanCommand: AsyncParsableCommand {
         // its header made the same command, once the cause was fixed, refuse the name.
         var running = false
         defer { if !running { source.discardRecording() } }
+        // Hours of walking with no packet on the way to a far exhibit; refused as simulate refuses it.
+        if duration == nil, let problem = opening.tourProblem(durationFlag: true) {
+            StandardError.report(problem)
+            throw ExitCode(64)
+        }
         // Read before the radio starts: read after, a missing or bad catalog ended the scan with
         // the controller left scanning (no disable sent) and an agent's `online` published.
         let usesCatalog = publish != nil || (opening.venueTopics == nil && json && !frames)
