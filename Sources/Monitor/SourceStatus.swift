@@ -36,6 +36,9 @@ public struct SourceStatus: Sendable, Equatable {
     public var advertsPerSecond: Double
     /// The rate counts broker messages (readings, statuses, telemetry), not adverts: `msg/s`.
     public var countsMessages = false
+    /// A venue view started with `--read-only`: it publishes nothing, so the laptop showing it
+    /// feeds no backend (said on the status line, where a technician looks).
+    public var readOnly = false
     /// Packets that failed to decode so far (shown as a warning when non-zero).
     public var malformedCount: Int
     /// Packets dropped because the monitor fell behind the source (shown when non-zero).

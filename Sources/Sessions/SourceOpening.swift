@@ -16,6 +16,8 @@ public struct SourceOpening: Sendable {
     public var replayControl: ReplayControl?
     /// The catalog a `sim:` source walks (the monitor shows it unless `--exhibits` names another).
     public var simulatedCatalog: ExhibitCatalog?
+    /// How long one tour of that catalog lasts, in seconds of the walk (`tourProblem`).
+    public var simulatedTour: Double?
     /// A venue's broker (`mqtt://`): the consumer runs a venue view and publishes through it.
     public var broker: BrokerSource?
     /// The topics of that venue (the spec's prefix).
@@ -72,6 +74,7 @@ public struct SourceOpening: Sendable {
                 SimulationReader(scenario: scenario, seed: seed)
             }
             simulatedCatalog = catalog
+            simulatedTour = scenario.duration
         case .broker(let endpoint):
             let topics = VenueTopics(prefix: endpoint.prefix)
             let broker = BrokerSource(
@@ -93,6 +96,16 @@ public struct SourceOpening: Sendable {
                 throw SourceOpeningError(description: "\(error)")
             }
         }
+    }
+
+    /// A `sim:` walk whose one tour lasts longer than a day (`TourLength`), said as `simulate`
+    /// says it; nil for any other source. `durationFlag`: the command has a `--duration` that
+    /// bounds the run (scan's), which the words then ask for.
+    public func tourProblem(durationFlag: Bool) -> String? {
+        guard let tour = simulatedTour, tour > TourLength.longest else { return nil }
+        return TourLength.refusal(
+            source.name, tour: tour, limit: durationFlag ? "a sim: walk takes without --duration" : "a sim: walk takes",
+            remedy: durationFlag ? "give --duration" : nil)
     }
 
     /// Reads an exhibit catalog; the error names the file.

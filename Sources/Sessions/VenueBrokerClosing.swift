@@ -24,8 +24,12 @@ public enum VenueBrokerClosing {
         }
     }
 
-    /// The monitor's line after its terminal is restored: the visits it closed on the way out.
-    public static func closedVisits(_ count: Int, broker: BrokerSource) -> String {
-        "\(broker.name): \(count) open visit\(count == 1 ? "" : "s") closed at exit (exit and visit events published with QoS 1, each exit at the last time its room heard the beacon)"
+    /// The monitor's line after its terminal is restored: the visits it closed on the way out
+    /// (`published` false: a `--read-only` view, whose closing events went nowhere).
+    public static func closedVisits(_ count: Int, broker: BrokerSource, published: Bool = true) -> String {
+        let events = published
+            ? "exit and visit events published with QoS 1, each exit at the last time its room heard the beacon"
+            : "--read-only: no exit or visit events published"
+        return "\(broker.name): \(count) open visit\(count == 1 ? "" : "s") closed at exit (\(events))"
     }
 }

@@ -1,12 +1,12 @@
 import Monitor
 
-/// The last line: the source and its state, replay position, adverts/s (a venue's broker:
+/// The last line: the source and its state (a `--read-only` venue view says so), replay position, adverts/s (a venue's broker:
 /// messages/s, `msg/s`), malformed, dropped and evicted counts, recording, a key's notice;
 /// or the filter prompt while `/` is being typed. When the line is too narrow, a capture path's
 /// directories give way first (it keeps "…/" and its file name), then the help hint, then adverts/s
 /// (the hint comes back if that makes room for it), then the replay position, then the front of the
 /// file name (its kind, `sim:` or `tcp:`, stays), then the end of a key's notice: the state,
-/// malformed count and recording indicator are what a technician must not miss.
+/// `read-only`, malformed count and recording indicator are what a technician must not miss.
 ///
 /// The line is laid out in `width - 1` columns: ncurses cannot draw the bottom-right cell without
 /// scrolling, so `CursesTerminal` leaves it out, and text put there would be lost on a real screen.
@@ -28,6 +28,8 @@ enum StatusLine {
         let separator = buffer.charset.separator
         let source = model.source
         var segments = stateSegments(source.state, separator: separator)
+        // Never given way: a view that publishes nothing must not pass for the one feeding a backend.
+        if source.readOnly { segments.append(Segment(text: separator + "read-only", role: .status)) }
         // A key's notice follows the state, where the key's user looks; it is placed once the
         // rest is laid out (below), so it gives way before the counts and the recording indicator.
         let noticeIndex = segments.count

@@ -24,6 +24,8 @@ enum MonitorRunner {
         var scanning: ScanOptions?
         /// `--export FILE.csv`: every reading per tick, from the first tick.
         var export: String?
+        /// `--read-only`: a venue view that publishes nothing, and says so on its status line.
+        var readOnly = false
     }
 
     /// The inbox of a monitor: room for 16 s of a busy venue's 1,000 adverts/s; the loop takes it at
@@ -33,17 +35,22 @@ enum MonitorRunner {
     static func run(_ setup: Setup) async throws {
         let opening = setup.opening
         let source = opening.source
+        // The monitor and the demo walk a sim: catalog for ever, with no --duration to bound it: a
+        // far exhibit was hours of walking with no packet. Refused as simulate refuses it.
+        if let problem = opening.tourProblem(durationFlag: false) {
+            throw usageError(problem)
+        }
         let state: SourceStatus.State = opening.replayControl == nil ? .scanning : .replaying(speed: 1)
-        var feed = MonitorFeed(
-            configuration: setup.configuration, catalog: setup.catalog, status: SourceStatus(name: source.name, state: state)
-        )
+        var status = SourceStatus(name: source.name, state: state)
+        status.readOnly = setup.readOnly
+        var feed = MonitorFeed(configuration: setup.configuration, catalog: setup.catalog, status: status)
         if let topics = opening.venueTopics { feed.startVenue(VenueView(catalog: setup.catalog, topics: topics)) }
         let inbox = inbox()
         var configured = MonitorSession(
             feed: feed, inbox: inbox, recording: source, replay: opening.replayControl,
             speed: opening.replayControl == nil ? nil : setup.speed, catalogPath: setup.catalogPath
         )
-        if let broker = opening.broker { configured.publish = { broker.publish($0.message) } }
+        if let broker = opening.broker, !setup.readOnly { configured.publish = { broker.publish($0.message) } }
         let configuredSession = configured
         let export = setup.export
         let nothingReplayed = Mutex<String?>(nil)
@@ -62,7 +69,7 @@ enum MonitorRunner {
                 nothingReplayed.withLock { $0 = "\(source.name): nothing replayed: \(reason)" }
             }
             if let closed = ended.finishVenue(now: SourceInbox.wallClock()), let broker = opening.broker {
-                StandardError.report(VenueBrokerClosing.closedVisits(closed, broker: broker))
+                StandardError.report(VenueBrokerClosing.closedVisits(closed, broker: broker, published: !setup.readOnly))
             }
             return exit
         }

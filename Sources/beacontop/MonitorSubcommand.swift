@@ -25,7 +25,9 @@ struct MonitorSubcommand: AsyncParsableCommand {
     @Option(help: "The ranging filter: adaptive, running-average, arma, kalman, iqm.") var filter: String = "adaptive"
     @Option(help: "Also write every packet to this btsnoop file (Wireshark reads it; replay it as a source). A file holding bytes is refused.") var record: String?
     @Option(help: "Write every beacon's readings at every tick to this CSV file (replaced if it exists; x starts and stops an export).") var export: String?
-    @Option(help: "Replay (and sim:) speed: 0.25 to 100, or max for a replay.") var speed: String = "1"
+    // Optional, its default applied in `replaySpeed`: with a default, a --speed given on a radio or a
+    // broker could not be told from none and was ignored without a word.
+    @Option(help: "Replay (and sim:) speed: 0.25 to 100, or max for a replay (default 1).") var speed: String?
     @Flag(help: "Replay: start over at the end.") var loop = false
     @Option(parsing: .unconditional, help: "Replay: start this many seconds after the capture's first packet.") var from: Double?
     @Option(parsing: .unconditional, help: "Replay: stop this many seconds after the capture's first packet.") var to: Double?
@@ -39,17 +41,20 @@ struct MonitorSubcommand: AsyncParsableCommand {
         // Named as the flag, as scan, replay and report name it (it said `filter: unknown filter`).
         do { _ = try RSSIFilterKind(name: filter) } catch { throw ValidationError("--filter: \(error.reason)") }
         let replaySpeed: ReplaySpeed
-        do { replaySpeed = try ReplaySpeed(parsing: speed) } catch { throw ValidationError(error.description) }
+        do { replaySpeed = try self.replaySpeed() } catch { throw ValidationError(error.description) }
         if let problem = ReplayOptions.windowProblem(from: from, to: to) { throw ValidationError(problem) }
         let spec: SourceSpec
         do { spec = try SourceSpec(parsing: source) } catch { throw ValidationError(error.description) }
         if let problem = ReplayOptions.speedProblem(replaySpeed, source: spec) { throw ValidationError(problem) }
-        // Its --speed has a default: whether it was given is not known, so it is not asked about.
-        if let problem = ReplayOptions.sourceProblem(from: from, to: to, speedGiven: false, loop: loop, source: spec) {
+        if let problem = ReplayOptions.sourceProblem(from: from, to: to, speedGiven: speed != nil, loop: loop, source: spec) {
             throw ValidationError(problem)
         }
+        if let problem = broker.readOnlyProblem(source: spec) { throw ValidationError(problem) }
         _ = try scanTiming()
     }
+
+    /// `--speed`, or real time when it is not given.
+    func replaySpeed() throws(SourceSpecError) -> ReplaySpeed { try ReplaySpeed(parsing: speed ?? "1") }
 
     /// The scan timing the options name. validate() refuses one out of range as scan does, a usage
     /// error (status 64) before anything opens: it was found after the source opened (status 1),
@@ -71,7 +76,7 @@ struct MonitorSubcommand: AsyncParsableCommand {
         }
         var configuration = RangingConfiguration()
         configuration.filter = (try? RSSIFilterKind(name: filter)) ?? .adaptive
-        let replaySpeed = (try? ReplaySpeed(parsing: speed)) ?? .factor(1)
+        let replaySpeed = (try? self.replaySpeed()) ?? .factor(1)
         let spec: SourceSpec
         do { spec = try SourceSpec(parsing: source) } catch { MonitorRunner.fail(error.description) }
         if let name = misspeltCommand(spec) {
@@ -106,7 +111,8 @@ struct MonitorSubcommand: AsyncParsableCommand {
         if catalogPath == nil, case .simulation(let path) = spec { catalogPath = path }
         try await MonitorRunner.run(MonitorRunner.Setup(
             opening: opening, catalog: catalog ?? opening.simulatedCatalog, catalogPath: catalogPath,
-            configuration: configuration, speed: replaySpeed, record: record, scanning: scanning, export: export
+            configuration: configuration, speed: replaySpeed, record: record, scanning: scanning, export: export,
+            readOnly: broker.readOnly
         ))
     }
 }

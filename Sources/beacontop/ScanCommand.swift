@@ -77,6 +77,7 @@ struct ScanCommand: AsyncParsableCommand {
         if let problem = ReplayOptions.sourceProblem(from: from, to: to, speedGiven: speed != nil, loop: loop, source: spec) {
             throw ValidationError(problem)
         }
+        if let problem = broker.readOnlyProblem(source: spec) { throw ValidationError(problem) }
         if health && (!json || frames) { throw ValidationError("--health adds to the ranging ticks: use it with --json, without --frames") }
         if let publish {
             guard MQTTEndpoint.isEndpoint(publish) else { throw ValidationError("--publish takes mqtt://BROKER or mqtts://BROKER") }
@@ -126,6 +127,11 @@ struct ScanCommand: AsyncParsableCommand {
         // its header made the same command, once the cause was fixed, refuse the name.
         var running = false
         defer { if !running { source.discardRecording() } }
+        // Hours of walking with no packet on the way to a far exhibit; refused as simulate refuses it.
+        if duration == nil, let problem = opening.tourProblem(durationFlag: true) {
+            StandardError.report(problem)
+            throw ExitCode(64)
+        }
         // Read before the radio starts: read after, a missing or bad catalog ended the scan with
         // the controller left scanning (no disable sent) and an agent's `online` published.
         let usesCatalog = publish != nil || (opening.venueTopics == nil && json && !frames)
@@ -200,12 +206,12 @@ struct ScanCommand: AsyncParsableCommand {
                 }
             }
             let view = VenueView(catalog: catalog, topics: topics)
-            // Live: the view's clock runs on when the broker is quiet, and it publishes back. A
-            // recording replays on its own times and publishes nothing.
-            let broker = opening.broker
+            // Live: the view's clock runs on when the broker is quiet, and it publishes back, unless
+            // --read-only. A recording replays on its own times and publishes nothing.
             var clock: (@Sendable () -> Double)?
-            if broker != nil { clock = SourceInbox.wallClock }
-            let publish: @Sendable (VenueOutgoing) -> Void = { outgoing in broker?.publish(outgoing.message) }
+            if opening.broker != nil { clock = SourceInbox.wallClock }
+            let publisher = broker.readOnly ? nil : opening.broker
+            let publish: @Sendable (VenueOutgoing) -> Void = { outgoing in publisher?.publish(outgoing.message) }
             scanMode = .venue(VenueScan(view: view, clock: clock, publish: publish))
         } else {
             scanMode = json && !frames ? .ticks(try ranging.makePipeline(catalog: catalog)) : .frames(json: json)

@@ -36,7 +36,7 @@ struct SimulateCommand: ParsableCommand {
     var out: String
 
     /// A day: the longest run --duration takes, and the longest tour written without it.
-    static let longestDuration = 86_400.0
+    static let longestDuration = TourLength.longest
     /// The most ground-truth samples one run writes: a day at the default 0.5 s is 172,801. The
     /// truth file is built in memory, about 670 bytes a sample with the museum's ten beacons.
     static let mostTruthSamples = 200_000
@@ -81,13 +81,10 @@ struct SimulateCommand: ParsableCommand {
         } else {
             venue = scenario.scenario(seed: seed)
         }
-        // A catalog's tour is walked at a visitor's pace: an exhibit placed 1000 km away (positions
-        // are metres, and a catalog takes up to 1000 km) made one tour weeks long, which simulate
-        // wrote for hours with no end in sight. Past what --duration allows, it is refused.
-        if duration == nil, venue.duration > Self.longestDuration {
+        // A tour weeks long was written for hours with no end in sight (TourLength).
+        if duration == nil, venue.duration > TourLength.longest {
             throw MonitorRunner.usageError(
-                "\(catalog ?? "the scenario"): one tour lasts \(Int(venue.duration.rounded())) s, past the \(Int(Self.longestDuration)) s "
-                    + "simulate writes (positions are metres: is an exhibit far from the rest?); give --duration")
+                TourLength.refusal(catalog ?? "the scenario", tour: venue.duration, limit: "simulate writes", remedy: "give --duration"))
         }
         // --truth-step was only required to be positive: 0.001 s over the museum tour wrote 141 MB
         // of truth, and 1e-300 s (or 0.001 s over a day) filled memory sample by sample without end.

@@ -110,6 +110,7 @@ struct SurveyCommand: AsyncParsableCommand {
         do { spec = try SourceSpec(parsing: source) } catch { MonitorRunner.fail(error.description) }
         let opening: SourceOpening
         do { opening = try SourceOpening(spec: spec, replay: ReplayOptions(speed: replaySpeed)) } catch { MonitorRunner.fail("\(error)") }
+        if let problem = opening.tourProblem(durationFlag: false) { throw MonitorRunner.usageError(problem) }
         var scanning: ScanOptions?
         if opening.controller != nil {
             var resetFirst = true

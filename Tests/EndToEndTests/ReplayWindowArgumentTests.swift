@@ -28,7 +28,7 @@ import Testing
     }
 
     /// `scan sim:CATALOG --from 10 --to 20` walked from the start for ever and `scan tcp:... --to 5`
-    /// scanned on: the flags were ignored without a word. Refused before any source opens (the
+    /// scanned on, as `monitor tcp:... --speed 2` did: the flags were ignored without a word. Refused before any source opens (the
     /// tcp: port has no controller behind it: a refusal at the socket would be status 1).
     @Test("--from, --to on a sim: walk or a live source, and --speed, --loop on a live one, are refused as usage errors", arguments: [
         (["scan", "SIM", "--json", "--from", "10"], "Error: --from and --to pick part of a file; sim:"),
@@ -38,6 +38,9 @@ import Testing
         (["scan", "tcp:127.0.0.1:9", "--json", "--speed", "2"], "Error: --speed is for a file or a sim: walk; tcp:127.0.0.1:9 is a live source"),
         (["scan", "tcp:127.0.0.1:9", "--json", "--loop"], "Error: --loop is for a file or a sim: walk; tcp:127.0.0.1:9 is a live source"),
         (["monitor", "tcp:127.0.0.1:9", "--loop"], "Error: --loop is for a file or a sim: walk; tcp:127.0.0.1:9 is a live source"),
+        // The monitor's --speed had a default, so whether it was given was not known: ignored.
+        (["monitor", "tcp:127.0.0.1:9", "--speed", "2"], "Error: --speed is for a file or a sim: walk; tcp:127.0.0.1:9 is a live source"),
+        (["monitor", "mqtt://127.0.0.1:9", "--speed", "1"], "Error: --speed is for a file or a sim: walk; mqtt://127.0.0.1:9 is a live source"),
     ])
     func replayFlagsOnANonFile(arguments: [String], message: String) throws {
         let catalog = SharedData.repositoryRoot.appendingPathComponent("demo/museum.yaml").path

@@ -113,19 +113,46 @@ struct StartupErrorTests {
     /// origin) made the default run, one tour at a visitor's pace, weeks long: simulate wrote for
     /// hours. Past the day --duration allows, the tour is refused, and nothing is written.
     @Test func simulateRefusesATourLongerThanADay() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("simulate-far-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (directory, far) = try Self.farCatalog("simulate-far")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let museum = try String(contentsOf: SharedData.repositoryRoot.appendingPathComponent("demo/museum.yaml"), encoding: .utf8)
-        let far = directory.appendingPathComponent("far.yaml").path
-        try museum.replacingOccurrences(of: "position: [1.0, 2.0]", with: "position: [999999, -999999]")
-            .write(toFile: far, atomically: true, encoding: .utf8)
         let out = directory.appendingPathComponent("walk.btsnoop").path
         let run = try HostileInputCommandTests.run(["simulate", "--catalog", far, "--out", out], timeout: 20)
         #expect(run.status == 64, "\(run.status) \(run.stderr)")
         #expect(run.stderr.hasPrefix("beacontop: \(far): one tour lasts "), "\(run.stderr)")
         #expect(run.stderr.hasSuffix(" s, past the 86400 s simulate writes (positions are metres: is an exhibit far from the rest?); give --duration\n"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    /// The museum with one exhibit placed 1400 km from the rest, in a directory of its own.
+    static func farCatalog(_ name: String) throws -> (directory: URL, path: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let museum = try String(contentsOf: SharedData.repositoryRoot.appendingPathComponent("demo/museum.yaml"), encoding: .utf8)
+        let far = directory.appendingPathComponent("far.yaml").path
+        try museum.replacingOccurrences(of: "position: [1.0, 2.0]", with: "position: [999999, -999999]")
+            .write(toFile: far, atomically: true, encoding: .utf8)
+        return (directory, far)
+    }
+
+    /// The same tour as a `sim:` source was taken: the walk spent hours on its way to the far
+    /// exhibit with no packet. Refused in simulate's words where nothing bounds the run (scan
+    /// without --duration, the monitor, the demo, a survey), status 64; scan --duration runs.
+    @Test func aSimWalkRefusesATourLongerThanADay() throws {
+        let (directory, far) = try Self.farCatalog("sim-far")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let words = " s, past the 86400 s a sim: walk takes (positions are metres: is an exhibit far from the rest?)\n"
+        for (arguments, suffix) in [
+            (["scan", "sim:" + far, "--json"], " s, past the 86400 s a sim: walk takes without --duration (positions are metres: is an exhibit far from the rest?); give --duration\n"),
+            (["monitor", "sim:" + far], words), (["demo", "--exhibits", far], words),
+            (["survey", "sim:" + far, "--out", directory.appendingPathComponent("survey").path], words),
+        ] {
+            let run = try HostileInputCommandTests.run(arguments, timeout: 20)
+            #expect(run.status == 64, "\(arguments): \(run.status) \(run.stderr)")
+            #expect(run.stderr.hasPrefix("beacontop: sim:\(far): one tour lasts "), "\(arguments): \(run.stderr)")
+            #expect(run.stderr.hasSuffix(suffix), "\(arguments): \(run.stderr)")
+        }
+        let bounded = try HostileInputCommandTests.run(["scan", "sim:" + far, "--json", "--speed", "100", "--duration", "1"], timeout: 20)
+        #expect(bounded.status == 0, "\(bounded.stderr)")
     }
 
     /// --truth-step was only required to be positive: 1e-300 s never finished (each sample is kept

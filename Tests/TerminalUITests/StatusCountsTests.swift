@@ -32,6 +32,19 @@ import Testing
         #expect(noticed.roleCodes(9).dropFirst(start).prefix(5) == "wwwww")
     }
 
+    /// `--read-only`: a laptop's view that feeds no backend says so beside the state, and keeps
+    /// saying so on a narrow line, where the rate, the hint and the broker's name give way first.
+    @Test func aReadOnlyViewSaysSoAndKeepsItOnANarrowLine() {
+        var source = SourceStatus(name: "mqtt://broker.hall-b.example.org:1883", state: .scanning, advertsPerSecond: 40)
+        source.countsMessages = true
+        source.readOnly = true
+        let model = MonitorState(snapshot: Museum.snapshot(rows: [], source: source)).viewModel()
+        #expect(render(model, size: ScreenSize(columns: 80, lines: 10)).line(9).trimmingTrailingSpaces()
+            == " mqtt://broker.hall-b.example.org:1883 scanning · read-only · 40 msg/s   ? help")
+        #expect(render(model, size: ScreenSize(columns: 40, lines: 10)).line(9).trimmingTrailingSpaces()
+            == " mqtt://broker.ha… scanning · read-only")
+    }
+
     /// A key's 4 s notice gives way before the recording indicator: placed whole in front of it,
     /// it cut `● REC beacontop-20261125-104512.btsnoop` to `● REC beacontop-20261125-10` at 80 columns.
     @Test func aKeysNoticeGivesWayToTheRecordingIndicator() {
