@@ -117,13 +117,22 @@ extension CaptureReader {
                 continue
             }
             if length > BlockFileInput.bufferSize {
+                // Counted under its own interface's link type (it was counted under the first's):
+                // the interface number sits in the first 12 bytes, read before the block is skipped.
+                var linkType = interfaces.first?.linkType ?? 0
+                if type != BlockType.simplePacket, try input.fill(12) {
+                    let interface = type == BlockType.enhancedPacket
+                        ? Int(input.uint32(at: input.start + 8, bigEndian: sectionBigEndian))
+                        : Int(input.uint16(at: input.start + 8, bigEndian: sectionBigEndian))
+                    if interface < interfaces.count { linkType = interfaces[interface].linkType }
+                }
                 guard try input.skip(length) else {
                     truncation = CaptureTruncation(what: Self.blockName(type), offset: blockOffset, needed: length, present: input.offset - blockOffset)
                     return nil
                 }
                 if isPacket {
                     recordCount += 1
-                    skippedRecords[interfaces.first?.linkType ?? 0, default: 0] += 1
+                    skippedRecords[linkType, default: 0] += 1
                 }
                 continue
             }

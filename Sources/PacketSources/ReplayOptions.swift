@@ -60,6 +60,7 @@ public struct ReplayOptions: Sendable, Equatable {
     /// or a broker no pace (`--speed`) and no end to start over at (`--loop`). `scan sim:CATALOG
     /// --from 10 --to 20` walked from the start for ever, and `scan hci0 --to 5` scanned on, the
     /// flags ignored without a word. `speedGiven` and `loop` say whether those flags were given.
+    /// A broker is called one; a radio, a live source.
     public static func sourceProblem(from: Double?, to: Double?, speedGiven: Bool, loop: Bool, source: SourceSpec) -> String? {
         if case .file = source { return nil }
         if from != nil || to != nil {
@@ -67,7 +68,10 @@ public struct ReplayOptions: Sendable, Equatable {
         }
         if case .simulation = source { return nil }
         if speedGiven || loop {
-            return "\(speedGiven ? "--speed" : "--loop") is for a file or a sim: walk; \(source) is a live source"
+            // A broker relays readings as they come, but it is no radio: "live source" sent people to check the adapter.
+            var what = "a live source"
+            if case .broker = source { what = "a broker" }
+            return "\(speedGiven ? "--speed" : "--loop") is for a file or a sim: walk; \(source) is \(what)"
         }
         return nil
     }

@@ -54,8 +54,10 @@ public struct SourceOpening: Sendable {
             lengthMeasure = { VenueRecordingReader.span(path: path) }
         case .file(let path):
             let script = AdvertisementScriptReader.looksLikeScript(path: path)
+            // One count of cut records for every reopening (a seek back, a --loop pass).
+            let cuts = SnapLengthCuts()
             let replaySource = ReplaySource(name: path, options: replay) {
-                script ? try AdvertisementScriptReader(path: path) as any ReplayPacketReader : try CaptureReplayReader(path: path)
+                script ? try AdvertisementScriptReader(path: path) as any ReplayPacketReader : try CaptureReplayReader(path: path, cuts: cuts)
             }
             base = replaySource
             replayControl = replaySource.control

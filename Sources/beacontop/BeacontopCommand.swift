@@ -19,6 +19,7 @@ struct BeacontopCommand: AsyncParsableCommand {
     static var commandNames: [String] { configuration.subcommands.compactMap { $0.configuration.commandName } }
 
     static func main() async {
+        StartingStandardOutput.closed = fcntl(STDOUT_FILENO, F_GETFD) == -1 && errno == EBADF
         let arguments = Array(CommandLine.arguments.dropFirst())
         let commands = commandNames + ["help"]
         if let problem = HelpTopic.unknown(in: arguments, commands: commands) {
@@ -27,4 +28,11 @@ struct BeacontopCommand: AsyncParsableCommand {
         }
         await main(arguments)
     }
+}
+
+/// Whether standard output was closed when the process started (`scan >&-`), asked first thing:
+/// once anything opens a file it takes descriptor 1, and the scan's lines went there or failed
+/// (`write failed: Invalid argument`).
+enum StartingStandardOutput {
+    nonisolated(unsafe) static var closed = false
 }

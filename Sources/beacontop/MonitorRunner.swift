@@ -88,10 +88,12 @@ enum MonitorRunner {
     /// Starts `opening`'s source into `inbox` (recording to `record` first, so the file holds the
     /// first packet) and scanning on a live controller, runs `loop` (the monitor's or the survey's
     /// owner loop) on a thread of its own, and on every exit disables scanning and stops the source.
-    /// `recordFailure` words a recording that cannot start (the survey's own capture is no `--record`).
+    /// `recordFailure` words a recording that cannot start (the survey's own capture is no `--record`);
+    /// `startFailed` runs before any failure exits (the survey removes the `--out` it created).
     static func drive(
         opening: SourceOpening, record: String?, scanning: ScanOptions?, inbox: SourceInbox,
         recordFailure: (_ path: String, _ error: any Error) -> String = { "--record \($0): \($1)" },
+        startFailed: () -> Void = {},
         loop: @escaping @Sendable () throws -> MonitorExit
     ) async {
         let source = opening.source
@@ -103,12 +105,13 @@ enum MonitorRunner {
         // refused the file, or the survey without --resume.
         let terminalProblem = TerminalError.forThisTerminal()
         if let record, terminalProblem == nil {
-            do { try source.startRecording(to: record) } catch { fail(recordFailure(record, error)) }
+            do { try source.startRecording(to: record) } catch { startFailed(); fail(recordFailure(record, error)) }
         }
         // A failure before the loop runs leaves no recording: nothing was recorded that anyone
         // asked for, and its header made the same command, once the cause was fixed, refuse the name.
         do { try source.start(into: inbox) } catch {
             source.discardRecording()
+            startFailed()
             fail(startFailure(error))
         }
         if let measure = opening.lengthMeasure { opening.replayControl?.measureLength(measure) }
@@ -120,6 +123,7 @@ enum MonitorRunner {
             } catch {
                 source.stop()
                 source.discardRecording()
+                startFailed()
                 fail("\(error)")
             }
             controller.onReconnect { await ScanProcedure.restart(on: controller, options: options) }
@@ -146,6 +150,7 @@ enum MonitorRunner {
             // The loop throws only before it draws (no terminal, the export or the survey file
             // cannot be created), so there is no session whose recording to keep.
             source.discardRecording()
+            startFailed()
             // TerminalError says what to do (a TERM, a pipe); any other error is printed as it is.
             fail("\(error)")
         }

@@ -101,6 +101,10 @@ struct ScanCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (spec, timing, replaySpeed) = try parsed()
+        if StartingStandardOutput.closed {
+            StandardError.report("standard output is closed")
+            throw ExitCode(1)
+        }
         if let record, let refusal = InputOverwriteGuard.refusal(
             output: record, flag: "--record", inputs: InputOverwriteGuard.inputs(of: spec, catalog: ranging.exhibits)
         ) {

@@ -77,6 +77,7 @@ struct SurveyCommand: AsyncParsableCommand {
             do { return try SourceOpening.catalog(path) } catch { MonitorRunner.fail("\(error)") }
         }
         let session: SurveySession
+        var createsDirectory = false
         let openFile: @Sendable () throws -> LineFileAppender
         do {
             if resume {
@@ -87,9 +88,7 @@ struct SurveyCommand: AsyncParsableCommand {
             } else {
                 if exists { throw MonitorRunner.usageError("\(out) already holds a survey: add --resume to continue it, or choose another --out") }
                 guard let catalogFile else { throw MonitorRunner.usageError("--catalog is needed for a new survey: its positions and walls are the plan") }
-                do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
-                    MonitorRunner.fail("cannot create the survey directory \(out): \(error.localizedDescription)")
-                }
+                createsDirectory = !FileManager.default.fileExists(atPath: out)
                 session = SurveySession(plan: SurveyPlan(catalog: catalogFile), created: Date().timeIntervalSince1970, catalogPath: catalogPath)
                 // Created once the source runs and scans (on the loop thread): a controller that refused
                 // to scan at start-up left a survey of no samples, which the next try refused without --resume.
@@ -120,13 +119,25 @@ struct SurveyCommand: AsyncParsableCommand {
         var clockRate = 1.0
         if opening.replayControl != nil, case .factor(let factor) = replaySpeed { clockRate = factor }
         let rate = clockRate
+        // Created once the source is known to open and walk: a refused start (a source that cannot be
+        // opened, a sim: tour longer than a day) left a new, empty --out behind.
+        do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
+            MonitorRunner.fail("cannot create the survey directory \(out): \(error.localizedDescription)")
+        }
+        // A start that fails in `drive` (no controller, no terminal) removes the directory this run
+        // created if nothing went in; one that existed before is never removed.
+        let created = createsDirectory
+        let startFailed = {
+            guard created, (try? FileManager.default.contentsOfDirectory(atPath: out))?.isEmpty == true else { return }
+            try? FileManager.default.removeItem(atPath: out)
+        }
         let capture = Self.freeCaptureName(in: directory)
         let inbox = MonitorRunner.inbox()
         let exit = ExitBox()
         // The survey records its own capture: `--record` (which it has not) named in the failure
         // sent a technician with a full disk looking for a flag.
         let recordFailure = { (_: String, error: any Error) in "cannot save the survey's packets: \(error)" }
-        await MonitorRunner.drive(opening: opening, record: capture, scanning: scanning, inbox: inbox, recordFailure: recordFailure) {
+        await MonitorRunner.drive(opening: opening, record: capture, scanning: scanning, inbox: inbox, recordFailure: recordFailure, startFailed: startFailed) {
             var loop = SurveyLoop(
                 state: state, inbox: inbox, file: try openFile(), rate: rate, noColorVariable: ProcessInfo.processInfo.environment["NO_COLOR"]
             )

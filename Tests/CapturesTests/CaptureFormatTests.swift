@@ -73,6 +73,20 @@ import Testing
         #expect(reader.skippedRecords == [1: 1])
     }
 
+    /// A packet block larger than the reader's 256 KiB buffer is skipped whole; it was counted
+    /// under the first interface's link type (201 here), not its own.
+    @Test func anOversizedPacketBlockIsCountedUnderItsOwnInterface() throws {
+        var file = CaptureFileBuilder(bigEndian: false)
+        file.sectionHeader()
+        file.interface(linkType: 201)
+        file.interface(linkType: 1)
+        file.enhancedPacket(interface: 1, ticks: 0, data: Array(repeating: 0xFF, count: 300_000))
+        var reader = try CaptureReader(path: try directory.write(file.bytes, name: "oversized.pcapng"))
+        while try reader.next() != nil {}
+        #expect(reader.recordCount == 1)
+        #expect(reader.skippedRecords == [1: 1])
+    }
+
     @Test func simplePacketBlocksUseInterfaceZeroAndTheLastTime() throws {
         var file = CaptureFileBuilder(bigEndian: false)
         file.sectionHeader()

@@ -39,6 +39,15 @@ import Testing
         }
     }
 
+    /// `scan ... >&-`: descriptor 1 was taken by the first file the process opened, and the scan
+    /// said `write failed: Invalid argument`. A stdout closed at start is said as it is, status 1.
+    @Test("scan with standard output closed says so, status 1")
+    func closedStandardOutputIsSaid() throws {
+        let run = try Self.shell("\"$0\" scan \"$1\" --json >&-")
+        #expect(run.status == 1, "\(run.status) \(run.stderr)")
+        #expect(run.stderr == "beacontop: standard output is closed\n", "\(run.stderr)")
+    }
+
     static func statusFile() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("broken-output-\(getpid())-\(UUID().uuidString.prefix(8))").path
     }

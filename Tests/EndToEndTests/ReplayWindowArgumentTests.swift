@@ -40,7 +40,7 @@ import Testing
         (["monitor", "tcp:127.0.0.1:9", "--loop"], "Error: --loop is for a file or a sim: walk; tcp:127.0.0.1:9 is a live source"),
         // The monitor's --speed had a default, so whether it was given was not known: ignored.
         (["monitor", "tcp:127.0.0.1:9", "--speed", "2"], "Error: --speed is for a file or a sim: walk; tcp:127.0.0.1:9 is a live source"),
-        (["monitor", "mqtt://127.0.0.1:9", "--speed", "1"], "Error: --speed is for a file or a sim: walk; mqtt://127.0.0.1:9 is a live source"),
+        (["monitor", "mqtt://127.0.0.1:9", "--speed", "1"], "Error: --speed is for a file or a sim: walk; mqtt://127.0.0.1:9 is a broker"),
     ])
     func replayFlagsOnANonFile(arguments: [String], message: String) throws {
         let catalog = SharedData.repositoryRoot.appendingPathComponent("demo/museum.yaml").path

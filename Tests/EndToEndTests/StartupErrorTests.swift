@@ -151,6 +151,13 @@ struct StartupErrorTests {
             #expect(run.stderr.hasPrefix("beacontop: sim:\(far): one tour lasts "), "\(arguments): \(run.stderr)")
             #expect(run.stderr.hasSuffix(suffix), "\(arguments): \(run.stderr)")
         }
+        // The refused survey left its new, empty --out behind; one that existed before stays.
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("survey").path))
+        let existing = directory.appendingPathComponent("existing")
+        try FileManager.default.createDirectory(at: existing, withIntermediateDirectories: true)
+        let refused = try HostileInputCommandTests.run(["survey", "sim:" + far, "--out", existing.path], timeout: 20)
+        #expect(refused.status == 64, "\(refused.stderr)")
+        #expect(FileManager.default.fileExists(atPath: existing.path))
         let bounded = try HostileInputCommandTests.run(["scan", "sim:" + far, "--json", "--speed", "100", "--duration", "1"], timeout: 20)
         #expect(bounded.status == 0, "\(bounded.stderr)")
     }

@@ -72,6 +72,8 @@ import Testing
         }
         let left = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
         #expect(left.isEmpty, "\(left)")
+        // Nor the new, empty --out itself.
+        #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
     /// Standard input that is no terminal is found before the loop creates its files: the monitor
