@@ -53,9 +53,9 @@ struct ScannerFloodCommandTests {
         }
         view.process.interrupt()
         #expect(try await view.finish() == 0)
-        // The view announces every room it kept when it ends (before its 10 s delay is up).
         #expect(view.stderr.contains("2000 broker messages refused (2000 new scanner over the limit)"), "\(view.stderr)")
 
+        // The view announces every room it kept when it ends (before its 10 s delay is up).
         let (dashboard, board) = try await BrokerTests.subscriber(broker, "dashboard", topics: ["beacontop/occupancy/+"])
         // The same barrier for the dashboard: a message published after its SUBACK comes after
         // every retained occupancy the broker holds.

@@ -94,6 +94,21 @@ struct ScannerRegistryLimitTests {
         #expect(Self.occupancies(out).contains("a"))
     }
 
+    @Test("A refusal notes when a scanner can next die; an offline status makes one dead before then")
+    func offlineAfterRefusalMakesRoom() {
+        var venue = VenueView(settings: PresenceSettings(unlistedScannerLimit: 2))
+        _ = venue.receive(topic: Self.status("a"), payload: Self.online, at: 100)
+        _ = venue.receive(topic: Self.status("b"), payload: Self.online, at: 100)
+        // Refused: both alive, and none can die of silence before 125.
+        _ = venue.receive(topic: Self.status("c"), payload: Self.online, at: 101)
+        #expect(venue.presence.scanners.scanners["c"] == nil)
+        // b says offline at 102, long before 125: dead now, so d takes its place.
+        _ = venue.receive(topic: Self.status("b"), payload: Array("offline".utf8), at: 102)
+        _ = venue.receive(topic: Self.status("d"), payload: Self.online, at: 103)
+        #expect(Set(venue.presence.scanners.scanners.keys) == ["a", "d"])
+        #expect(venue.refusedTotal == 1)
+    }
+
     @Test("A forgotten room the catalog names keeps its retained occupancy")
     func catalogRoomNotDeleted() {
         let catalog = ExhibitCatalog(exhibits: [], rooms: [VenueRoom(id: "kitchen")], scanners: [])
