@@ -61,7 +61,8 @@ import Testing
         #expect(exported.status == 1, "\(exported.stderr)")
         #expect(try String(contentsOfFile: export, encoding: .utf8) == "time,id\r\n1,a\r\n")
         let fresh = directory.appendingPathComponent("new.csv").path
-        _ = try HostileInputCommandTests.run(["monitor", noController, "--export", fresh], timeout: 30)
+        let freshRun = try HostileInputCommandTests.run(["monitor", noController, "--export", fresh], timeout: 30)
+        #expect(freshRun.status == 1 && freshRun.stderr == exported.stderr, "\(freshRun.stderr)")
         #expect(!FileManager.default.fileExists(atPath: fresh))
 
         // The survey's capture-N.btsnoop: capture-1, capture-2, ... piled up, one per failed attempt.
