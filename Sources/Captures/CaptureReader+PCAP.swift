@@ -21,7 +21,9 @@ extension CaptureReader {
             // Named as btsnoop datalinks are: 255 was "not a Bluetooth link type".
             let what = LinkType.unreadBluetooth[linkType].map { "pcap link type \(linkType) (\($0)) holds no LE advertisements" }
                 ?? "pcap link type \(linkType) is not a Bluetooth link type"
-            throw .unsupported(path: path, what: what + " (readable: 187, 201, 251, 254, 256, 272)")
+            // From `supported`, so the list cannot fall behind it (it was written out by hand).
+            let readable = LinkType.supported.sorted().map(String.init).joined(separator: ", ")
+            throw .unsupported(path: path, what: what + " (readable: \(readable))")
         }
         input.start += 24
         return .pcap(linkType: linkType, bigEndian: bigEndian, nanoseconds: nanoseconds)

@@ -58,7 +58,7 @@ import Testing
         #expect(ethernet.description.contains("pcap link type 1 is not a Bluetooth link type"))
         // BR/EDR baseband is Bluetooth, with nothing of LE in it: it was "not a Bluetooth link type".
         let baseband = try #require(try openError(CaptureFileBuilder.pcap(bigEndian: false, nanoseconds: false, linkType: 255).bytes))
-        #expect(baseband.description.contains("pcap link type 255 (Bluetooth BR/EDR baseband) holds no LE advertisements (readable: "), "\(baseband)")
+        #expect(baseband.description.contains("pcap link type 255 (Bluetooth BR/EDR baseband) holds no LE advertisements (readable: 187, 201, 251, 254, 256, 272)"), "\(baseband)")
     }
 
     @Test func anImpossibleBtsnoopLengthIsCorruptAtItsOffset() throws {
